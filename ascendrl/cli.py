@@ -1,0 +1,133 @@
+"""The thin command line: parse arguments, call the core, render, choose the exit code.
+
+Exit codes: 0 nothing failed, 1 a finding failed, 2 usage error, 3 ascendrl crashed,
+130 interrupted. `main(argv)` returns the code so tests call it directly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from pathlib import Path
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_CRASH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+
+class UsageError(Exception):
+    """Bad arguments: reported in one line, exit 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    from ascendrl import __version__
+
+    parser = argparse.ArgumentParser(prog="ascendrl", description="Diagnostics for verl GRPO runs on Ascend NPUs.")
+    parser.add_argument("--version", action="version", version=f"ascendrl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = sub.add_parser("check", help="check this host (or a mounted image) for everything that breaks a verl GRPO run")
+    check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
+    check.add_argument("--root", metavar="DIR", help="read every filesystem fact under DIR instead of / (a mounted image or captured host)")
+    check.add_argument("--npu-smi", metavar="PATH", help="npu-smi executable to run (or a file holding captured `npu-smi info` output)")
+    check.add_argument("--python", metavar="EXE", help="check the packages of this interpreter (the training venv or container python)")
+    check.add_argument("--deep", action="store_true", help="also import torch_npu and torch in a subprocess of the checked python")
+    check.add_argument("--checkpoint-dir", metavar="DIR", help="also check free space where checkpoints will be written")
+    check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout for npu-smi and other tools (default 10 s)")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
+    check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
+    return parser
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from ascendrl import render
+    from ascendrl.preflight import check
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.rules import all_rules, rule_by_id
+
+    if args.list_rules:
+        print(render.rule_list(all_rules()))
+        return EXIT_OK
+    if args.rule:
+        rule = rule_by_id(args.rule)
+        if rule is None:
+            raise UsageError(f"no rule {args.rule!r}; see `ascendrl check --list-rules`")
+        print(render.rule_doc(rule))
+        return EXIT_OK
+    root = Path(args.root) if args.root else Path("/")
+    if not root.is_dir():
+        raise UsageError(f"--root {args.root}: not a directory")
+    for flag, value in (("--npu-smi", args.npu_smi), ("--python", args.python)):
+        if value and not Path(value).exists():
+            raise UsageError(f"{flag} {value}: no such file")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    host = Host(
+        root=root.resolve() if args.root else Path("/"),
+        env=dict(os.environ),
+        npu_smi=os.path.abspath(args.npu_smi) if args.npu_smi else None,
+        python=args.python,
+        checkpoint_dir=args.checkpoint_dir,
+        deep=args.deep,
+        timeout=args.timeout,
+    )
+    report = check(host)
+    if args.json:
+        print(render.to_json(report))
+    elif _use_color(args.color):
+        from rich.console import Console
+
+        render.print_rich(report, Console(highlight=False))
+    else:
+        print(render.to_plain(report))
+    return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _use_color(choice: str) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed the message
+        return EXIT_USAGE if exc.code else EXIT_OK
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return {"check": _cmd_check}[args.command](args)
+    except UsageError as exc:
+        print(f"ascendrl: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("ascendrl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPT
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception:
+        log = _write_crash_log(traceback.format_exc())
+        print(f"ascendrl: an unexpected error occurred; details in {log}", file=sys.stderr)
+        return EXIT_CRASH
+
+
+def _write_crash_log(text: str) -> str:
+    """Keep the traceback for a bug report instead of showing it to the user."""
+    import platform
+    import tempfile
+
+    from ascendrl import __version__
+
+    body = f"### ascendrl {__version__}, Python {platform.python_version()}, {platform.platform()}\n\n```\n{text}```\n"
+    try:
+        fd, path = tempfile.mkstemp(prefix="ascendrl-crash-", suffix=".md")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(body)
+        return path
+    except OSError:
+        sys.stderr.write(body)
+        return "stderr"

@@ -1,0 +1,50 @@
+"""Probes read facts from a :class:`~ascendrl.preflight.host.Host`; each is one small function.
+
+A probe that crashes yields a ``probe.<name>`` fact with the reason, never a traceback.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from ..host import Host
+from ..model import Fact, Facts, missing
+from .cann import probe_cann
+from .devices import probe_devices
+from .disk import probe_disk
+from .env import probe_env
+from .npu_smi import probe_npu_smi
+from .packages import probe_packages
+from .torch_npu_import import probe_torch_npu_import
+
+Probe = Callable[[Host], dict[str, Fact]]
+
+PROBES: dict[str, Probe] = {
+    "packages": probe_packages,
+    "cann": probe_cann,
+    "npu_smi": probe_npu_smi,
+    "devices": probe_devices,
+    "disk": probe_disk,
+    "env": probe_env,
+    "torch_npu_import": probe_torch_npu_import,
+}
+
+
+def _safe(name: str, probe: Probe, host: Host) -> dict[str, Fact]:
+    try:
+        return probe(host)
+    except Exception as exc:  # a probe bug must not hide every other fact
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return {f"probe.{name}": missing(f"probe {name}", f"crashed: {detail}")}
+
+
+def collect(host: Host) -> Facts:
+    """Run every probe; the slow ones (subprocesses) run concurrently."""
+    with ThreadPoolExecutor(max_workers=len(PROBES)) as pool:
+        futures = [pool.submit(_safe, name, probe, host) for name, probe in PROBES.items()]
+        facts: dict[str, Fact] = {}
+        for future in futures:
+            facts.update(future.result())
+    return Facts(facts)

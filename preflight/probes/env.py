@@ -1,0 +1,54 @@
+"""Environment settings that change how verl, vllm-ascend, torch_npu, HCCL and Ray behave.
+
+Only allow-listed names and prefixes are recorded, and names that look secret are
+redacted (the idea of vllm's collect_env get_env_vars).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..host import Host
+from ..model import Fact, missing
+
+PREFIXES = ("ASCEND_", "HCCL_", "VLLM_", "RAY_", "PYTORCH_", "TORCH_", "ATB_", "HF_", "VERL_", "GLOO_")
+NAMES = (
+    "USE_OPTIMIZED_MODEL",
+    "TASK_QUEUE_ENABLE",
+    "CPU_AFFINITY_CONF",
+    "LD_PRELOAD",
+    "TMPDIR",
+    "TOKENIZERS_PARALLELISM",
+    "HYDRA_FULL_ERROR",
+)
+_SECRET = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|CREDENTIAL", re.I)
+REDACTED = "<redacted>"
+
+
+def probe_env(host: Host) -> dict[str, Fact]:
+    settings = {}
+    for name, value in host.env.items():
+        if name in NAMES or name.startswith(PREFIXES):
+            settings[name] = REDACTED if _SECRET.search(name) else value
+    facts = {"env.settings": Fact(dict(sorted(settings.items())), "process environment (allow-listed)")}
+    if host.live:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        facts["env.nofile"] = Fact({"soft": soft, "hard": hard}, "getrlimit(RLIMIT_NOFILE)")
+        facts["net.interfaces"] = _interfaces()
+    else:
+        reason = "only read on the live host (--root given)"
+        facts["env.nofile"] = missing("getrlimit", reason)
+        facts["net.interfaces"] = missing("psutil.net_if_addrs", reason)
+    return facts
+
+
+def _interfaces() -> Fact:
+    import psutil
+    import socket
+
+    found = {}
+    for name, addrs in psutil.net_if_addrs().items():
+        found[name] = sorted(a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6))
+    return Fact(found, "psutil.net_if_addrs()")

@@ -1,0 +1,140 @@
+"""Python and the installed stack, read from package metadata without importing anything heavy.
+
+Three ways, one result: this interpreter (``importlib.metadata`` in-process), another
+interpreter (``--python EXE``: a short metadata query run in it), or the site-packages
+folders of a mounted image (``--root DIR``: ``importlib.metadata`` pointed at them).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from ..host import Host
+from ..model import Fact, missing
+
+# Distribution names as published on PyPI; facts are keyed by the name on the right.
+PACKAGES: dict[str, str] = {
+    "torch": "torch",
+    "torch-npu": "torch_npu",
+    "torchvision": "torchvision",
+    "vllm": "vllm",
+    "vllm-ascend": "vllm_ascend",
+    "verl": "verl",
+    "ray": "ray",
+    "transformers": "transformers",
+    "tensordict": "tensordict",
+    "datasets": "datasets",
+    "triton-ascend": "triton_ascend",
+    "triton": "triton",
+    "numpy": "numpy",
+}
+
+# Runs inside the checked interpreter: stdlib only, Python 3.8+.
+_QUERY = """
+import json, platform, sys
+try:
+    from importlib import metadata
+except ImportError:
+    metadata = None
+names = json.loads(sys.argv[1])
+pk = {}
+for n in names:
+    try:
+        pk[n] = metadata.version(n) if metadata else None
+    except Exception:
+        pk[n] = None
+print(json.dumps({"python": platform.python_version(),
+                  "implementation": platform.python_implementation(),
+                  "executable": sys.executable, "packages": pk}))
+"""
+
+# Where Python packages live in the images users run (CANN images put Python under
+# /usr/local/python3.X.Y; quay.io/ascend/verl uses it; conda images use /opt/conda).
+_SITE_GLOBS = (
+    "usr/local/python3*/lib/python3*/site-packages",
+    "usr/local/lib/python3*/site-packages",
+    "usr/local/lib/python3*/dist-packages",
+    "usr/lib/python3*/site-packages",
+    "usr/lib/python3/dist-packages",
+    "opt/conda/lib/python3*/site-packages",
+    "root/.local/lib/python3*/site-packages",
+)
+
+
+def probe_packages(host: Host) -> dict[str, Fact]:
+    """Python version and the versions of the stack's distributions."""
+    if host.python:
+        return _from_interpreter(host)
+    if not host.live:
+        return _from_root(host)
+    source = f"importlib.metadata ({sys.executable})"
+    facts = {
+        "python.version": Fact(platform.python_version(), f"platform ({sys.executable})"),
+        "python.implementation": Fact(platform.python_implementation(), "platform"),
+        "python.executable": Fact(sys.executable, "sys.executable"),
+    }
+    for dist, key in PACKAGES.items():
+        try:
+            facts[f"pkg.{key}"] = Fact(metadata.version(dist), source)
+        except metadata.PackageNotFoundError:
+            facts[f"pkg.{key}"] = missing(source, "not installed")
+    return facts
+
+
+def _from_interpreter(host: Host) -> dict[str, Fact]:
+    exe = str(host.python)
+    result = host.run([exe, "-c", _QUERY, json.dumps(list(PACKAGES))], timeout=max(host.timeout, 20))
+    source = f"metadata query run by {exe}"
+    try:
+        data = json.loads(result.stdout.strip().splitlines()[-1]) if result.rc == 0 else None
+    except (ValueError, IndexError):
+        data = None
+    if not isinstance(data, dict):
+        reason = f"could not query {exe}: {result.describe()}"
+        facts = {f"pkg.{key}": missing(source, reason) for key in PACKAGES.values()}
+        facts["python.version"] = missing(source, reason)
+        facts["python.executable"] = missing(source, reason)
+        return facts
+    facts = {
+        "python.version": Fact(data.get("python"), source),
+        "python.implementation": Fact(data.get("implementation"), source),
+        "python.executable": Fact(data.get("executable"), source),
+    }
+    versions = data.get("packages") or {}
+    for dist, key in PACKAGES.items():
+        value = versions.get(dist)
+        facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")
+    return facts
+
+
+def _from_root(host: Host) -> dict[str, Fact]:
+    sites = [p for pattern in _SITE_GLOBS for p in sorted(host.root.glob(pattern)) if p.is_dir()]
+    if not sites:
+        reason = f"no site-packages folder under {host.root} (looked in {', '.join(_SITE_GLOBS)})"
+        facts = {f"pkg.{key}": missing("site-packages scan", reason) for key in PACKAGES.values()}
+        facts["python.version"] = missing("site-packages scan", reason)
+        return facts
+    site = sites[0]
+    rel = "/" + str(site.relative_to(host.root))
+    source = f"importlib.metadata over {rel}"
+    found: dict[str, str] = {}
+    for dist in metadata.distributions(path=[str(s) for s in sites]):
+        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
+        if name and name not in found and dist.version:
+            found[name] = dist.version
+    facts = {"python.version": _python_from_site(site, rel)}
+    for dist_name, key in PACKAGES.items():
+        value = found.get(dist_name)
+        facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")
+    return facts
+
+
+def _python_from_site(site: Path, rel: str) -> Fact:
+    for part in reversed(site.parts):
+        if part.startswith("python3") and part[len("python"):].replace(".", "").isdigit():
+            return Fact(part[len("python"):], f"site-packages path {rel}")
+    return missing(f"site-packages path {rel}", "no pythonX.Y component in the path")
