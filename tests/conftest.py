@@ -1,0 +1,99 @@
+"""Shared fixtures: build a checkable copy of a fixture host (tests/hosts/*)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ascendrl.preflight.host import Host
+
+HOSTS = Path(__file__).parent / "hosts"
+NPU_SMI = HOSTS / "npu-smi"
+SITE = "usr/local/python3.11.13/lib/python3.11/site-packages"
+
+# What `source set_env.sh` (toolkit + NNAL) leaves in the environment on each host,
+# as listed by the CANN image Dockerfiles (Ascend/cann-container-image), plus the seed's exports.
+SOURCED_ENV: dict[str, dict[str, str]] = {
+    "seed": {
+        "ASCEND_TOOLKIT_HOME": "/usr/local/Ascend/ascend-toolkit/latest",
+        "ASCEND_HOME_PATH": "/usr/local/Ascend/ascend-toolkit/latest",
+        "ASCEND_OPP_PATH": "/usr/local/Ascend/ascend-toolkit/latest/opp",
+        "ASCEND_AICPU_PATH": "/usr/local/Ascend/ascend-toolkit/latest",
+        "LD_LIBRARY_PATH": "/usr/local/Ascend/driver/lib64/common:/usr/local/Ascend/driver/lib64/driver:"
+        "/usr/local/Ascend/ascend-toolkit/latest/lib64:/usr/local/Ascend/nnal/atb/latest/atb/cxx_abi_0/lib",
+        "ATB_HOME_PATH": "/usr/local/Ascend/nnal/atb/latest/atb/cxx_abi_0",
+    },
+    "cann85": {
+        "ASCEND_TOOLKIT_HOME": "/usr/local/Ascend/cann-8.5.0",
+        "ASCEND_HOME_PATH": "/usr/local/Ascend/cann-8.5.0",
+        "ASCEND_OPP_PATH": "/usr/local/Ascend/cann-8.5.0/opp",
+        "LD_LIBRARY_PATH": "/usr/local/Ascend/driver/lib64/common:/usr/local/Ascend/driver/lib64/driver:"
+        "/usr/local/Ascend/cann-8.5.0/lib64:/usr/local/Ascend/nnal/atb/latest/atb/cxx_abi_1/lib",
+        "ATB_HOME_PATH": "/usr/local/Ascend/nnal/atb/latest/atb/cxx_abi_1",
+    },
+}
+BASE_ENV = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/root",
+    "VLLM_ASCEND_ENABLE_NZ": "0",
+    "USE_OPTIMIZED_MODEL": "0",
+}
+
+
+def write_dist(root: Path, name: str, version: str | None) -> None:
+    """Install (or, with None, remove) a distribution's metadata in the host's site-packages."""
+    site = root / SITE
+    stem = name.replace("-", "_").lower()
+    for old in site.glob("*.dist-info"):
+        if old.name.lower().split("-")[0] == stem:
+            shutil.rmtree(old)
+    if version is not None:
+        meta = site / f"{stem}-{version}.dist-info"
+        meta.mkdir(parents=True)
+        (meta / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+
+
+def build_host(tmp_path: Path, case: dict[str, Any]) -> Host:
+    """Copy a fixture host, apply the case's changes, and describe it as a Host."""
+    name = case.get("host", "seed")
+    root = tmp_path / "root"
+    shutil.copytree(HOSTS / name, root, symlinks=True)
+    for rel in case.get("remove", []):
+        target = root / rel
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        else:
+            for match in root.glob(rel):
+                match.unlink() if not match.is_dir() else shutil.rmtree(match)
+    for rel, content in (case.get("files") or {}).items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)
+        target.write_bytes(content.encode("latin-1") if isinstance(content, str) else content)
+    for dist, version in (case.get("packages") or {}).items():
+        write_dist(root, dist, version)
+    env = dict(BASE_ENV)
+    if case.get("sourced", True):
+        env.update(SOURCED_ENV[name])
+    env.update({k: str(v) for k, v in (case.get("env") or {}).items()})
+    for var in case.get("unset", []):
+        env.pop(var, None)
+    npu_smi = case.get("npu_smi")
+    return Host(
+        root=root,
+        env=env,
+        npu_smi=str(NPU_SMI / npu_smi) if npu_smi else None,
+        timeout=float(case.get("timeout", 10)),
+        checkpoint_dir=case.get("checkpoint_dir"),
+    )
+
+
+@pytest.fixture
+def host_factory(tmp_path: Path):
+    def make(**case: Any) -> Host:
+        return build_host(tmp_path, case)
+
+    return make

@@ -1,0 +1,1 @@
+# fixture: the real script exports ATB_HOME_PATH and ATB_* tunables
