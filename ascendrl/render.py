@@ -32,7 +32,8 @@ def to_json(report: Report) -> str:
 def summary_line(report: Report) -> str:
     c = report.counts()
     verdict = "NOT READY: fix the failures above before launching" if report.failed else "ready to launch" + (" (see warnings)" if c["warn"] else "")
-    return f"{c['fail']} failed, {c["warn"]} warning{"s" if c["warn"] != 1 else ""}, {c['pass']} passed, {c['skip']} skipped — {verdict}"
+    warnings = "warning" if c["warn"] == 1 else "warnings"
+    return f"{c['fail']} failed, {c['warn']} {warnings}, {c['pass']} passed, {c['skip']} skipped — {verdict}"
 
 
 def host_line(report: Report) -> str:
