@@ -78,7 +78,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     elif _use_color(args.color):
         from rich.console import Console
 
-        render.print_rich(report, Console(highlight=False))
+        render.print_rich(report, Console(highlight=False, force_terminal=True if args.color == "always" else None))
     else:
         print(render.to_plain(report))
     return EXIT_FINDINGS if report.failed else EXIT_OK

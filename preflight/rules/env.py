@@ -23,10 +23,10 @@ class NzOff(Rule):
     severity = Severity.CRITICAL
     area = Area.ENV
     what = "Checks VLLM_ASCEND_ENABLE_NZ, which makes vllm-ascend cast weights to the FRACTAL_NZ layout (default on)."
-    why = "In RL the trainer pushes new weights into vLLM every step; with NZ on, vllm-ascend refuses to start ('FRACTAL_NZ mode is enabled … set VLLM_ASCEND_ENABLE_NZ=0') or rollouts run on mis-laid weights — the seed's second failure, found only after minutes of start-up."
+    why = "In RL the trainer pushes new weights into vLLM every step; with NZ on, vllm-ascend's worker raises 'FRACTAL_NZ mode is enabled … Please set VLLM_ASCEND_ENABLE_NZ=0' when verl first wakes the rollout engine — the seed's second failure, found only after minutes of start-up."
     fix = "export VLLM_ASCEND_ENABLE_NZ=0 in the launch script (verl's NPU CI scripts do)."
     fix_id = "nz-off"
-    sources = ("https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py", "https://github.com/vllm-project/vllm-ascend/issues/5747", "https://github.com/verl-project/verl/blob/v0.7.0/tests/special_npu/run_qwen2_5_vl_3b_npu.sh")
+    sources = ("https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py", "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/worker/worker_v1.py", "https://github.com/vllm-project/vllm-ascend/issues/5747", "https://github.com/verl-project/verl/blob/v0.7.0/tests/special_npu/run_qwen2_5_vl_3b_npu.sh")
 
     def evaluate(self, facts: Facts) -> Finding:
         if pkg(facts, "vllm_ascend") is None:
