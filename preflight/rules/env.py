@@ -214,4 +214,40 @@ class VllmV1(Rule):
         return self.passed(f"VLLM_USE_V1={value if value is not None else 'unset (V1)'}")
 
 
-RULES: tuple[type[Rule], ...] = (NzOff, OptimizedModelOff, NoExpandableSegmentsWithSleep, HcclTimeouts, HcclInterface, QueueSettings, VllmV1)
+# Variables that look like they move a cache but that nothing reads. Checked by grepping the
+# Python sources and the binaries (raylet, gcs_server, _raylet.so) of the ray 2.60.0 wheel and the
+# datasets 5.2.0 wheel: no RAY_DISK_SPILLING_DIR or RAY_LOGDIR anywhere; datasets reads only
+# HF_DATASETS_CACHE (datasets/config.py).
+UNREAD_SETTINGS = {
+    "RAY_DISK_SPILLING_DIR": "Ray spills under its session dir (RAY_TMPDIR) unless given object_spilling_directory / --object-spilling-directory",
+    "RAY_LOGDIR": "Ray writes logs under <temp dir>/session_*/logs; move RAY_TMPDIR instead",
+    "DATASETS_CACHE": "datasets reads HF_DATASETS_CACHE",
+}
+
+
+class UnreadSettings(Rule):
+    id = "ARL-V008"
+    title = "No cache settings that nothing reads"
+    severity = Severity.WARNING
+    area = Area.ENV
+    what = "Flags RAY_DISK_SPILLING_DIR, RAY_LOGDIR and DATASETS_CACHE: common in field notes (the seed's among them) but read by neither Ray nor datasets."
+    why = "They give a false sense that spill files, logs or the datasets cache moved off the small root disk; the run still fills it and dies with 'Not enough disk space' or Ray's 'over 95% full'."
+    fix = "Use RAY_TMPDIR (Ray's temp, logs and default spill dir), HF_DATASETS_CACHE (datasets) and TMPDIR instead."
+    fix_id = "relocate-caches"
+    sources = (
+        "https://docs.ray.io/en/latest/ray-core/objects/object-spilling.html",
+        "https://github.com/huggingface/datasets/blob/main/src/datasets/config.py",
+    )
+
+    def evaluate(self, facts: Facts) -> Finding:
+        present = {name: hint for name, hint in UNREAD_SETTINGS.items() if setting(facts, name) is not None}
+        if not present:
+            return self.passed("none set")
+        if "DATASETS_CACHE" in present and setting(facts, "HF_DATASETS_CACHE") == setting(facts, "DATASETS_CACHE"):
+            present.pop("DATASETS_CACHE")
+            if not present:
+                return self.passed("DATASETS_CACHE is set alongside the HF_DATASETS_CACHE datasets reads")
+        return self.warn("; ".join(f"{name} is read by nothing ({hint})" for name, hint in present.items()), names=sorted(present))
+
+
+RULES: tuple[type[Rule], ...] = (NzOff, OptimizedModelOff, NoExpandableSegmentsWithSleep, HcclTimeouts, HcclInterface, QueueSettings, VllmV1, UnreadSettings)
