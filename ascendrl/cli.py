@@ -37,6 +37,15 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
+
+    explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
+    explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
+    explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
+    explain.add_argument("--catalog", action="append", default=[], metavar="FILE", help="also load known failures from FILE (repeatable)")
+    explain.add_argument("--list", action="store_true", help="list the catalog and exit")
+    explain.add_argument("--id", metavar="ID", help="show one catalog entry and exit")
+    explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
+    explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     return parser
 
 
@@ -84,6 +93,54 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if report.failed else EXIT_OK
 
 
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from ascendrl import render_explain
+    from ascendrl.catalog import Classifier, load_catalog
+
+    for path in args.catalog:
+        if not os.path.isfile(path):
+            raise UsageError(f"--catalog {path}: no such file")
+    catalog = load_catalog(args.catalog)
+    for problem in catalog.problems:
+        print(f"ascendrl: catalog entry skipped: {problem}", file=sys.stderr)
+    if args.list:
+        print(render_explain.catalog_list(catalog))
+        return EXIT_OK
+    if args.id:
+        entry = catalog.by_id(args.id.upper()) or catalog.by_id(args.id)
+        if entry is None:
+            raise UsageError(f"no catalog entry {args.id!r}; see `ascendrl explain --list`")
+        print(render_explain.entry_doc(entry))
+        return EXIT_OK
+    inputs = args.input or ["-"]
+    for item in inputs:
+        if item != "-" and not os.path.exists(item):
+            raise UsageError(f"{item}: no such file or directory")
+    classifier = Classifier(catalog)
+    for item in inputs:
+        if item == "-":
+            if sys.stdin is None:
+                raise UsageError("no input: give a file, a folder, or pipe a log into `ascendrl explain -`")
+            if sys.stdin.isatty():
+                print("Paste the traceback or log, then press Ctrl-D on an empty line:", file=sys.stderr)
+            classifier.feed_stream(sys.stdin.buffer, "<stdin>")
+        else:
+            try:
+                classifier.feed_path(item)
+            except OSError as exc:
+                raise UsageError(f"{item}: {exc.strerror or exc}") from None
+    explanation = classifier.result()
+    if args.json:
+        print(render_explain.to_json(explanation))
+    elif _use_color(args.color):
+        from rich.console import Console
+
+        render_explain.print_rich(explanation, Console(highlight=False, force_terminal=True if args.color == "always" else None), full=args.all)
+    else:
+        print(render_explain.to_plain(explanation, full=args.all))
+    return EXIT_FINDINGS if explanation.fatal else EXIT_OK
+
+
 def _use_color(choice: str) -> bool:
     if choice != "auto":
         return choice == "always"
@@ -100,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return {"check": _cmd_check}[args.command](args)
+        return {"check": _cmd_check, "explain": _cmd_explain}[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

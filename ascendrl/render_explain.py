@@ -1,0 +1,115 @@
+"""Renderers for `ascendrl explain`: JSON, plain text, rich; and the catalog listing."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from typing import TYPE_CHECKING
+
+from ascendrl.catalog import Catalog, Diagnosis, Explanation, KnownFailure
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def to_json(explanation: Explanation) -> str:
+    return json.dumps(explanation.to_json(), indent=2, ensure_ascii=False)
+
+
+def _where(d: Diagnosis) -> str:
+    repeat = f" (×{d.count})" if d.count > 1 else ""
+    return f"{d.file}:{d.line}{repeat}"
+
+
+def _full(d: Diagnosis) -> list[str]:
+    e = d.entry
+    lines = [
+        f"{e.id}  {e.title}",
+        f"  [{e.family}, {e.severity}{', fatal' if d.fatal else ''}]  at {_where(d)}",
+        f"  > {d.excerpt}",
+        "",
+        "  Cause",
+        *textwrap.wrap(e.cause, width=100, initial_indent="    ", subsequent_indent="    "),
+        "",
+        "  Fix",
+        *[f"    {i}. {step}" for i, step in enumerate(e.fix, 1)],
+    ]
+    if e.fix_id:
+        lines.append(f"    (registered auto-fix: {e.fix_id})")
+    lines += ["", "  Source", *[f"    {s}" for s in e.sources]]
+    return lines
+
+
+def to_plain(explanation: Explanation, *, full: bool = False) -> str:
+    out: list[str] = []
+    ds = explanation.diagnoses
+    if not ds and explanation.unknown is None:
+        out.append("No known failure and no unexplained fatal error found.")
+    elif ds and (ds[0].fatal or explanation.unknown is None):
+        out.append("Root cause" if ds[0].fatal else "Findings (nothing fatal)")
+        out += _full(ds[0])
+    if explanation.unknown is not None:
+        u = explanation.unknown
+        out += [
+            "",
+            "Not in the catalog: the most relevant unexplained error",
+            f"  {u.type}: {u.message}",
+            f"  at {u.file}:{u.line}" + (f"  (innermost user/verl frame: {u.frame})" if u.frame else ""),
+            "  ascendrl does not know this failure; add an entry with --catalog (see catalog/SCHEMA.md).",
+        ]
+    rest = ds[1:] if ds and (ds[0].fatal or explanation.unknown is None) else ds
+    if rest:
+        out += ["", "Also found"]
+        for d in rest:
+            if full:
+                out += [""] + _full(d)
+            else:
+                why = f"; consequence of {d.demoted_by}" if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
+                out.append(f"  {d.entry.id}  {d.entry.title}  — {_where(d)}{why}")
+    out += ["", f"Read {explanation.lines_read:,} lines ({explanation.bytes_read:,} bytes) from {len(explanation.files)} file(s)."]
+    return "\n".join(out)
+
+
+def print_rich(explanation: Explanation, console: Console, *, full: bool = False) -> None:
+    from rich.text import Text
+
+    for line in to_plain(explanation, full=full).splitlines():
+        style = ""
+        if line.startswith(("Root cause", "Not in the catalog")):
+            style = "bold red"
+        elif line.startswith(("Findings", "Also found", "No known failure")):
+            style = "bold"
+        elif line.startswith("  > "):
+            style = "yellow"
+        elif line.startswith("ARL-") or line.startswith("  ARL-"):
+            style = "bold"
+        console.print(Text(line, style=style))
+
+
+def catalog_list(catalog: Catalog) -> str:
+    rows = sorted(catalog.entries, key=lambda e: e.id)
+    return "\n".join(f"{e.id}  {e.family:<11} {e.severity:<8} {e.title}" for e in rows) + f"\n\n{len(rows)} known failures"
+
+
+def entry_doc(entry: KnownFailure) -> str:
+    lines = [
+        f"{entry.id}: {entry.title}",
+        f"family: {entry.family}   severity: {entry.severity}   fatal: {'yes' if entry.fatal else 'no'}"
+        + ("   (generic wrapper)" if entry.generic else ""),
+        "",
+        "Signatures",
+    ]
+    for sig in entry.signatures:
+        lines.append(f"  /{sig.regex}/")
+        if sig.emitter:
+            lines.append(f"      emitted by {sig.emitter}")
+        if sig.confirmed:
+            lines.append(f"      seen in {sig.confirmed}")
+    lines += ["", "Cause", *textwrap.wrap(entry.cause, 100, initial_indent="  ", subsequent_indent="  "), "", "Fix"]
+    lines += [f"  {i}. {s}" for i, s in enumerate(entry.fix, 1)]
+    if entry.fix_id:
+        lines.append(f"  auto-fix: {entry.fix_id}")
+    if entry.consequences:
+        lines += ["", "Typically followed by", "  " + ", ".join(entry.consequences)]
+    lines += ["", "Sources", *[f"  {s}" for s in entry.sources], "", f"Defined at {entry.origin}"]
+    return "\n".join(lines)

@@ -1,0 +1,375 @@
+"""Stream a log (or a Ray session folder) through the catalog and rank what it finds.
+
+How it stays fast and bounded on multi-GB logs:
+- the input is read in large binary chunks split at newlines, never as a whole;
+- one combined pattern (RE2 when the google-re2 wheel is present: linear time) finds the few
+  candidate lines — catalog signatures, traceback headers, frames and exception lines — so
+  ordinary lines are never decoded or looked at one by one;
+- each candidate line is normalised (ANSI codes, CR, Ray's ``(Actor pid=N, ip=X)`` prefix and
+  ``[repeated Nx across cluster]`` suffix removed) and matched against every signature at once
+  (an RE2 set), then folded into per-entry counters. Memory is the chunk plus bounded tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from .entries import Catalog, KnownFailure, Signature
+
+try:  # google-re2: linear-time matching; without it we fall back to Python's re (slower, same results)
+    import re2 as _re2
+except ImportError:  # pragma: no cover - exercised where the wheel is missing
+    _re2 = None
+
+CHUNK = 16 << 20
+MAX_EXCERPT = 300
+MAX_UNKNOWN = 64
+MAX_TRACEBACKS = 64
+MAX_FRAMES = 200
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
+RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: pid=\d+)?|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
+REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
+TRACEBACK = "Traceback (most recent call last)"
+FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# Exceptions that wrap or end a failure rather than cause it.
+WRAPPERS = (
+    "RayTaskError", "RayActorError", "ActorDiedError", "ActorUnavailableError", "WorkerCrashedError",
+    "TaskCancelledError", "SystemExit", "KeyboardInterrupt", "InstantiationException", "ConfigCompositionException",
+)
+GENERIC_PREFILTER = (
+    r"Traceback \(most recent call last\)",
+    r'File "[^"\n]+", line \d+',
+    r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
+)
+PROGRESS = b"step:"
+
+
+@dataclasses.dataclass
+class Hit:
+    """Where an entry first matched, and how often it matched in all."""
+
+    entry: KnownFailure
+    file: str
+    line: int
+    excerpt: str
+    order: int
+    fatal: bool
+    count: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class UnknownError:
+    """The most relevant exception that no catalog entry explains."""
+
+    type: str
+    message: str
+    file: str
+    line: int
+    frame: str | None  # innermost frame of user/verl code: "path:line in func"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnosis:
+    entry: KnownFailure
+    file: str
+    line: int
+    excerpt: str
+    count: int
+    fatal: bool  # the entry's, or a matched signature's override
+    demoted_by: str | None  # the entry this one is a consequence of, if any
+
+    def to_json(self) -> dict[str, Any]:
+        e = self.entry
+        return {
+            "id": e.id,
+            "title": e.title,
+            "family": e.family,
+            "severity": e.severity,
+            "fatal": self.fatal,
+            "cause": e.cause,
+            "fix": list(e.fix),
+            "source": e.sources[0] if e.sources else None,
+            "sources": list(e.sources),
+            "fix_id": e.fix_id,
+            "file": self.file,
+            "line": self.line,
+            "excerpt": self.excerpt,
+            "count": self.count,
+            "consequence_of": self.demoted_by,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Explanation:
+    diagnoses: tuple[Diagnosis, ...]
+    unknown: UnknownError | None
+    bytes_read: int
+    lines_read: int
+    files: tuple[str, ...]
+
+    @property
+    def fatal(self) -> bool:
+        return any(d.fatal for d in self.diagnoses) or self.unknown is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": 1,
+            "diagnoses": [d.to_json() for d in self.diagnoses],
+            "unknown": self.unknown.to_json() if self.unknown else None,
+            "input": {"files": list(self.files), "bytes": self.bytes_read, "lines": self.lines_read},
+        }
+
+
+@dataclasses.dataclass
+class _Exception:
+    type: str
+    message: str
+    file: str
+    line: int
+    frame: str | None
+    wrapper: bool
+
+
+def _prefilter_source(regex: str) -> str:
+    """A signature as a line-unanchored alternative for the chunk scan (the per-line check keeps anchors)."""
+    body = regex[1:] if regex.startswith("^") else regex
+    if body.endswith("$") and not body.endswith("\\$"):
+        body = body[:-1]
+    return body
+
+
+class _Matcher:
+    """All signatures at once: a chunk scanner and a per-line set matcher."""
+
+    def __init__(self, entries: tuple[KnownFailure, ...]):
+        self.owners: list[tuple[KnownFailure, Signature]] = []
+        patterns: list[str] = []
+        for entry in entries:
+            for sig in entry.signatures:
+                self.owners.append((entry, sig))
+                patterns.append(sig.regex)
+        alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER)
+        combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
+        self.engine = "re"
+        self._py_lines = [re.compile(p) for p in patterns]
+        self.scan = re.compile(combined.encode())
+        self._set = None
+        if _re2 is not None:
+            try:
+                self.scan = _re2.compile(combined.encode())
+                line_set = _re2.Set.SearchSet()
+                for p in patterns:
+                    line_set.Add(p.encode())
+                line_set.Compile()
+                self._set = line_set
+                self.engine = "re2"
+            except Exception:  # a signature RE2 cannot take: keep Python's re for all
+                self.scan = re.compile(combined.encode())
+                self._set = None
+
+    def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
+        if self._set is not None:
+            hits = self._set.Match(line.encode("utf-8", "replace")) or []
+            return [self.owners[i] for i in sorted(hits)]
+        return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
+
+
+class Classifier:
+    """Feed it files, streams or folders; then ask for the ranked explanation."""
+
+    def __init__(self, catalog: Catalog, *, chunk_size: int = CHUNK):
+        self.catalog = catalog
+        self.matcher = _Matcher(catalog.entries)
+        self.chunk_size = chunk_size
+        self.hits: dict[str, Hit] = {}
+        self.unknowns: list[_Exception] = []
+        self.tracebacks: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self.last_progress: dict[str, int] = {}
+        self.order = 0
+        self.bytes_read = 0
+        self.lines_read = 0
+        self.files: list[str] = []
+
+    # ---- input -------------------------------------------------------------------------
+    def feed_path(self, path: str | os.PathLike[str]) -> None:
+        p = Path(path)
+        if p.is_dir():
+            for child in _log_files(p):
+                with open(child, "rb") as fh:
+                    self.feed_stream(fh, str(child.relative_to(p)))
+        else:
+            with open(p, "rb") as fh:
+                self.feed_stream(fh, str(path))
+
+    def feed_stream(self, stream: IO[bytes], name: str) -> None:
+        self.files.append(name)
+        carry = b""
+        line_no = 0
+        while True:
+            chunk = stream.read(self.chunk_size)
+            if not chunk:
+                break
+            self.bytes_read += len(chunk)
+            data = carry + chunk if carry else chunk
+            cut = data.rfind(b"\n")
+            if cut == -1:
+                if len(data) < self.chunk_size:
+                    carry = data
+                    continue
+                block, carry = data, b""  # one enormous line: judge it in pieces
+            else:
+                block, carry = data[: cut + 1], data[cut + 1 :]
+            line_no = self._scan(block, name, line_no)
+        if carry:
+            line_no = self._scan(carry + b"\n", name, line_no)
+        self.lines_read += line_no
+
+    # ---- scanning ----------------------------------------------------------------------
+    def _scan(self, block: bytes, name: str, base: int) -> int:
+        if b"\x1b" in block:
+            block = ANSI.sub(b"", block)
+        counted_to, line_no, last_line_start = 0, base, -1
+        for m in self.matcher.scan.finditer(block):
+            start = block.rfind(b"\n", 0, m.start()) + 1
+            if start == last_line_start:
+                continue  # already judged this line
+            last_line_start = start
+            end = block.find(b"\n", m.end())
+            end = len(block) if end == -1 else end
+            line_no += block.count(b"\n", counted_to, start)
+            counted_to = start
+            self._line(block[start:end], name, line_no + 1)
+        if self.unknowns or self.hits:
+            pos = block.rfind(PROGRESS)
+            if pos != -1:
+                self.last_progress[name] = base + block.count(b"\n", 0, pos) + 1
+        return base + block.count(b"\n")
+
+    def _line(self, raw: bytes, name: str, number: int) -> None:
+        text = raw.decode("utf-8", "replace").rstrip("\r\n")
+        prefix_match = RAY_PREFIX.match(text)
+        prefix = prefix_match.group(0).strip() if prefix_match else ""
+        text = text[prefix_match.end():] if prefix_match else text
+        repeats = 1
+        rep = REPEATED.search(text)
+        if rep:
+            repeats += int(rep.group(1))
+            text = text[: rep.start()]
+        entries = self.matcher.entries_in(text)
+        seen: set[str] = set()
+        for entry, sig in entries:
+            fatal = entry.fatal if sig.fatal is None else sig.fatal
+            hit = self.hits.get(entry.id)
+            if hit is None:
+                self.order += 1
+                hit = self.hits[entry.id] = Hit(entry, name, number, text.strip()[:MAX_EXCERPT], self.order, fatal)
+            elif fatal and not hit.fatal:
+                hit.fatal = True
+            if entry.id not in seen:
+                seen.add(entry.id)
+                hit.count += repeats
+        self._track_traceback(text, name, number, prefix, known=bool(entries))
+
+    def _track_traceback(self, text: str, name: str, number: int, prefix: str, *, known: bool) -> None:
+        key = (name, prefix)
+        stripped = text.strip()
+        if stripped.startswith(TRACEBACK):
+            self.tracebacks[key] = []
+            self.tracebacks.move_to_end(key)
+            while len(self.tracebacks) > MAX_TRACEBACKS:
+                self.tracebacks.popitem(last=False)
+            return
+        frame = FRAME.match(text)
+        if frame:
+            frames = self.tracebacks.get(key)
+            if frames is not None and len(frames) < MAX_FRAMES:
+                frames.append(f"{frame.group(1)}:{frame.group(2)}" + (f" in {frame.group(3)}" if frame.group(3) else ""))
+            return
+        exc = EXCEPTION.match(stripped)
+        if exc is None:
+            return
+        frames = self.tracebacks.pop(key, None)
+        if known or frames is None and not stripped.startswith(("ray.exceptions.", "hydra.errors.")):
+            return  # explained by the catalog, or not a raised exception (a logged phrase)
+        exc_type, message = exc.group(1), (exc.group(3) or "").strip()
+        short = exc_type.rsplit(".", 1)[-1]
+        if len(self.unknowns) < MAX_UNKNOWN:
+            self.unknowns.append(
+                _Exception(exc_type, message[:MAX_EXCERPT], name, number, _innermost_user_frame(frames or []), short in WRAPPERS)
+            )
+
+    # ---- ranking -----------------------------------------------------------------------
+    def result(self) -> Explanation:
+        hits = sorted(self.hits.values(), key=lambda h: h.order)
+        matched = {h.entry.id for h in hits}
+        cause_of: dict[str, str] = {}
+        for h in hits:
+            for consequence in h.entry.consequences:
+                if consequence in matched and consequence != h.entry.id:
+                    cause_of.setdefault(consequence, h.entry.id)
+
+        def rank(h: Hit) -> tuple[int, int, int]:
+            # Fatal before non-fatal; then specific before generic wrappers and before what another
+            # match is known to cause; then the earliest.
+            secondary = int(h.entry.generic) + int(h.entry.id in cause_of)
+            return (0 if h.fatal else 1, secondary, h.order)
+
+        diagnoses = tuple(
+            Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id))
+            for h in sorted(hits, key=rank)
+        )
+        specific_fatal = any(d.fatal and not d.entry.generic for d in diagnoses)
+        unknown = None if specific_fatal else self._relevant_unknown()
+        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files))
+
+    def _relevant_unknown(self) -> UnknownError | None:
+        """The earliest unexplained exception the run did not survive; wrappers only as a last resort."""
+        fatal = [u for u in self.unknowns if self.last_progress.get(u.file, 0) < u.line]
+        if not fatal:
+            return None
+        chosen = next((u for u in fatal if not u.wrapper), fatal[0])
+        return UnknownError(chosen.type, chosen.message, chosen.file, chosen.line, chosen.frame)
+
+
+def _innermost_user_frame(frames: list[str]) -> str | None:
+    """The deepest frame outside the standard library and third-party packages (verl counts as user code)."""
+    for frame in reversed(frames):
+        path = frame.split(":", 1)[0]
+        if "/verl/" in path or ("site-packages" not in path and "/lib/python3" not in path and not path.startswith("<")):
+            return frame
+    return frames[-1] if frames else None
+
+
+def _log_files(folder: Path) -> Iterator[Path]:
+    """Every regular, text-looking file under a folder (a Ray session's logs/), in a stable order."""
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = Path(root) / name
+            try:
+                if not path.is_file() or path.is_symlink():
+                    continue
+                with open(path, "rb") as fh:
+                    if b"\x00" in fh.read(8192):
+                        continue
+            except OSError:
+                continue
+            yield path
+
+
+def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:
+    classifier = Classifier(catalog)
+    for path in paths:
+        classifier.feed_path(path)
+    return classifier.result()

@@ -1,0 +1,210 @@
+"""Known-failure entries: the schema, and loading them from reviewed YAML files.
+
+The built-in catalog ships in ``known_failures/*.yaml``; users add entries in the same
+format with ``--catalog FILE`` or in ``$XDG_CONFIG_HOME/ascendrl/catalog/*.yaml``. A malformed
+entry is reported with its file and line and skipped; it never stops the others loading.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Iterable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:
+    _Loader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+FAMILIES = (
+    "compat", "cann-env", "device", "memory", "disk", "nz", "hccl", "operator",
+    "verl-config", "ray", "data-model", "dtype", "qwen-vl", "user",
+)
+SEVERITIES = ("critical", "error", "warning")
+ENTRY_ID = re.compile(r"^[A-Z][A-Z0-9]*-[A-Za-z0-9_.-]+$")
+REQUIRED = ("id", "title", "family", "severity", "fatal", "signatures", "cause", "fix", "sources")
+
+
+@dataclasses.dataclass(frozen=True)
+class Signature:
+    regex: str
+    emitter: str = ""
+    confirmed: str | None = None
+    fatal: bool | None = None  # overrides the entry's `fatal` for this message (a warning entry whose ValueError form is fatal)
+
+
+@dataclasses.dataclass(frozen=True)
+class KnownFailure:
+    """One known failure: how to recognise it, why it happens, how to fix it, and where that is from."""
+
+    id: str
+    title: str
+    family: str
+    severity: str
+    fatal: bool
+    signatures: tuple[Signature, ...]
+    cause: str
+    fix: tuple[str, ...]
+    sources: tuple[str, ...]
+    fix_id: str | None = None
+    consequences: tuple[str, ...] = ()
+    generic: bool = False  # a wrapper or catch-all (RayTaskError, ERR99999): never the root cause when something specific matched
+    zh: str | None = None
+    origin: str = ""  # file:line it was loaded from
+
+
+@dataclasses.dataclass(frozen=True)
+class CatalogProblem:
+    """A malformed file or entry: where, and what is wrong."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Catalog:
+    entries: tuple[KnownFailure, ...]
+    problems: tuple[CatalogProblem, ...] = ()
+
+    def by_id(self, entry_id: str) -> KnownFailure | None:
+        for entry in self.entries:
+            if entry.id == entry_id:
+                return entry
+        return None
+
+
+def builtin_files() -> list[tuple[str, str]]:
+    """(name, text) of the shipped catalog files, in a stable order."""
+    folder = resources.files(__package__).joinpath("known_failures")
+    return sorted(
+        (f"known_failures/{item.name}", item.read_text(encoding="utf-8"))
+        for item in folder.iterdir()
+        if item.name.endswith(".yaml")
+    )
+
+
+def user_catalog_dir(env: dict[str, str] | None = None) -> Path:
+    env = env if env is not None else dict(os.environ)
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(base) / "ascendrl" / "catalog"
+
+
+def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | None = None) -> Catalog:
+    """The built-in entries, then the user's (a user entry with a built-in id replaces it)."""
+    sources: list[tuple[str, str]] = builtin_files()
+    problems: list[CatalogProblem] = []
+    user_paths: list[Path] = []
+    directory = user_dir if user_dir is not None else user_catalog_dir()
+    if directory.is_dir():
+        user_paths += sorted(p for p in directory.glob("*.y*ml") if p.is_file())
+    user_paths += [Path(p) for p in extra_files]
+    for path in user_paths:
+        try:
+            sources.append((str(path), path.read_text(encoding="utf-8", errors="replace")))
+        except OSError as exc:
+            problems.append(CatalogProblem(str(path), f"cannot read: {exc.strerror or exc}"))
+    merged: dict[str, KnownFailure] = {}
+    for name, text in sources:
+        entries, file_problems = parse_catalog_text(text, name)
+        problems += file_problems
+        for entry in entries:
+            merged[entry.id] = entry
+    known = set(merged)
+    for entry in merged.values():
+        for other in entry.consequences:
+            if other not in known:
+                problems.append(CatalogProblem(entry.origin, f"{entry.id}: consequence {other!r} is not a catalog id"))
+    return Catalog(tuple(merged.values()), tuple(problems))
+
+
+def parse_catalog_text(text: str, name: str) -> tuple[list[KnownFailure], list[CatalogProblem]]:
+    """Parse one file: a YAML list of entries. Bad entries become problems with their line."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{name}:{mark.line + 1}" if mark is not None else name
+        return [], [CatalogProblem(where, f"not valid YAML: {getattr(exc, 'problem', None) or exc}")]
+    if root is None:
+        return [], []
+    if not isinstance(root, yaml.SequenceNode):
+        return [], [CatalogProblem(f"{name}:{root.start_mark.line + 1}", "expected a list of entries")]
+    try:
+        items = _Loader("").construct_document(root)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{name}:{mark.line + 1}" if mark is not None else name
+        return [], [CatalogProblem(where, f"cannot read entries: {getattr(exc, 'problem', None) or exc}")]
+    entries, problems = [], []
+    for node, data in zip(root.value, items):
+        where = f"{name}:{node.start_mark.line + 1}"
+        try:
+            entries.append(_entry(data, where))
+        except (ValueError, TypeError, re.error) as exc:
+            problems.append(CatalogProblem(where, str(exc)))
+    return entries, problems
+
+
+def _entry(data: Any, where: str) -> KnownFailure:
+    if not isinstance(data, dict):
+        raise ValueError("an entry must be a mapping")
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        raise ValueError(f"{data.get('id', 'entry')}: missing {', '.join(missing)}")
+    entry_id = str(data["id"])
+    if not ENTRY_ID.match(entry_id):
+        raise ValueError(f"id {entry_id!r} is not of the form PREFIX-NAME (e.g. ARL-E123, USR-my-error)")
+    if data["family"] not in FAMILIES:
+        raise ValueError(f"{entry_id}: family {data['family']!r} is not one of {', '.join(FAMILIES)}")
+    if data["severity"] not in SEVERITIES:
+        raise ValueError(f"{entry_id}: severity {data['severity']!r} is not one of {', '.join(SEVERITIES)}")
+    if not isinstance(data["fatal"], bool):
+        raise ValueError(f"{entry_id}: fatal must be true or false")
+    signatures = []
+    for sig in _list(data["signatures"], entry_id, "signatures"):
+        if isinstance(sig, str):
+            sig = {"regex": sig}
+        if not isinstance(sig, dict) or not isinstance(sig.get("regex"), str) or not sig["regex"]:
+            raise ValueError(f"{entry_id}: each signature needs a non-empty regex")
+        try:
+            re.compile(sig["regex"])
+        except re.error as exc:
+            raise ValueError(f"{entry_id}: bad regex {sig['regex']!r}: {exc}") from None
+        sig_fatal = sig.get("fatal")
+        if sig_fatal is not None and not isinstance(sig_fatal, bool):
+            raise ValueError(f"{entry_id}: a signature's fatal must be true or false")
+        signatures.append(Signature(sig["regex"], str(sig.get("emitter") or ""), sig.get("confirmed"), sig_fatal))
+    if not signatures:
+        raise ValueError(f"{entry_id}: needs at least one signature")
+    fix = data["fix"]
+    return KnownFailure(
+        id=entry_id,
+        title=str(data["title"]),
+        family=str(data["family"]),
+        severity=str(data["severity"]),
+        fatal=data["fatal"],
+        signatures=tuple(signatures),
+        cause=" ".join(str(data["cause"]).split()),
+        fix=tuple(str(step) for step in ([fix] if isinstance(fix, str) else _list(fix, entry_id, "fix"))),
+        sources=tuple(str(s) for s in _list(data["sources"], entry_id, "sources")),
+        fix_id=data.get("fix_id"),
+        consequences=tuple(str(c) for c in (data.get("consequences") or ())),
+        generic=bool(data.get("generic", False)),
+        zh=data.get("zh"),
+        origin=where,
+    )
+
+
+def _list(value: Any, entry_id: str, field: str) -> Iterable[Any]:
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"{entry_id}: {field} must be a non-empty list")
+    return value
