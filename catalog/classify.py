@@ -27,7 +27,8 @@ try:  # google-re2: linear-time matching; without it we fall back to Python's re
 except ImportError:  # pragma: no cover - exercised where the wheel is missing
     _re2 = None
 
-CHUNK = 16 << 20
+CHUNK = 8 << 20
+MIN_MAX_LINE = 64 << 10  # lines up to this long are always judged whole, whatever the chunk size
 MAX_EXCERPT = 300
 MAX_UNKNOWN = 64
 MAX_TRACEBACKS = 64
@@ -188,10 +189,11 @@ class _Matcher:
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
 
-    def __init__(self, catalog: Catalog, *, chunk_size: int = CHUNK):
+    def __init__(self, catalog: Catalog, *, chunk_size: int = CHUNK, max_line: int | None = None):
         self.catalog = catalog
         self.matcher = _Matcher(catalog.entries)
         self.chunk_size = chunk_size
+        self.max_line = max_line if max_line is not None else max(2 * chunk_size, MIN_MAX_LINE)
         self.hits: dict[str, Hit] = {}
         self.unknowns: list[_Exception] = []
         self.tracebacks: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
@@ -214,25 +216,29 @@ class Classifier:
 
     def feed_stream(self, stream: IO[bytes], name: str) -> None:
         self.files.append(name)
-        carry = b""
+        pending: list[bytes] = []  # pieces of a line that has not ended yet
+        pending_len = 0
         line_no = 0
         while True:
             chunk = stream.read(self.chunk_size)
             if not chunk:
                 break
             self.bytes_read += len(chunk)
-            data = carry + chunk if carry else chunk
-            cut = data.rfind(b"\n")
+            cut = chunk.rfind(b"\n")
             if cut == -1:
-                if len(data) < self.chunk_size:
-                    carry = data
-                    continue
-                block, carry = data, b""  # one enormous line: judge it in pieces
-            else:
-                block, carry = data[: cut + 1], data[cut + 1 :]
+                pending.append(chunk)
+                pending_len += len(chunk)
+                if pending_len >= self.max_line:  # one enormous line: judge it in pieces, keep memory flat
+                    line_no = self._scan(b"".join(pending), name, line_no)
+                    pending, pending_len = [], 0
+                continue
+            head = chunk[: cut + 1]
+            block = b"".join([*pending, head]) if pending else head
+            rest = chunk[cut + 1 :]
+            pending, pending_len = ([rest], len(rest)) if rest else ([], 0)
             line_no = self._scan(block, name, line_no)
-        if carry:
-            line_no = self._scan(carry + b"\n", name, line_no)
+        if pending:
+            line_no = self._scan(b"".join(pending) + b"\n", name, line_no)
         self.lines_read += line_no
 
     # ---- scanning ----------------------------------------------------------------------

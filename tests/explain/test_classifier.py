@@ -1,0 +1,213 @@
+"""The classifier on awkward input: folders, stdin, encodings, huge lines, repeats, unknown errors, user entries."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.cli import main
+
+NZ = "ValueError: FRACTAL_NZ mode is enabled. This may cause model parameter precision issues in the RL scenarios. Please set VLLM_ASCEND_ENABLE_NZ=0."
+HCCL = "ImportError: libhccl.so: cannot open shared object file: No such file or directory"
+RAYLET_FULL = (
+    "[2025-11-20 10:20:01,004 E 4411 4411] (raylet) file_system_monitor.cc:116: /tmp/ray/session_2025-11-20_10-01-00_1/ "
+    "is over 95% full, available space: 3.1 GB; capacity: 99.8 GB. Object creation will fail if spilling is required."
+)
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+
+
+def classify(catalog, data: bytes, chunk_size: int = 1 << 20, name: str = "log"):
+    c = Classifier(catalog, chunk_size=chunk_size)
+    c.feed_stream(io.BytesIO(data), name)
+    return c.result()
+
+
+def test_ray_session_folder_names_the_file(catalog, tmp_path):
+    logs = tmp_path / "session_latest" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "raylet.out").write_text("[2025-11-20 10:01:00,001 I 4411 4411] (raylet) main.cc:180: Setting cluster ID\n" + RAYLET_FULL + "\n")
+    (logs / "worker-9a1c-01000000-20501.err").write_text(f"INFO starting\n{NZ}\n")
+    (logs / "gcs_server.out").write_text("INFO gcs started\n")
+    (logs / "ports.sock").write_bytes(b"\x00\x01binary")
+    c = Classifier(catalog)
+    c.feed_path(tmp_path / "session_latest")
+    result = c.result()
+    where = {d.entry.id: (d.file, d.line) for d in result.diagnoses}
+    assert where["ARL-E002"] == ("logs/worker-9a1c-01000000-20501.err", 2)
+    assert where["ARL-E114"] == ("logs/raylet.out", 2)
+    assert result.diagnoses[0].entry.id == "ARL-E002"  # fatal beats the raylet's warning
+    assert "logs/ports.sock" not in result.files
+
+
+def test_ansi_crlf_and_ray_prefix(catalog):
+    data = f"\x1b[36m(WorkerDict pid=4242, ip=10.0.0.3)\x1b[0m {NZ}\r\n".encode()
+    top = classify(catalog, data).diagnoses[0]
+    assert top.entry.id == "ARL-E002" and top.excerpt == NZ and top.line == 1
+
+
+def test_eight_workers_are_one_diagnosis_with_a_count(catalog):
+    lines = [f"(WorkerDict pid={4240 + i}, ip=10.0.0.3) {NZ}" for i in range(8)]
+    lines.append(f"(WorkerDict pid=4250, ip=10.0.0.4) {NZ} [repeated 7x across cluster]")
+    result = classify(catalog, ("\n".join(lines) + "\n").encode())
+    nz = [d for d in result.diagnoses if d.entry.id == "ARL-E002"]
+    assert len(nz) == 1 and nz[0].count == 8 + 8
+
+
+def test_invalid_utf8_and_chinese_text_do_not_break_matching(catalog):
+    data = "昇腾 训练日志 开始\n".encode() + b"\xff\xfe\xc3(garbage\n" + "错误: ".encode() + HCCL.encode() + b"\n"
+    top = classify(catalog, data).diagnoses[0]
+    assert top.entry.id == "ARL-E300" and top.line == 3
+
+
+def test_a_multi_megabyte_line_is_read_in_pieces(catalog):
+    big = b"x" * (5 << 20)
+    data = big + b" " + NZ.encode() + b"\n" + b"step:1 - ok\n"
+    result = classify(catalog, data, chunk_size=1 << 20)
+    assert any(d.entry.id == "ARL-E002" for d in result.diagnoses)
+    assert all(len(d.excerpt) <= 300 for d in result.diagnoses)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=20000), st.integers(min_value=1, max_value=4096))
+def test_random_bytes_never_crash(catalog, data, chunk):
+    result = classify(catalog, data, chunk_size=chunk)
+    assert result.bytes_read == len(data)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from([NZ, HCCL, RAYLET_FULL, "step:1 - actor/pg_loss:0.1", "INFO 11-20 vllm ready", "Traceback (most recent call last):", '  File "/w/verl/x.py", line 3, in f', "KeyError: 'prompt'"]), max_size=40),
+    st.integers(min_value=16, max_value=2048),
+)
+def test_chunk_size_does_not_change_the_verdict(catalog, lines, chunk):
+    data = ("\n".join(lines) + "\n").encode()
+    small, whole = classify(catalog, data, chunk_size=chunk), classify(catalog, data, chunk_size=1 << 20)
+    summary = lambda r: [(d.entry.id, d.line, d.count) for d in r.diagnoses]  # noqa: E731
+    assert summary(small) == summary(whole)
+    assert (small.unknown is None) == (whole.unknown is None)
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=60, deadline=None)
+def test_truncated_utf8_sequences(catalog, text):
+    raw = text.encode("utf-8")
+    for cut in {len(raw) // 2, max(len(raw) - 1, 0)}:
+        classify(catalog, raw[:cut] + b"\n" + NZ.encode()[:cut] + b"\n", chunk_size=7)
+
+
+def test_unknown_error_reports_type_message_and_innermost_verl_frame(catalog):
+    log = "\n".join([
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main',
+        '  File "/workspace/verl/verl/trainer/ppo/ray_trainer.py", line 1020, in fit',
+        '  File "/workspace/verl/verl/utils/seqlen_balancing.py", line 77, in get_seqlen_balanced_partitions',
+        '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch/functional.py", line 12, in f',
+        "ZeroDivisionError: integer division or modulo by zero",
+        "ray.exceptions.RayTaskError(ZeroDivisionError): ray::TaskRunner.run()",
+    ]) + "\n"
+    result = classify(catalog, log.encode())
+    assert result.fatal and result.unknown is not None
+    u = result.unknown
+    assert (u.type, u.message, u.line) == ("ZeroDivisionError", "integer division or modulo by zero", 6)
+    assert u.frame == "/workspace/verl/verl/utils/seqlen_balancing.py:77 in get_seqlen_balanced_partitions"
+
+
+def test_a_traceback_the_run_survived_is_not_fatal(catalog):
+    log = "Traceback (most recent call last):\n  File \"/w/verl/x.py\", line 1, in f\nModuleNotFoundError: No module named 'flash_attn'\nstep:1 - actor/pg_loss:0.1\n"
+    assert not classify(catalog, log.encode()).fatal
+
+
+def test_user_catalog_entry_and_a_malformed_one(tmp_path, capsys):
+    user = tmp_path / "mine.yaml"
+    user.write_text(
+        "- id: USR-disk-quota\n"
+        "  title: Project disk quota exceeded\n"
+        "  family: disk\n"
+        "  severity: critical\n"
+        "  fatal: true\n"
+        "  signatures: ['磁盘配额已满']\n"
+        "  cause: The shared filesystem quota of the project is used up.\n"
+        "  fix: [Ask for more quota]\n"
+        "  sources: [https://wiki.example.org/quota]\n"
+        "- id: USR-broken\n"
+        "  title: broken\n"
+        "  family: nonsense\n"
+    )
+    log = tmp_path / "run.log"
+    log.write_text("INFO start\nOSError: 写入失败: 磁盘配额已满\n")
+    assert main(["explain", "--json", "--catalog", str(user), str(log)]) == 1
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["diagnoses"][0]["id"] == "USR-disk-quota" and doc["diagnoses"][0]["line"] == 2
+    assert f"{user}:10" in err and "USR-broken" in err
+
+
+def test_garbled_catalog_file_is_reported_not_raised(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- id: [unclosed\n  title: x\n")
+    log = tmp_path / "ok.log"
+    log.write_text("step:1 - fine\n")
+    assert main(["explain", "--catalog", str(bad), str(log)]) == 0
+    assert f"{bad}:" in capsys.readouterr().err
+
+
+def test_json_schema(tmp_path, capsys):
+    log = tmp_path / "x.log"
+    log.write_text(f"{NZ}\n")
+    assert main(["explain", "--json", str(log)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["schema"] == 1 and doc["unknown"] is None
+    first = doc["diagnoses"][0]
+    assert {"id", "title", "family", "severity", "cause", "fix", "source", "file", "line", "excerpt", "count"} <= set(first)
+    assert first["file"] == str(log) and first["line"] == 1 and first["count"] == 1
+
+
+def test_exit_codes_and_usage(tmp_path, capsys):
+    healthy = tmp_path / "h.log"
+    healthy.write_text("step:1 - actor/pg_loss:0.1\n")
+    assert main(["explain", str(healthy)]) == 0
+    assert main(["explain", str(tmp_path / "missing.log")]) == 2
+    assert main(["explain", "--id", "ARL-E999"]) == 2
+    assert main(["explain", "--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "ARL-E001" in listing and "known failures" in listing
+
+
+def test_stdin_and_paste(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "ascendrl", "explain"], input=f"noise\n{HCCL}\n", capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 1 and "ARL-E300" in proc.stdout and "<stdin>:2" in proc.stdout
+
+
+def test_memory_stays_bounded_on_a_large_log(tmp_path):
+    """~120 MB with a 40 MB single line: peak RSS of the explain process stays under 150 MB."""
+    path = tmp_path / "big.log"
+    with open(path, "wb") as fh:
+        row = b"(TaskRunner pid=1) step:7 - actor/pg_loss:0.0123 - critic/score/mean:0.41 - timing_s/step:190.2\n"
+        fh.write(row * 700_000)
+        fh.write(b"y" * (40 << 20) + b"\n")
+        fh.write(NZ.encode() + b"\n")
+    # Measured from a fresh parent whose only child is the explain process.
+    runner = (
+        "import resource, subprocess, sys; "
+        "p = subprocess.run([sys.executable, '-m', 'ascendrl', 'explain', '--json', sys.argv[1]], capture_output=True, text=True); "
+        "sys.stdout.write(p.stdout); sys.stderr.write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)); sys.exit(p.returncode)"
+    )
+    proc = subprocess.run([sys.executable, "-c", runner, str(path)], capture_output=True, text=True, timeout=300)
+    peak_kb = int(proc.stderr.strip().splitlines()[-1])
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["diagnoses"][0]["id"] == "ARL-E002"
+    assert peak_kb < 150 * 1024, f"peak RSS {peak_kb / 1024:.0f} MB"
