@@ -42,6 +42,19 @@ class VerlStack(Rule):
         return self.passed(detail, **found)
 
 
+def _pins(facts: Facts, field: str) -> list[tuple[str, str]]:
+    """(who, specifier) for a package pinned by the installed vllm-ascend's row and verl's row."""
+    pins = []
+    va, verl = pkg(facts, "vllm_ascend"), pkg(facts, "verl")
+    row = compat.vllm_ascend_row(va) if va else None
+    if row and row.get(field):
+        pins.append((f"vllm-ascend {va}", row[field]))
+    vrow = compat.verl_row(verl) if verl else None
+    if vrow and vrow.get(field):
+        pins.append((f"verl {verl}", vrow[field]))
+    return pins
+
+
 class TransformersFits(Rule):
     id = "ARL-C010"
     title = "transformers within the pins of vllm-ascend and verl"
@@ -56,14 +69,8 @@ class TransformersFits(Rule):
         tf = pkg(facts, "transformers")
         if tf is None:
             return self.skip("transformers is not installed")
-        caps = []
-        va, verl = pkg(facts, "vllm_ascend"), pkg(facts, "verl")
-        row = compat.vllm_ascend_row(va) if va else None
-        if row and row.get("transformers"):
-            caps.append((f"vllm-ascend {va}", row["transformers"]))
-        vrow = compat.verl_row(verl) if verl else None
-        if vrow and vrow.get("transformers"):
-            caps.append((f"verl {verl}", vrow["transformers"]))
+        caps = _pins(facts, "transformers")
+        va = pkg(facts, "vllm_ascend")
         for who, spec in caps:
             if not in_range(tf, spec):
                 return self.warn(f"transformers {tf} is outside {spec} pinned by {who}", transformers=str(tf), pin=spec)
@@ -89,14 +96,7 @@ class NumpyFits(Rule):
         np = pkg(facts, "numpy")
         if np is None:
             return self.skip("numpy is not installed")
-        va, verl = pkg(facts, "vllm_ascend"), pkg(facts, "verl")
-        pins = []
-        row = compat.vllm_ascend_row(va) if va else None
-        if row and row.get("numpy"):
-            pins.append((f"vllm-ascend {va}", row["numpy"]))
-        vrow = compat.verl_row(verl) if verl else None
-        if vrow and vrow.get("numpy"):
-            pins.append((f"verl {verl}", vrow["numpy"]))
+        pins = _pins(facts, "numpy")
         if not pins:
             return self.skip("no numpy pin known for the installed verl / vllm-ascend")
         for who, spec in pins:

@@ -211,3 +211,19 @@ def test_memory_stays_bounded_on_a_large_log(tmp_path):
     assert proc.returncode == 1
     assert json.loads(proc.stdout)["diagnoses"][0]["id"] == "ARL-E002"
     assert peak_kb < 150 * 1024, f"peak RSS {peak_kb / 1024:.0f} MB"
+
+
+def test_user_config_directory_is_loaded(tmp_path):
+    folder = tmp_path / "config" / "ascendrl" / "catalog"
+    folder.mkdir(parents=True)
+    (folder / "site.yaml").write_text(
+        "- id: ARL-E002\n"  # a site's own wording of a built-in entry replaces it
+        "  title: Site note on NZ\n  family: nz\n  severity: critical\n  fatal: true\n"
+        "  signatures: ['FRACTAL_NZ mode is enabled']\n  cause: See the cluster wiki.\n"
+        "  fix: [Use the team launch script]\n  sources: [https://wiki.example.org/nz]\n"
+    )
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config"), "HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "ascendrl", "explain", "--id", "ARL-E002"], capture_output=True, text=True, env={**env, "PATH": "/usr/bin:/bin"}
+    )
+    assert proc.returncode == 0 and "Site note on NZ" in proc.stdout and "site.yaml:1" in proc.stdout
