@@ -22,7 +22,7 @@ class NpusVisible(Rule):
     what = "Runs `npu-smi info` once (with a timeout) and parses its table: chips, names, health, HBM, processes."
     why = "If npu-smi cannot see the NPUs, neither can torch_npu: verl falls back to CUDA and fails with 'Total available GPUs 0'."
     fix = "On the host: check the driver (`npu-smi info`). In a container: mount /usr/local/Ascend/driver and /usr/local/sbin/npu-smi and pass the /dev/davinci* devices."
-    sources = (NPU_SMI_DOC,)
+    sources = (NPU_SMI_DOC, "https://github.com/Ascend/mind-cluster")
 
     def evaluate(self, facts: Facts) -> Finding:
         info = facts.value("npu_smi.info")
@@ -34,8 +34,13 @@ class NpusVisible(Rule):
                 "no Ascend NPU on this host: no npu-smi, no driver (/usr/local/Ascend/driver/version.info), no /dev/davinci*",
                 fix="Run ascendrl check on an Atlas node or inside an Ascend container; use --root to audit a mounted image.",
             )
-        reason = facts.get_fact("npu_smi.info").reason
-        return self.fail(f"npu-smi gave no device table: {reason}", path=facts.value("npu_smi.path"))
+        reason = facts.get_fact("npu_smi.info").reason or ""
+        fix = None
+        if "-8005" in reason:
+            # MindCluster FAQ: npu-smi's dcmi init fails with -8005 after a driver/firmware upgrade
+            # without a reboot; it is also what a process without access to /dev/davinci* sees.
+            fix = "Reboot the host if the driver or firmware was just upgraded (see /var/log/ascend_seclog/ascend_install.log); otherwise give this container the /dev/davinci* devices."
+        return self.fail(f"npu-smi gave no device table: {reason}", fix=fix, path=facts.value("npu_smi.path"))
 
 
 class NpusHealthy(Rule):

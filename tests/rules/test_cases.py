@@ -30,3 +30,16 @@ def test_every_rule_is_exercised_by_a_case():
     # Disk floors depend on this machine's free space; test_resources.py covers them with fixed facts.
     covered_elsewhere = {"ARL-R002", "ARL-R003", "ARL-R004"}
     assert {cls.id for cls in RULE_CLASSES} - named - covered_elsewhere == set()
+
+
+def test_dcmi_error_names_the_likely_reason(host_factory):
+    report = check(host_factory(npu_smi="dcmi-error"))
+    d001 = next(f for f in report.findings if f.rule_id == "ARL-D001")
+    assert "dcmi module initialize failed. ret is -8005" in d001.detail
+    assert "Reboot" in d001.fix
+
+
+def test_hung_npu_smi_is_named(host_factory):
+    report = check(host_factory(npu_smi="hang", timeout=1))
+    d001 = next(f for f in report.findings if f.rule_id == "ARL-D001")
+    assert "did not finish in time" in d001.detail
