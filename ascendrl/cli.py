@@ -28,15 +28,23 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="check this host (or a mounted image) for everything that breaks a verl GRPO run")
     check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
-    check.add_argument("--root", metavar="DIR", help="read every filesystem fact under DIR instead of / (a mounted image or captured host)")
-    check.add_argument("--npu-smi", metavar="PATH", help="npu-smi executable to run (or a file holding captured `npu-smi info` output)")
-    check.add_argument("--python", metavar="EXE", help="check the packages of this interpreter (the training venv or container python)")
-    check.add_argument("--deep", action="store_true", help="also import torch_npu and torch in a subprocess of the checked python")
-    check.add_argument("--checkpoint-dir", metavar="DIR", help="also check free space where checkpoints will be written")
-    check.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout for npu-smi and other tools (default 10 s)")
+    _host_options(check)
+    check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
+
+    fix = sub.add_parser("fix", help="fix what check finds: dry run by default, --apply to write, --undo to restore")
+    mode = fix.add_mutually_exclusive_group()
+    mode.add_argument("--apply", action="store_true", help="apply the safe fixes (and unsafe ones with --unsafe), then re-check")
+    mode.add_argument("--undo", action="store_true", help="restore every file the last apply touched to its previous bytes")
+    fix.add_argument("--unsafe", action="store_true", help="also apply unsafe fixes (stopping processes that hold NPUs)")
+    fix.add_argument("--only", action="append", default=[], metavar="ID", help="only this fix (repeatable)")
+    fix.add_argument("--skip", action="append", default=[], metavar="ID", help="not this fix (repeatable)")
+    fix.add_argument("--script", metavar="FILE", help="edit this launch script in place instead of .ascendrl/env.sh")
+    fix.add_argument("--data-dir", metavar="DIR", help="where relocated caches and temp dirs go (default: the mount with most free space)")
+    fix.add_argument("--json", action="store_true", help="print the plan and the outcome as JSON")
+    _host_options(fix)
 
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
@@ -49,10 +57,40 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _host_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", metavar="DIR", help="read every filesystem fact under DIR instead of / (a mounted image or captured host)")
+    parser.add_argument("--npu-smi", metavar="PATH", help="npu-smi executable to run (or a file holding captured `npu-smi info` output)")
+    parser.add_argument("--python", metavar="EXE", help="check the packages of this interpreter (the training venv or container python)")
+    parser.add_argument("--deep", action="store_true", help="also import torch_npu and torch in a subprocess of the checked python")
+    parser.add_argument("--checkpoint-dir", metavar="DIR", help="also check free space where checkpoints will be written")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout for npu-smi and other tools (default 10 s)")
+
+
+def _host(args: argparse.Namespace):
+    from ascendrl.preflight.host import Host
+
+    root = Path(args.root) if args.root else Path("/")
+    if not root.is_dir():
+        raise UsageError(f"--root {args.root}: not a directory")
+    for flag, value in (("--npu-smi", args.npu_smi), ("--python", args.python)):
+        if value and not Path(value).exists():
+            raise UsageError(f"{flag} {value}: no such file")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    return Host(
+        root=root.resolve() if args.root else Path("/"),
+        env=dict(os.environ),
+        npu_smi=os.path.abspath(args.npu_smi) if args.npu_smi else None,
+        python=args.python,
+        checkpoint_dir=args.checkpoint_dir,
+        deep=args.deep,
+        timeout=args.timeout,
+    )
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from ascendrl import render
     from ascendrl.preflight import check
-    from ascendrl.preflight.host import Host
     from ascendrl.preflight.rules import all_rules, rule_by_id
 
     if args.list_rules:
@@ -64,24 +102,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
             raise UsageError(f"no rule {args.rule!r}; see `ascendrl check --list-rules`")
         print(render.rule_doc(rule))
         return EXIT_OK
-    root = Path(args.root) if args.root else Path("/")
-    if not root.is_dir():
-        raise UsageError(f"--root {args.root}: not a directory")
-    for flag, value in (("--npu-smi", args.npu_smi), ("--python", args.python)):
-        if value and not Path(value).exists():
-            raise UsageError(f"{flag} {value}: no such file")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
-    host = Host(
-        root=root.resolve() if args.root else Path("/"),
-        env=dict(os.environ),
-        npu_smi=os.path.abspath(args.npu_smi) if args.npu_smi else None,
-        python=args.python,
-        checkpoint_dir=args.checkpoint_dir,
-        deep=args.deep,
-        timeout=args.timeout,
-    )
-    report = check(host)
+    host = _host(args)
+    if args.env_file:
+        if not os.path.isfile(args.env_file):
+            raise UsageError(f"--env-file {args.env_file}: no such file")
+        from ascendrl.fixes import check_as_run_sees_it
+
+        report = check_as_run_sees_it(host, args.env_file)
+    else:
+        report = check(host)
     if args.json:
         print(render.to_json(report))
     elif _use_color(args.color):
@@ -91,6 +120,45 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         print(render.to_plain(report))
     return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_fix(args: argparse.Namespace) -> int:
+    from ascendrl import render_fix
+    from ascendrl.fixes import check_as_run_sees_it, propose, unknown_ids
+    from ascendrl.fixes.engine import ENV_FILE, STATE_DIR, FixError, apply_plan, build_plan, undo_last
+
+    unknown = unknown_ids(args.only + args.skip)
+    if unknown:
+        raise UsageError(f"no fix {', '.join(unknown)}; see `ascendrl check --list-rules` for fix ids")
+    if args.undo:
+        try:
+            journal, doc = undo_last(STATE_DIR)
+        except FixError as exc:
+            print(f"ascendrl fix: {exc}", file=sys.stderr)
+            return EXIT_FINDINGS
+        print(render_fix.undo_text(journal, doc))
+        return EXIT_OK
+    if args.script and not os.path.isfile(args.script):
+        raise UsageError(f"--script {args.script}: no such file")
+    host = _host(args)
+    target = args.script or os.path.join(STATE_DIR, ENV_FILE)
+    before = check_as_run_sees_it(host, target)
+    proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None)
+    try:
+        plan = build_plan(proposals, target=target, managed=not args.script, unsafe=args.unsafe, only=args.only, skip=args.skip)
+    except FixError as exc:
+        raise UsageError(str(exc)) from None
+    if not args.apply:
+        print(render_fix.plan_json(plan, before) if args.json else render_fix.plan_text(plan, before))
+        return EXIT_OK
+    try:
+        result = apply_plan(plan, state_dir=STATE_DIR)
+    except FixError as exc:
+        print(f"ascendrl fix: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    after = check_as_run_sees_it(host, target)
+    print(render_fix.outcome_json(plan, result, before, after) if args.json else render_fix.outcome_text(plan, result, before, after))
+    return EXIT_FINDINGS if after.failed else EXIT_OK
 
 
 def _cmd_explain(args: argparse.Namespace) -> int:
@@ -157,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return {"check": _cmd_check, "explain": _cmd_explain}[args.command](args)
+        return {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain}[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

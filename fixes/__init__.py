@@ -1,18 +1,46 @@
-"""Registered auto-fixes, by id.
+"""Registered auto-fixes (``ascendrl fix``): one small unit per fix, one engine that writes.
 
-Rules name the fix that resolves them (``Rule.fix_id``); the fix engine (dry run,
-journal, atomic writes, undo) arrives with ``ascendrl fix``. Until then this registry
-declares the ids rules may reference, with what each fix will do, so a rule can never
-point at a fix that does not exist.
+Rules name the fix that resolves them (``Rule.fix_id``), and so do catalog entries; a fix
+only proposes actions, and ``engine`` journals, writes atomically, re-checks and undoes.
 """
 
 from __future__ import annotations
 
-FIXES: dict[str, str] = {
-    "nz-off": "export VLLM_ASCEND_ENABLE_NZ=0 and USE_OPTIMIZED_MODEL=0 in the managed env file or launch script",
-    "relocate-caches": "point RAY_TMPDIR, TMPDIR, HF_DATASETS_CACHE and HF_HOME at the filesystem with most free space",
-    "cann-source-env": "source the CANN toolkit and NNAL set_env.sh from the managed env file",
-    "visible-devices": "rewrite ASCEND_RT_VISIBLE_DEVICES as ascending ids of present NPUs",
-    "hccl-timeouts": "raise HCCL_CONNECT_TIMEOUT / HCCL_EXEC_TIMEOUT within CANN's limits",
-    "kill-npu-holders": "stop leftover processes holding NPU memory (unsafe: needs --unsafe)",
-}
+import dataclasses
+import os
+from collections.abc import Sequence
+
+from ascendrl.preflight import check
+from ascendrl.preflight.host import Host
+from ascendrl.preflight.model import Report
+from ascendrl.preflight.shellenv import environment_after
+
+from .model import Applicability, Fix, FixContext, Proposal
+from .units import REGISTERED
+
+FIXES: dict[str, Fix] = {fix.id: fix for fix in REGISTERED}
+
+
+def check_as_run_sees_it(host: Host, env_file: str | None) -> Report:
+    """Check with the environment a run will have after sourcing ``env_file`` (when it exists)."""
+    if env_file and os.path.isfile(env_file):
+        host = dataclasses.replace(host, env=environment_after(host, env_file))
+    return check(host)
+
+
+def propose(report: Report, host: Host, *, data_dir: str | None = None) -> list[Proposal]:
+    """Every registered fix's proposal for the failing and warning findings of ``report``."""
+    ctx = FixContext(host=host, facts=report.facts, findings=report.findings, data_dir=data_dir)
+    proposals = []
+    for fix in REGISTERED:
+        proposal = fix.propose(ctx)
+        if proposal is not None:
+            proposals.append(proposal)
+    return proposals
+
+
+def unknown_ids(ids: Sequence[str]) -> list[str]:
+    return [i for i in ids if i not in FIXES]
+
+
+__all__ = ["FIXES", "Applicability", "Fix", "Proposal", "check_as_run_sees_it", "propose", "unknown_ids"]

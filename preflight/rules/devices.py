@@ -104,6 +104,7 @@ class DeviceNodes(Rule):
     what = "Looks for /dev/davinciN, /dev/davinci_manager, /dev/devmm_svm and /dev/hisi_hdc, readable and writable by this user."
     why = "A container started without `--device` for them cannot open any NPU, although npu-smi may be mounted and CANN installed."
     fix = "Add to docker run: --device /dev/davinci0 … --device /dev/davinci7 --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc (or --privileged)."
+    fix_id = "container-setup"
     sources = ("https://github.com/verl-project/verl/blob/main/docs/ascend_tutorial/get_start/install_guidance.rst",)
 
     def evaluate(self, facts: Facts) -> Finding:

@@ -232,8 +232,7 @@ class UnreadSettings(Rule):
     area = Area.ENV
     what = "Flags RAY_DISK_SPILLING_DIR, RAY_LOGDIR and DATASETS_CACHE: common in field notes (the seed's among them) but read by neither Ray nor datasets."
     why = "They give a false sense that spill files, logs or the datasets cache moved off the small root disk; the run still fills it and dies with 'Not enough disk space' or Ray's 'over 95% full'."
-    fix = "Use RAY_TMPDIR (Ray's temp, logs and default spill dir), HF_DATASETS_CACHE (datasets) and TMPDIR instead."
-    fix_id = "relocate-caches"
+    fix = "Remove those lines; use RAY_TMPDIR (Ray's temp, logs and default spill dir), HF_DATASETS_CACHE (datasets) and TMPDIR instead (`ascendrl fix` sets those when the disk checks fail)."
     sources = (
         "https://docs.ray.io/en/latest/ray-core/objects/object-spilling.html",
         "https://github.com/huggingface/datasets/blob/main/src/datasets/config.py",

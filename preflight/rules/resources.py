@@ -147,6 +147,7 @@ class SharedMemory(Rule):
     what = "Size of /dev/shm (Docker's default is 64 MB unless --shm-size or --ipc=host)."
     why = "Ray puts its object store in /dev/shm and falls back to slow disk when it is small; vLLM and torch workers share tensors through it and crash with bus errors when it fills."
     fix = "Restart the container with --ipc=host (as the seed does) or --shm-size=64g."
+    fix_id = "container-setup"
     sources = ("https://docs.docker.com/reference/cli/docker/container/run/#shm-size", "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/faqs.md")
 
     def evaluate(self, facts: Facts) -> Finding:

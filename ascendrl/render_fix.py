@@ -1,0 +1,109 @@
+"""Renderers for `ascendrl fix`: the plan (dry run), the outcome (before → after), undo."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ascendrl.fixes.engine import ApplyResult, Plan, summary_changes
+from ascendrl.fixes.model import Instruction, MakeDir, Proposal, SetEnv, SourceScript, StopProcess
+from ascendrl.preflight.model import Report
+
+
+def _action(action: Any) -> str:
+    if isinstance(action, SetEnv):
+        return f"export {action.name}={action.value}"
+    if isinstance(action, SourceScript):
+        return f"source {action.path}"
+    if isinstance(action, MakeDir):
+        return f"mkdir -p {action.path}"
+    if isinstance(action, StopProcess):
+        return f"stop PID {action.pid} ({action.name}): {action.cmdline}"
+    if isinstance(action, Instruction):
+        return action.text
+    return str(action)
+
+
+def _proposal_lines(p: Proposal, report: Report) -> list[str]:
+    details = {f.rule_id: f.detail for f in report.findings}
+    lines = [f"  {p.fix_id} [{p.applicability.value}] {p.title}"]
+    lines += [f"      resolves {rid}: {details.get(rid, '')}" for rid in p.resolves]
+    lines += [f"      - {_action(a)}" for a in p.actions]
+    return lines
+
+
+def plan_text(plan: Plan, report: Report) -> str:
+    out: list[str] = []
+    if not (plan.proposals or plan.manual or plan.hidden_unsafe):
+        return "Nothing to fix: no failing or warning finding has a registered fix."
+    if plan.proposals:
+        out.append("Would apply (dry run; add --apply):")
+        for p in plan.proposals:
+            out += _proposal_lines(p, report)
+    if plan.changes:
+        out.append("")
+        for change in plan.changes:
+            out.append(change.diff().rstrip("\n"))
+    elif plan.proposals and plan.empty:
+        out += ["", "Everything these fixes would write is already in place."]
+    if plan.hidden_unsafe:
+        out += ["", f"{len(plan.hidden_unsafe)} unsafe fix(es) hidden; add --unsafe to include them:"]
+        for p in plan.hidden_unsafe:
+            out += _proposal_lines(p, report)
+    if plan.manual:
+        out += ["", "Manual steps (nothing inside this shell can do them):"]
+        for p in plan.manual:
+            out += _proposal_lines(p, report)
+    return "\n".join(out)
+
+
+def plan_json(plan: Plan, report: Report) -> str:
+    return json.dumps({"schema": 1, "mode": "dry-run", "plan": plan.to_json()}, indent=2)
+
+
+def _outcome(plan: Plan, before: Report, after: Report) -> list[tuple[str, str, str]]:
+    ids = sorted({rid for p in (*plan.proposals, *plan.manual, *plan.hidden_unsafe) for rid in p.resolves})
+    return summary_changes(before, after, ids)
+
+
+def outcome_text(plan: Plan, result: ApplyResult, before: Report, after: Report) -> str:
+    if plan.empty:
+        out = ["Nothing to change: everything the fixes would write is already in place."]
+    else:
+        out = ["Applied:"]
+        out += [f"  wrote {path}" for path in result.written]
+        out += [f"  created {d}" for d in result.created_dirs]
+        out += [f"  stopped PID {pid}" for pid in result.stopped]
+        out.append(f"  journal {result.journal} (undo with `ascendrl fix --undo`)")
+    out += ["", "Before → after:"]
+    out += [f"  {rid}: {b} → {a}" for rid, b, a in _outcome(plan, before, after)]
+    if plan.target.endswith("env.sh") and result.written:
+        out += ["", f"Use it in your shell: source {plan.target}   (`ascendrl run` sources it for you)"]
+    counts = after.counts()
+    out += ["", f"After: {counts['fail']} failed, {counts['warn']} warnings, {counts['pass']} passed, {counts['skip']} skipped"]
+    return "\n".join(out)
+
+
+def outcome_json(plan: Plan, result: ApplyResult, before: Report, after: Report) -> str:
+    return json.dumps(
+        {
+            "schema": 1,
+            "mode": "apply",
+            "plan": plan.to_json(),
+            "result": {"journal": result.journal, "written": list(result.written), "created_dirs": list(result.created_dirs), "stopped": list(result.stopped)},
+            "before_after": [{"id": rid, "before": b, "after": a} for rid, b, a in _outcome(plan, before, after)],
+            "summary_after": after.counts(),
+        },
+        indent=2,
+    )
+
+
+def undo_text(journal: str, doc: dict[str, Any]) -> str:
+    out = [f"Undid {journal}:"]
+    for record in doc["files"]:
+        out.append(f"  {'restored' if record['existed'] else 'removed'} {record['path']}")
+    for d in reversed(doc.get("dirs", [])):
+        out.append(f"  removed {d} (if it was still empty)")
+    if doc.get("stopped"):
+        out.append(f"  stopped processes cannot be restarted: {', '.join(map(str, doc['stopped']))}")
+    return "\n".join(out)
