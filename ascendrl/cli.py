@@ -30,6 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
     _host_options(check)
     check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
+    check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model")
+    check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or Hydra override for --recipe (repeatable)")
+    check.add_argument("--validate", action="store_true", help="with --recipe: also run verl's own validate_config (imports verl, ~7 s)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
@@ -45,6 +48,19 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--data-dir", metavar="DIR", help="where relocated caches and temp dirs go (default: the mount with most free space)")
     fix.add_argument("--json", action="store_true", help="print the plan and the outcome as JSON")
     _host_options(fix)
+
+    sub.add_parser("recipes", help="list the built-in recipes")
+    run = sub.add_parser("run", help="launch a recipe (for now: --dry-run prints the exact command and env)")
+    run.add_argument("recipe", metavar="RECIPE", help="a built-in recipe name or a recipe file")
+    run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
+    run.add_argument("--dry-run", action="store_true", help="print the command and env, start nothing")
+    run.add_argument("--python", metavar="EXE", default="python3", help="the training interpreter (default python3)")
+
+    data = sub.add_parser("data", help="prepare datasets in verl's RL parquet format")
+    data_sub = data.add_subparsers(dest="dataset", metavar="DATASET")
+    gsm8k = data_sub.add_parser("gsm8k", help="GSM8K as verl's examples/data_preprocess/gsm8k.py writes it")
+    gsm8k.add_argument("--out", required=True, metavar="DIR", help="where train.parquet and test.parquet go")
+    gsm8k.add_argument("--source", metavar="PATH", help="a local copy (the openai/gsm8k repo folder, or parquet/jsonl files); default: the hub")
 
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
@@ -88,6 +104,65 @@ def _host(args: argparse.Namespace):
     )
 
 
+def _with_recipe(host, name: str, words: list[str], *, validate: bool):
+    import dataclasses
+
+    from ascendrl.recipes import RecipeError, load_recipe
+
+    try:
+        resolved = load_recipe(name).resolve(words)
+    except RecipeError as exc:
+        raise UsageError(str(exc)) from None
+    return dataclasses.replace(host, recipe=resolved, validate=validate)
+
+
+def _cmd_recipes(args: argparse.Namespace) -> int:
+    from ascendrl.recipes import all_recipes
+
+    for recipe in all_recipes():
+        hw = recipe.hardware
+        print(f"{recipe.name:<28} {hw.get('npus_per_node')} NPU x {hw.get('nnodes')} node  {recipe.description}")
+    return EXIT_OK
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    import shlex
+
+    from ascendrl.recipes import RecipeError, load_recipe
+
+    try:
+        recipe = load_recipe(args.recipe)
+        resolved = recipe.resolve(args.words)
+    except RecipeError as exc:
+        raise UsageError(str(exc)) from None
+    if not args.dry_run:
+        raise UsageError("supervised launches are not in this version yet; use --dry-run and run the printed command")
+    managed = os.path.join(".ascendrl", "env.sh")
+    print(f"# recipe {recipe.name} ({recipe.origin})")
+    if os.path.isfile(managed):
+        print(f"source {managed}")
+    for key, value in recipe.env.items():
+        print(f"export {key}={shlex.quote(value)}")
+    argv = resolved.argv(args.python)
+    print(" \\\n    ".join(shlex.quote(a) for a in argv))
+    return EXIT_OK
+
+
+def _cmd_data(args: argparse.Namespace) -> int:
+    if args.dataset != "gsm8k":
+        raise UsageError("usage: ascendrl data gsm8k --out DIR [--source PATH]")
+    from ascendrl.recipes.data import DataError, prepare_gsm8k
+
+    try:
+        written = prepare_gsm8k(args.out, source=args.source)
+    except DataError as exc:
+        print(f"ascendrl data: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    for split, (path, rows) in written.items():
+        print(f"{split}: {rows} rows -> {path}")
+    return EXIT_OK
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from ascendrl import render
     from ascendrl.preflight import check
@@ -103,6 +178,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(render.rule_doc(rule))
         return EXIT_OK
     host = _host(args)
+    if args.recipe:
+        host = _with_recipe(host, args.recipe, args.set, validate=args.validate)
+    elif args.set or args.validate:
+        raise UsageError("--set and --validate go with --recipe")
     if args.env_file:
         if not os.path.isfile(args.env_file):
             raise UsageError(f"--env-file {args.env_file}: no such file")
@@ -225,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain}[args.command](args)
+        commands = {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run, "data": _cmd_data}
+        return commands[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -18,6 +18,7 @@ AREA_TITLES = {
     Area.DEVICES: "NPU devices",
     Area.RESOURCES: "Disk, memory and limits",
     Area.ENV: "Environment settings",
+    Area.RECIPE: "Recipe lint (against the installed verl)",
     Area.INTERNAL: "ascendrl itself",
 }
 PLAIN_TAG = {Status.PASS: "PASS", Status.WARN: "WARN", Status.FAIL: "FAIL", Status.SKIP: "SKIP"}

@@ -12,6 +12,7 @@ import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 TIMEOUT_RC = 124  # like coreutils' timeout(1)
 NOT_FOUND_RC = 127  # like a shell for a missing command
@@ -91,6 +92,8 @@ class Host:
     checkpoint_dir: str | None = None
     deep: bool = False
     timeout: float = 10.0
+    recipe: Any = None  # an ascendrl.recipes.ResolvedRecipe to lint against this host
+    validate: bool = False  # also run verl's own validate_config (imports verl: ~7 s)
 
     @property
     def live(self) -> bool:

@@ -38,6 +38,7 @@ class Area(str, enum.Enum):
     DEVICES = "devices"
     RESOURCES = "resources"
     ENV = "env"
+    RECIPE = "recipe"
     INTERNAL = "internal"
 
 

@@ -1,1 +1,160 @@
-"""verl GRPO recipes as reviewed YAML data files (the loader arrives with `ascendrl run`)."""
+"""verl GRPO recipes: reviewed YAML data files, loaded, parameterised and turned into a command.
+
+A recipe names the verl entry point, its Hydra overrides (with ``{{param}}`` placeholders for
+paths), the env it needs and the hardware it expects. ``key=value`` words from the user either
+set a parameter (``model_path=/x``) or replace/add a Hydra override (``trainer.total_epochs=1``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shlex
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:
+    _Loader: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+REQUIRED = ("name", "description", "entry", "overrides", "hardware")
+
+
+class RecipeError(Exception):
+    """A recipe that cannot be loaded or filled in; the message says which and why."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    name: str
+    description: str
+    entry: str
+    overrides: tuple[str, ...]  # as written, with {{param}} placeholders
+    params: Mapping[str, Mapping[str, Any]]
+    env: Mapping[str, str]
+    hardware: Mapping[str, Any]
+    verl: Mapping[str, Any]
+    notes: tuple[str, ...]
+    origin: str
+
+    def resolve(self, words: Sequence[str] = ()) -> ResolvedRecipe:
+        """Apply the user's key=value words: params first, then Hydra overrides by key."""
+        values = {name: str(spec.get("default", "")) for name, spec in self.params.items()}
+        extra: list[str] = []
+        for word in words:
+            if "=" not in word:
+                raise RecipeError(f"{word!r} is not key=value")
+            key, value = word.split("=", 1)
+            if key in self.params:
+                values[key] = value
+            else:
+                extra.append(word)
+        overrides = []
+        for raw in self.overrides:
+            filled = _PLACEHOLDER.sub(lambda m: _param(values, m.group(1), self.name), raw)
+            overrides.append(filled)
+        for word in extra:
+            key = override_key(word)
+            matches = [i for i, o in enumerate(overrides) if override_key(o) == key]
+            if matches:
+                overrides[matches[0]] = word
+            else:
+                overrides.append(word)
+        return ResolvedRecipe(self, tuple(overrides), dict(values))
+
+
+def _param(values: Mapping[str, str], name: str, recipe: str) -> str:
+    if name not in values:
+        raise RecipeError(f"recipe {recipe}: placeholder {{{{{name}}}}} has no param of that name")
+    return values[name]
+
+
+def override_key(override: str) -> str:
+    """The config key an override sets, without + / ++ / ~ prefixes."""
+    return override.split("=", 1)[0].lstrip("+~")
+
+
+@dataclasses.dataclass(frozen=True)
+class ResolvedRecipe:
+    recipe: Recipe
+    overrides: tuple[str, ...]
+    params: Mapping[str, str]
+
+    def argv(self, python: str = "python3") -> list[str]:
+        return [python, "-m", self.recipe.entry, *self.overrides]
+
+    def command_line(self, python: str = "python3") -> str:
+        return shlex.join(self.argv(python))
+
+    def value(self, key: str) -> str | None:
+        """The value an override gives ``key`` (as text), if any."""
+        for o in self.overrides:
+            if override_key(o) == key and "=" in o:
+                return o.split("=", 1)[1]
+        return None
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files(__package__)
+    return sorted(item.name[: -len(".yaml")] for item in folder.iterdir() if item.name.endswith(".yaml"))
+
+
+def load_recipe(name_or_path: str) -> Recipe:
+    """A built-in recipe by name, or a user's recipe file by path."""
+    path = Path(name_or_path)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecipeError(f"{name_or_path}: {exc.strerror or exc}") from None
+        return parse_recipe(text, str(path))
+    if name_or_path not in builtin_names():
+        raise RecipeError(f"no recipe {name_or_path!r}; built-in: {', '.join(builtin_names())} (or give a path to a .yaml)")
+    text = resources.files(__package__).joinpath(f"{name_or_path}.yaml").read_text(encoding="utf-8")
+    return parse_recipe(text, f"recipes/{name_or_path}.yaml")
+
+
+def parse_recipe(text: str, origin: str) -> Recipe:
+    try:
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{origin}:{mark.line + 1}" if mark is not None else origin
+        raise RecipeError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"{origin}: a recipe is a mapping with {', '.join(REQUIRED)}")
+    missing = [k for k in REQUIRED if k not in data]
+    if missing:
+        raise RecipeError(f"{origin}: missing {', '.join(missing)}")
+    overrides = data["overrides"]
+    if not isinstance(overrides, list) or not all(isinstance(o, str) and "=" in o or isinstance(o, str) and o.startswith("~") for o in overrides):
+        raise RecipeError(f"{origin}: overrides must be a list of key=value strings")
+    params = data.get("params") or {}
+    if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
+        raise RecipeError(f"{origin}: params must map a name to {{default, help}}")
+    env = {str(k): str(v) for k, v in (data.get("env") or {}).items()}
+    recipe = Recipe(
+        name=str(data["name"]),
+        description=str(data["description"]),
+        entry=str(data["entry"]),
+        overrides=tuple(overrides),
+        params=params,
+        env=env,
+        hardware=dict(data["hardware"]),
+        verl=dict(data.get("verl") or {}),
+        notes=tuple(str(n) for n in data.get("notes") or ()),
+        origin=origin,
+    )
+    recipe.resolve()  # every placeholder must have a param
+    return recipe
+
+
+def all_recipes() -> Iterable[Recipe]:
+    for name in builtin_names():
+        yield load_recipe(name)

@@ -97,3 +97,37 @@ def host_factory(tmp_path: Path):
         return build_host(tmp_path, case)
 
     return make
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def build_venv(path: Path, *requirements: list[str]) -> str:
+    """A venv of its own for tests that need the heavy stack; built once, reused by later runs.
+
+    Each requirement list is one `pip install` (torch first, from this machine's local CPU
+    wheel, so that later packages find their torch pin already satisfied).
+    """
+    import subprocess
+    import sys
+
+    python = path / "bin" / "python"
+    marker = path / ".ascendrl-complete"
+    wanted = repr(requirements)
+    if marker.exists() and marker.read_text() == wanted:
+        return str(python)
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(path)], check=True)
+    for group in requirements:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *group], check=True)
+    marker.write_text(wanted)
+    return str(python)
+
+
+@pytest.fixture(scope="session")
+def verl_python() -> str:
+    """The real verl 0.9.1 (+ verl-core for TransferQueue) on the CPU torch 2.13.0, with ascendrl."""
+    import os
+
+    venv = Path(os.environ.get("ASCENDRL_VERL_VENV", REPO / ".venv-verl"))
+    return build_venv(venv, ["torch==2.13.0"], ["verl[verl-core]==0.9.1"], ["-e", str(REPO)])

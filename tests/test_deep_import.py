@@ -22,16 +22,10 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="session")
 def npu_python() -> str:
+    from conftest import build_venv
+
     venv = Path(os.environ.get("ASCENDRL_TORCH_NPU_VENV", REPO / ".venv-torch-npu"))
-    python = venv / "bin" / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    check = subprocess.run([str(python), "-m", "pip", "show", "torch-npu"], capture_output=True)
-    if check.returncode != 0:
-        # torch first, from the machine's local CPU wheel; torch-npu's pin is then already satisfied.
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "torch==2.13.0"], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "torch-npu==2.13.0"], check=True)
-    return str(python)
+    return build_venv(venv, ["torch==2.13.0"], ["torch-npu==2.13.0"])
 
 
 def test_deep_check_reports_the_real_import_errors(npu_python):

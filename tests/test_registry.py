@@ -17,7 +17,7 @@ URL = re.compile(r"^https://\S+$")
 
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.id)
 def test_rule_metadata(rule):
-    assert re.match(r"^ARL-[CADRV]\d{3}$", rule.id)
+    assert re.match(r"^ARL-[CADRVL]\d{3}$", rule.id)
     assert isinstance(rule.severity, Severity) and isinstance(rule.area, Area)
     for field in ("title", "what", "why", "fix"):
         assert len(getattr(rule, field)) > 10, field

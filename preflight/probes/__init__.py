@@ -17,6 +17,7 @@ from .disk import probe_disk
 from .env import probe_env
 from .npu_smi import probe_npu_smi
 from .packages import probe_packages
+from .recipe import probe_recipe
 from .torch_npu_import import probe_torch_npu_import
 
 Probe = Callable[[Host], dict[str, Fact]]
@@ -29,6 +30,7 @@ PROBES: dict[str, Probe] = {
     "disk": probe_disk,
     "env": probe_env,
     "torch_npu_import": probe_torch_npu_import,
+    "recipe": probe_recipe,
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import RULE_ID, InternalError, Rule
-from . import cann, devices, env, resources, stack, verl
+from . import cann, devices, env, recipe, resources, stack, verl
 
 RULE_CLASSES: tuple[type[Rule], ...] = (
     *stack.RULES,
@@ -12,6 +12,7 @@ RULE_CLASSES: tuple[type[Rule], ...] = (
     *devices.RULES,
     *resources.RULES,
     *env.RULES,
+    *recipe.RULES,
 )
 
 
