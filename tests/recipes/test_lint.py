@@ -153,3 +153,31 @@ def test_light_interpreter_without_verl_skips_with_the_reason():
     found = {f["id"]: f for f in json.loads(proc.stdout)["findings"] if f["id"].startswith("ARL-L")}
     assert found["ARL-L001"]["status"] == "skip"
     assert "verl is not installed in this interpreter" in found["ARL-L001"]["detail"] and "--python" in found["ARL-L001"]["detail"]
+
+
+def test_on_a_fixture_ascend_host(verl_python, workspace, tmp_path):
+    """--root: NPUs from the host's npu-smi, data and model paths read under the root."""
+    import shutil
+
+    from conftest import BASE_ENV, HOSTS, SOURCED_ENV
+
+    root = tmp_path / "root"
+    shutil.copytree(HOSTS / "seed", root, symlinks=True)
+    shutil.copytree(workspace / "model", root / "models" / "tiny")
+    shutil.copytree(workspace / "data", root / "workspace" / "verl" / "gsm8k")
+    env = {**os.environ, **BASE_ENV, **SOURCED_ENV["seed"], "HF_HUB_OFFLINE": "1"}
+    args = ["--root", str(root), "--set", "model_path=/models/tiny", "--set", "data.max_response_length=512"]
+    found, _ = lint(verl_python, *args, env=env)
+    assert found["ARL-L006"]["status"] == "pass" and "8 NPU(s) present" in found["ARL-L006"]["detail"]
+    assert found["ARL-L007"]["status"] == "pass"
+    assert found["ARL-L009"]["status"] == "pass"  # the sourced env already has NZ and USE_OPTIMIZED_MODEL at 0
+    assert found["ARL-L010"]["status"] == "pass" and found["ARL-L012"]["status"] == "pass"
+    assert found["ARL-L013"]["status"] == "pass" and "of 64 GiB" in found["ARL-L013"]["detail"]
+    assert found["ARL-L008"]["status"] == "skip"  # Ray's CPUs are the live host's
+    too_many, _ = lint(verl_python, *args, "--set", "trainer.n_gpus_per_node=16", env=env)
+    assert too_many["ARL-L007"]["status"] == "fail" and "n_gpus_per_node=16 but 8 NPU(s) are visible" in too_many["ARL-L007"]["detail"]
+    narrowed, _ = lint(verl_python, *args, env={**env, "ASCEND_RT_VISIBLE_DEVICES": "0,1"})
+    assert narrowed["ARL-L007"]["status"] == "fail" and "2 NPU(s) are visible" in narrowed["ARL-L007"]["detail"]
+    unset_env = {k: v for k, v in env.items() if k != "VLLM_ASCEND_ENABLE_NZ"}
+    shell, _ = lint(verl_python, *args, env=unset_env)
+    assert shell["ARL-L009"]["status"] == "warn" and "VLLM_ASCEND_ENABLE_NZ=0 (shell: unset)" in shell["ARL-L009"]["detail"]

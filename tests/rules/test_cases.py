@@ -29,7 +29,11 @@ def test_every_rule_is_exercised_by_a_case():
     named = {rid for case in CASES for rid in case["expect"]}
     # Disk floors depend on this machine's free space; test_resources.py covers them with fixed facts.
     covered_elsewhere = {"ARL-R002", "ARL-R003", "ARL-R004"}
-    assert {cls.id for cls in RULE_CLASSES} - named - covered_elsewhere == set()
+    # Recipe lint rules need the real verl: tests/recipes/test_lint.py exercises each of them.
+    lint_tests = (Path(__file__).parents[1] / "recipes" / "test_lint.py").read_text()
+    lint_ids = {cls.id for cls in RULE_CLASSES if cls.id.startswith("ARL-L")}
+    assert {rid for rid in lint_ids if f'"{rid}"' not in lint_tests} == set()
+    assert {cls.id for cls in RULE_CLASSES} - named - covered_elsewhere - lint_ids == set()
 
 
 def test_dcmi_error_names_the_likely_reason(host_factory):
