@@ -32,7 +32,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
     check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or Hydra override for --recipe (repeatable)")
-    check.add_argument("--validate", action="store_true", help="with --recipe: also run verl's own validate_config (imports verl, ~7 s)")
+    check.add_argument("--validate", action="store_true", help="with --recipe: also run verl's own validate_config (imports verl: a few seconds)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")

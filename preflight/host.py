@@ -93,7 +93,7 @@ class Host:
     deep: bool = False
     timeout: float = 10.0
     recipe: Any = None  # an ascendrl.recipes.ResolvedRecipe to lint against this host
-    validate: bool = False  # also run verl's own validate_config (imports verl: ~7 s)
+    validate: bool = False  # also run verl's own validate_config (imports verl: seconds)
 
     @property
     def live(self) -> bool:

@@ -101,7 +101,7 @@ class VerlValidator(_LintRule):
     def judge(self, facts: Facts, q: dict[str, Any]) -> Finding:
         v = q.get("validate")
         if v is None:
-            return self.skip("not run (add --validate; it imports verl, ~7 s)")
+            return self.skip("not run (add --validate; it imports verl and takes a few seconds)")
         if v["ok"]:
             return self.passed(f"validate_config of {_verl(q)} passed")
         return self.fail(f"{_verl(q)} validate_config: {v['error']}", error=v["error"])
