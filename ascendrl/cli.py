@@ -50,11 +50,17 @@ def _parser() -> argparse.ArgumentParser:
     _host_options(fix)
 
     sub.add_parser("recipes", help="list the built-in recipes")
-    run = sub.add_parser("run", help="launch a recipe (for now: --dry-run prints the exact command and env)")
-    run.add_argument("recipe", metavar="RECIPE", help="a built-in recipe name or a recipe file")
+    run = sub.add_parser("run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop")
+    run.add_argument("recipe", nargs="?", metavar="RECIPE", help="a built-in recipe name or a recipe file (or use -- COMMAND …)")
     run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
     run.add_argument("--dry-run", action="store_true", help="print the command and env, start nothing")
     run.add_argument("--python", metavar="EXE", default="python3", help="the training interpreter (default python3)")
+    run.add_argument("--force", action="store_true", help="launch even when preflight finds failures")
+    run.add_argument("--keep-going", action="store_true", help="do not stop the run on a fatal known failure")
+    run.add_argument("--stall-timeout", type=float, default=1800.0, metavar="S", help="stop after S seconds without output or step progress (default 1800)")
+    run.add_argument("--grace", type=float, default=10.0, metavar="S", help="seconds between SIGTERM and SIGKILL when stopping (default 10)")
+    run.add_argument("--runs-dir", default="runs", metavar="DIR", help="where run folders go (default ./runs)")
+    run.add_argument("--plain", action="store_true", help="no live view: pass the output through unchanged")
 
     data = sub.add_parser("data", help="prepare datasets in verl's RL parquet format")
     data_sub = data.add_subparsers(dest="dataset", metavar="DATASET")
@@ -126,26 +132,22 @@ def _cmd_recipes(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    import shlex
+    from ascendrl import run_cmd
 
-    from ascendrl.recipes import RecipeError, load_recipe
-
+    command = getattr(args, "command_argv", None)
+    if command is not None and (args.recipe or args.words):
+        raise UsageError("give either a recipe or -- COMMAND, not both")
+    if command is None and not args.recipe:
+        raise UsageError("usage: ascendrl run RECIPE [KEY=VALUE …] | ascendrl run [options] -- COMMAND …")
+    if command == []:
+        raise UsageError("nothing after --")
+    for name in ("stall_timeout", "grace"):
+        if getattr(args, name) <= 0:
+            raise UsageError(f"--{name.replace('_', '-')} must be positive")
     try:
-        recipe = load_recipe(args.recipe)
-        resolved = recipe.resolve(args.words)
-    except RecipeError as exc:
+        return run_cmd.run(args, command)
+    except run_cmd.RunSetupError as exc:
         raise UsageError(str(exc)) from None
-    if not args.dry_run:
-        raise UsageError("supervised launches are not in this version yet; use --dry-run and run the printed command")
-    managed = os.path.join(".ascendrl", "env.sh")
-    print(f"# recipe {recipe.name} ({recipe.origin})")
-    if os.path.isfile(managed):
-        print(f"source {managed}")
-    for key, value in recipe.env.items():
-        print(f"export {key}={shlex.quote(value)}")
-    argv = resolved.argv(args.python)
-    print(" \\\n    ".join(shlex.quote(a) for a in argv))
-    return EXIT_OK
 
 
 def _cmd_data(args: argparse.Namespace) -> int:
@@ -294,10 +296,34 @@ def _use_color(choice: str) -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
+def _options_first(argv: list[str], *, takes_value: set[str]) -> list[str]:
+    """`run RECIPE k=v --force k=v` → options before positionals, which argparse needs for nargs='*'."""
+    options, positionals = [], []
+    i = 1
+    while i < len(argv):
+        token = argv[i]
+        if token in takes_value:
+            options += argv[i : i + 2]
+            i += 2
+            continue
+        (options if token.startswith("-") else positionals).append(token)
+        i += 1
+    return [argv[0], *options, *positionals]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command_argv = None
+    if argv and argv[0] == "run" and "--" in argv:  # `ascendrl run [options] -- COMMAND …`
+        cut = argv.index("--")
+        argv, command_argv = argv[:cut], argv[cut + 1 :]
+    if argv and argv[0] == "run":
+        argv = _options_first(argv, takes_value={"--python", "--stall-timeout", "--grace", "--runs-dir"})
     try:
         args = parser.parse_args(argv)
+        if command_argv is not None:
+            args.command_argv = command_argv
     except SystemExit as exc:  # argparse already printed the message
         return EXIT_USAGE if exc.code else EXIT_OK
     if args.command is None:

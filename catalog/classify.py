@@ -202,6 +202,7 @@ class Classifier:
         self.bytes_read = 0
         self.lines_read = 0
         self.files: list[str] = []
+        self._streams: dict[str, tuple[bytes, int]] = {}
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -240,6 +241,30 @@ class Classifier:
         if pending:
             line_no = self._scan(b"".join(pending) + b"\n", name, line_no)
         self.lines_read += line_no
+
+    def feed_chunk(self, chunk: bytes, name: str) -> None:
+        """Live input: any piece of a stream; a line cut at the chunk's end waits for its rest."""
+        carry, line_no = self._streams.get(name, (b"", 0))
+        if name not in self._streams:
+            self.files.append(name)
+        self.bytes_read += len(chunk)
+        data = carry + chunk if carry else chunk
+        cut = data.rfind(b"\n")
+        if cut == -1:
+            if len(data) < self.max_line:
+                self._streams[name] = (data, line_no)
+                return
+            block, carry = data, b""
+        else:
+            block, carry = data[: cut + 1], data[cut + 1 :]
+        new_line_no = self._scan(block, name, line_no)
+        self.lines_read += new_line_no - line_no
+        self._streams[name] = (carry, new_line_no)
+
+    def first_specific_fatal(self) -> Hit | None:
+        """The earliest fatal, non-generic match so far: what a supervisor stops a run for."""
+        found = [h for h in self.hits.values() if h.fatal and not h.entry.generic]
+        return min(found, key=lambda h: h.order) if found else None
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:

@@ -1,0 +1,142 @@
+"""`ascendrl run`: preflight, the env the run gets, the exact command, then the supervisor."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+from ascendrl.recipes import Recipe, RecipeError, load_recipe
+
+ENV_FILE = os.path.join(".ascendrl", "env.sh")
+MAIN_PPO = "verl.trainer.main_ppo"
+
+
+class RunSetupError(Exception):
+    """Bad arguments for a run (reported as a usage error)."""
+
+
+def overrides_from_command(argv: list[str]) -> list[str] | None:
+    """Hydra overrides visible on a command line: after `-m verl.trainer.main_ppo`, or in a launch script."""
+    if MAIN_PPO in argv:
+        return [a for a in argv[argv.index(MAIN_PPO) + 1 :] if "=" in a and "$" not in a]
+    script = next((a for a in argv[:2] if a.endswith(".sh") and os.path.isfile(a)), None)
+    if script is None:
+        return None
+    text = Path(script).read_text(errors="replace")
+    joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    for line in joined.splitlines():
+        if MAIN_PPO in line:
+            try:
+                words = shlex.split(line, comments=True)
+            except ValueError:
+                return None
+            return [w for w in words[words.index(MAIN_PPO) + 1 :] if "=" in w and "$" not in w]
+    return None
+
+
+def command_recipe(argv: list[str], overrides: list[str]) -> Recipe:
+    return Recipe(
+        name="command-line", description=shlex.join(argv), entry=MAIN_PPO, overrides=tuple(overrides),
+        params={}, env={}, hardware={}, verl={}, notes=(), origin="command line",
+    )
+
+
+def run_env(recipe: Recipe | None) -> tuple[dict[str, str], list[str]]:
+    """This shell's env, then .ascendrl/env.sh (sourced for real), then the recipe's env, then run defaults."""
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.shellenv import environment_after
+
+    notes = []
+    env = dict(os.environ)
+    if os.path.isfile(ENV_FILE):
+        env = environment_after(Host(env=env), ENV_FILE)
+        notes.append(f"sourced {ENV_FILE}")
+    if recipe is not None:
+        env.update(recipe.env)
+    env.setdefault("PYTHONUNBUFFERED", "1")  # verl's prints arrive as they happen
+    env.setdefault("RAY_DEDUP_LOGS", "0")  # every worker's error reaches the driver's output
+    return env, notes
+
+
+def _preflight(env: dict[str, str], recipe_words: tuple[Recipe, list[str]] | None, python: str | None):
+    from ascendrl.preflight import check
+    from ascendrl.preflight.host import Host
+
+    host = Host(env=env, python=python)
+    if recipe_words is not None:
+        recipe, words = recipe_words
+        host = dataclasses.replace(host, recipe=recipe.resolve(words))
+    return check(host)
+
+
+def run(args, command: list[str] | None) -> int:
+    from ascendrl.catalog import load_catalog
+    from ascendrl.supervisor import RunOptions, Supervisor, summary_text
+    from ascendrl.supervisor.runner import make_run_dir
+
+    python = shutil.which(args.python) or args.python
+    if command is None:
+        try:
+            recipe = load_recipe(args.recipe)
+            resolved = recipe.resolve(args.words)
+        except RecipeError as exc:
+            raise RunSetupError(str(exc)) from None
+        argv = resolved.argv(python)
+        name, lint = recipe.name, (recipe, list(args.words))
+    else:
+        recipe, argv = None, command
+        name = Path(command[0]).name if len(command) == 1 else "-".join(Path(c).name for c in command[:2])
+        overrides = overrides_from_command(command)
+        lint = (command_recipe(command, overrides), []) if overrides else None
+    env, notes = run_env(recipe)
+    if args.dry_run:
+        print(f"# {'recipe ' + recipe.name + ' (' + recipe.origin + ')' if recipe else 'command'}")
+        if os.path.isfile(ENV_FILE):
+            print(f"source {ENV_FILE}")
+        for key, value in (recipe.env if recipe else {}).items():
+            print(f"export {key}={shlex.quote(value)}")
+        print(" \\\n    ".join(shlex.quote(a) for a in argv))
+        return 0
+    run_dir = make_run_dir(args.runs_dir, name)
+    report = _preflight(env, lint, python if (recipe is not None or lint) else None)
+    (run_dir / "preflight.json").write_text(json.dumps(report.to_json(), indent=1, default=str))
+    failed = [f for f in report.findings if f.status.value == "fail"]
+    for note in notes:
+        print(f"ascendrl: {note}", file=sys.stderr)
+    if failed:
+        print(f"ascendrl: preflight found {len(failed)} failure(s):", file=sys.stderr)
+        for f in failed:
+            print(f"  FAIL {f.rule_id} {f.title}: {f.detail}", file=sys.stderr)
+        if not args.force:
+            print(f"ascendrl: not launching (fix them, or add --force); details in {run_dir}/preflight.json", file=sys.stderr)
+            return 1
+        print("ascendrl: launching anyway (--force)", file=sys.stderr)
+    print(f"ascendrl: {shlex.join(argv)}", file=sys.stderr)
+    print(f"ascendrl: run folder {run_dir}", file=sys.stderr)
+    use_live = not args.plain and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    if use_live:
+        from rich.console import Console
+
+        from ascendrl.render_run import LiveView
+
+        view = LiveView(Console(highlight=False))
+    else:
+        from ascendrl.render_run import PlainView
+
+        view = PlainView()
+    options = RunOptions(
+        argv=argv, env=env, name=name, runs_dir=args.runs_dir, stall_timeout=args.stall_timeout,
+        grace=args.grace, keep_going=args.keep_going, python=python if recipe is not None or lint else None,
+        run_dir=run_dir,
+    )
+    try:
+        result = Supervisor(options, load_catalog(), view).run()
+    finally:
+        view.close()
+    print(summary_text(result), file=sys.stderr)
+    return result.exit_code

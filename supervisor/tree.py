@@ -1,0 +1,140 @@
+"""Everything a run started, and stopping all of it: TERM, then KILL after a grace period.
+
+A group signal is not enough: Ray's raylet, GCS and workers, and anything that calls
+setsid(), leave the child's process group, and when verl's driver dies first they are
+re-parented. So the supervisor (1) becomes a child subreaper, so orphans re-parent to it
+and stay findable as its descendants; (2) remembers every descendant it has seen, with its
+start time so a recycled PID is never hit; (3) adds the processes whose command line names
+this run's own Ray session directory (what `ray stop` would stop, limited to this run).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import os
+import signal
+
+import psutil
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Linux: orphaned descendants re-parent to this process instead of init."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclasses.dataclass(frozen=True)
+class Stopped:
+    pid: int
+    name: str
+    how: str  # "exited", "SIGTERM", "SIGKILL", "gone"
+
+
+class ProcessTree:
+    """The processes a run started, as far as they can be seen."""
+
+    def __init__(self, root_pid: int):
+        self.root_pid = root_pid
+        self.seen: dict[int, float] = {}  # pid -> create_time
+        self.session_markers: list[str] = []  # e.g. this run's Ray session dir
+        self._me = psutil.Process()
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Remember every current descendant (cheap enough to call a few times a second)."""
+        for proc in self._candidates():
+            try:
+                self.seen.setdefault(proc.pid, proc.create_time())
+            except psutil.Error:
+                continue
+
+    def _candidates(self) -> list[psutil.Process]:
+        procs: list[psutil.Process] = []
+        try:
+            procs += self._me.children(recursive=True)
+        except psutil.Error:
+            pass
+        if self.session_markers:
+            for proc in psutil.process_iter(["pid", "cmdline"]):
+                cmd = " ".join(proc.info.get("cmdline") or [])
+                if proc.pid != self._me.pid and any(marker in cmd for marker in self.session_markers):
+                    procs.append(proc)
+        return procs
+
+    def alive(self) -> list[psutil.Process]:
+        """Tracked processes still running, except the root (the caller owns and reaps it)."""
+        self.refresh()
+        out = []
+        for pid, created in self.seen.items():
+            if pid == self.root_pid:
+                continue
+            try:
+                proc = psutil.Process(pid)
+                if abs(proc.create_time() - created) < 0.01 and proc.status() != psutil.STATUS_ZOMBIE:
+                    out.append(proc)
+            except psutil.Error:
+                continue
+        return out
+
+    def stop_all(self, root, grace: float) -> list[Stopped]:
+        """SIGTERM the root (a Popen) and everything else alive, SIGKILL what is left after ``grace``."""
+        import time
+
+        procs = self.alive()
+        names = {}
+        for proc in procs:
+            try:
+                names[proc.pid] = proc.name()
+                proc.send_signal(signal.SIGTERM)
+            except psutil.Error:
+                continue
+        stopped: list[Stopped] = []
+        if root.poll() is None:
+            root.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        still = procs
+        while time.monotonic() < deadline:
+            _, still = psutil.wait_procs(still, timeout=0.1)
+            if not still and root.poll() is not None:
+                break
+        stopped += [Stopped(p.pid, names.get(p.pid, "?"), "SIGTERM") for p in procs if p not in still]
+        for proc in still:
+            try:
+                proc.kill()
+            except psutil.Error:
+                pass
+        if root.poll() is None:
+            root.kill()
+            stopped.append(Stopped(root.pid, "run", "SIGKILL"))
+        root.wait()
+        psutil.wait_procs(still, timeout=grace)
+        stopped += [Stopped(p.pid, names.get(p.pid, "?"), "SIGKILL") for p in still]
+        # Late joiners (workers started while we were stopping) and re-parented orphans.
+        late = [p for p in self.alive() if p.pid not in names]
+        for proc in late:
+            try:
+                name = proc.name()
+                proc.kill()
+                stopped.append(Stopped(proc.pid, name, "SIGKILL"))
+            except psutil.Error:
+                continue
+        psutil.wait_procs(late, timeout=grace)
+        reap_zombies()
+        return stopped
+
+
+def reap_zombies() -> None:
+    """Collect exit statuses of re-parented children so they do not linger as zombies."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return

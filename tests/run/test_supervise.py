@@ -1,0 +1,107 @@
+"""`ascendrl run -- COMMAND` supervising real child processes: progress, escalation, trees, Ray logs, stalls."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from ascendrl.supervisor.progress import Progress
+
+CHILDREN = Path(__file__).parent / "children.py"
+
+
+def supervise(tmp_path, *child_args, extra=(), env=None, timeout=120):
+    """Run `ascendrl run --force --plain -- python children.py ...`; return (proc, summary, seconds)."""
+    argv = [sys.executable, "-m", "ascendrl", "run", "--force", "--plain", "--runs-dir", str(tmp_path / "runs"), *extra,
+            "--", sys.executable, str(CHILDREN), *child_args]
+    start = time.monotonic()
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env={**os.environ, **(env or {})})
+    seconds = time.monotonic() - start
+    summaries = list((tmp_path / "runs").glob("*/summary.json"))
+    assert len(summaries) == 1, proc.stderr
+    return proc, json.loads(summaries[0].read_text()), seconds
+
+
+def test_progress_from_recorded_verl_output_at_speed(tmp_path):
+    proc, summary, _ = supervise(tmp_path, "verl", "20000")
+    assert proc.returncode == 0 and summary["reason"] == "exited"
+    assert summary["steps"] == 20000 and summary["total_steps"] == 20000
+    assert summary["metrics"]["critic/score/mean"] == pytest.approx(0.5)
+    assert summary["metrics"]["timing_s/step"] == 188.9
+    log = Path(summary["log_path"]).read_bytes()
+    assert log.count(b"m step:") == 20000 and log.startswith(b"\x1b[36m(TaskRunner")  # kept exactly as printed
+    assert proc.stdout.count("m step:") == 20000  # and passed through
+
+
+def test_progress_parser_and_eta():
+    p = Progress()
+    assert not p.feed(b"no steps here\n")
+    assert p.feed(b"Total training steps: 10\nstep:1 - critic/score/mean:0.25 - actor/kl_loss:1e-05\nstep:2 - critic/score/mean:0.5\n")
+    assert (p.step, p.total, p.metrics) == (2, 10, {"critic/score/mean": 0.5})
+    assert p.eta_s() is not None and p.shown() == {"reward": 0.5}
+
+
+def test_child_ignoring_sigterm_is_killed_after_the_grace_period(tmp_path):
+    proc, summary, seconds = supervise(tmp_path, "fatal-ignore-term", extra=("--grace", "1"))
+    assert summary["reason"] == "fatal" and summary["diagnosis"]["id"] == "ARL-E002"
+    assert proc.returncode == 128 + signal.SIGKILL
+    assert any(s["how"] == "SIGKILL" for s in summary["stopped"])
+    assert seconds < 30
+
+
+def test_grandchildren_in_their_own_session_are_stopped(tmp_path):
+    pidfile = tmp_path / "pids"
+    proc, summary, _ = supervise(tmp_path, "grandchildren", str(pidfile), extra=("--grace", "1"))
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert proc.returncode == 0
+    assert {s["pid"] for s in summary["stopped"]} >= set(pids)
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_fatal_line_only_in_the_ray_session_log(tmp_path):
+    raytmp = tmp_path / "raytmp"
+    raytmp.mkdir()
+    proc, summary, seconds = supervise(tmp_path, "ray-session", str(raytmp), env={"RAY_TMPDIR": str(raytmp)}, extra=("--grace", "1"))
+    d = summary["diagnosis"]
+    assert summary["reason"] == "fatal" and d["id"] == "ARL-E002"
+    assert d["file"] == "ray:logs/worker-9a1c7f5e-01000000-4242.err" and d["line"] == 1
+    assert summary["ray_session"].endswith("session_2026-11-30_10-00-00_000001_4242")
+    assert "FRACTAL_NZ" not in Path(summary["log_path"]).read_text()  # the driver never printed it
+    assert seconds < 30
+
+
+def test_stall_is_detected_and_stopped_within_the_bound(tmp_path):
+    proc, summary, seconds = supervise(tmp_path, "stall", extra=("--stall-timeout", "2", "--grace", "1"))
+    assert summary["reason"] == "stalled" and "no output and no step progress for" in summary["stall"]
+    assert seconds < 2 + 1 + 10  # timeout + grace + start-up and teardown
+    assert proc.returncode == 128 + signal.SIGTERM
+
+
+def test_ctrl_c_stops_the_tree_and_exits_130(tmp_path):
+    argv = [sys.executable, "-m", "ascendrl", "run", "--force", "--plain", "--runs-dir", str(tmp_path / "runs"), "--grace", "1",
+            "--", sys.executable, str(CHILDREN), "stall"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    time.sleep(3)
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert children
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    summary = json.loads(next((tmp_path / "runs").glob("*/summary.json")).read_text())
+    assert summary["reason"] == "interrupted"
+    assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_preflight_failure_stops_the_launch_without_force(tmp_path):
+    argv = [sys.executable, "-m", "ascendrl", "run", "--plain", "--runs-dir", str(tmp_path / "runs"), "--", sys.executable, "-c", "print('never')"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 1 and "not launching" in proc.stderr and "never" not in proc.stdout
+    assert list((tmp_path / "runs").glob("*/preflight.json"))
