@@ -6,6 +6,7 @@ import os
 
 from ascendrl.preflight.probes.devices import parse_visible_devices
 from ascendrl.preflight.probes.disk import GIB
+from ascendrl.preflight.rules.resources import AF_UNIX_MAX, SOCKET_SUFFIX_LEN
 
 from .model import (
     Applicability,
@@ -47,6 +48,9 @@ class RelocateCaches(Fix):
         if base is None:
             return self._proposal(targets, [Instruction("No writable filesystem with more room was found; pass --data-dir DIR.")])
         root = os.path.join(base, "ascendrl")
+        if len(os.path.join(root, "ray", "ray").encode()) + SOCKET_SUFFIX_LEN > AF_UNIX_MAX:  # ARL-R009
+            hint = f"{base} is too deep for Ray's socket paths; pass a shorter --data-dir (or a symlink to it)"
+            return self._proposal(targets, [Instruction(hint)])
         wanted = {
             "RAY_TMPDIR": os.path.join(root, "ray"),
             "TMPDIR": os.path.join(root, "tmp"),

@@ -257,7 +257,11 @@ class Supervisor:
 
     def _finish(self, code, reason, log_path, stopped, session, t0, stall) -> RunResult:
         explanation = self.classifier.result()
-        top = explanation.diagnoses[0].to_json() if explanation.diagnoses and explanation.diagnoses[0].fatal else None
+        specific = [d for d in explanation.diagnoses if d.fatal and not d.entry.generic]
+        fatal = [d for d in explanation.diagnoses if d.fatal]
+        # A wrapper (Hydra's "Error executing job", RayTaskError) is named only when nothing better is known.
+        best = specific[0] if specific else (fatal[0] if fatal and explanation.unknown is None else None)
+        top = best.to_json() if best else None
         result = RunResult(
             exit_code=code,
             reason=reason,

@@ -199,4 +199,30 @@ class OpenFiles(Rule):
         return self.passed(f"ulimit -n is {limits['soft']}", **limits)
 
 
-RULES: tuple[type[Rule], ...] = (RayTempDisk, TmpDisk, DatasetsCacheDisk, HubCacheDisk, CheckpointDisk, SharedMemory, HostMemory, OpenFiles)
+# <ray root>/session_<YYYY-MM-DD_HH-MM-SS_ffffff>_<pid>/sockets/plasma_store, pid up to 7 digits.
+SOCKET_SUFFIX_LEN = len("/session_2026-11-30_09-11-06_382605_") + 7 + len("/sockets/plasma_store")
+AF_UNIX_MAX = 107  # Ray's validate_socket_filepath on Linux (108 - 1)
+
+
+class RaySocketPath(Rule):
+    id = "ARL-R009"
+    title = "Ray's temp dir path is short enough for its sockets"
+    severity = Severity.CRITICAL
+    area = Area.RESOURCES
+    what = "Adds the length of Ray's session socket paths (<temp>/ray/session_<date>_<pid>/sockets/plasma_store) to the Ray temp dir and compares it with the 107-byte AF_UNIX limit Ray enforces."
+    why = "ray.init refuses with 'validate_socket_filename failed: AF_UNIX path length cannot exceed 107 bytes' — moving RAY_TMPDIR to a deep folder on the big disk is how people hit it."
+    fix = "Use a short RAY_TMPDIR (at most about 39 characters), e.g. /data/ray_tmp, or a short symlink to the deep folder."
+    fix_id = "relocate-caches"
+    sources = ("https://github.com/ray-project/ray/blob/master/python/ray/_private/utils.py",)
+
+    def evaluate(self, facts: Facts) -> Finding:
+        usage: DiskUsage | None = facts.value("disk.ray_tmp")
+        if usage is None:
+            return self.skip(facts.get_fact("disk.ray_tmp").reason or "not measured")
+        longest = len(usage.path.rstrip("/").encode()) + SOCKET_SUFFIX_LEN
+        if longest > AF_UNIX_MAX:
+            return self.fail(f"{usage.path}: Ray's socket paths would be {longest} bytes (> {AF_UNIX_MAX})", length=longest)
+        return self.passed(f"socket paths up to {longest} bytes (limit {AF_UNIX_MAX})", length=longest)
+
+
+RULES: tuple[type[Rule], ...] = (RaySocketPath, RayTempDisk, TmpDisk, DatasetsCacheDisk, HubCacheDisk, CheckpointDisk, SharedMemory, HostMemory, OpenFiles)

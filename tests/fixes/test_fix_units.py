@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 import subprocess
 import sys
 import time
@@ -22,17 +24,30 @@ def test_every_fix_id_named_by_a_rule_or_catalog_entry_is_registered(tmp_path):
 
 
 def test_relocate_caches_creates_dirs_and_points_env_at_them(host_factory, tmp_path):
+    import tempfile
+
     host = host_factory(env={"RAY_local_fs_capacity_threshold": "0.0001"})
     report = check_as_run_sees_it(host, None)
-    proposals = [p for p in propose(report, host, data_dir=str(tmp_path / "big")) if p.fix_id == "relocate-caches"]
+    big = Path(tempfile.mkdtemp(prefix="arl", dir="/tmp"))  # short: Ray's socket paths must stay under 107 bytes
+    proposals = [p for p in propose(report, host, data_dir=str(big / "big")) if p.fix_id == "relocate-caches"]
     assert proposals and "ARL-R001" in proposals[0].resolves
     env_file = tmp_path / "state" / "env.sh"
     plan = build_plan(proposals, target=str(env_file), managed=True, unsafe=False)
     apply_plan(plan, state_dir=str(tmp_path / "state"))
     text = env_file.read_text()
     for name, sub in (("RAY_TMPDIR", "ray"), ("TMPDIR", "tmp"), ("HF_DATASETS_CACHE", "hf_datasets")):
-        assert f"export {name}={tmp_path}/big/ascendrl/{sub}" in text
-        assert (tmp_path / "big" / "ascendrl" / sub).is_dir()
+        assert f"export {name}={big}/big/ascendrl/{sub}" in text
+        assert (big / "big" / "ascendrl" / sub).is_dir()
+    shutil.rmtree(big)
+
+
+def test_relocate_caches_refuses_a_data_dir_too_deep_for_ray(host_factory, tmp_path):
+    host = host_factory(env={"RAY_local_fs_capacity_threshold": "0.0001"})
+    report = check_as_run_sees_it(host, None)
+    deep = tmp_path / ("d" * 60)
+    [proposal] = [p for p in propose(report, host, data_dir=str(deep)) if p.fix_id == "relocate-caches"]
+    assert [type(a).__name__ for a in proposal.actions] == ["Instruction"]
+    assert "too deep for Ray's socket paths" in proposal.actions[0].text
 
 
 def test_container_setup_is_manual_with_the_docker_flags(host_factory):

@@ -29,23 +29,8 @@ def lint(verl_python, *args, recipe=SEED, env=None):
 
 
 @pytest.fixture(scope="module")
-def workspace(verl_python, tmp_path_factory):
-    """GSM8K-shaped data written by `ascendrl data gsm8k` from a local copy, and a tiny real model."""
-    root = tmp_path_factory.mktemp("lint")
-    src = root / "gsm8k" / "main"
-    src.mkdir(parents=True)
-    questions = ["Natalia sold clips to 48 of her friends in April, and then she sold half as many clips in May. How many clips did Natalia sell altogether in April and May?"] * 3
-    answers = ["Natalia sold 48/2 = 24 clips in May.\n#### 72"] * 3
-    write = (
-        "import pyarrow as pa, pyarrow.parquet as pq, sys; t = pa.table({'question': %r, 'answer': %r});"
-        "pq.write_table(t, sys.argv[1] + '/train-00000-of-00001.parquet'); pq.write_table(t, sys.argv[1] + '/test-00000-of-00001.parquet')"
-        % (questions, answers)
-    )
-    subprocess.run([verl_python, "-c", write, str(src)], check=True)
-    env = {**os.environ, "HF_DATASETS_CACHE": str(root / "cache"), "HF_HUB_OFFLINE": "1"}
-    subprocess.run([verl_python, "-m", "ascendrl", "data", "gsm8k", "--source", str(root / "gsm8k"), "--out", str(root / "data")], check=True, env=env, capture_output=True)
-    subprocess.run([verl_python, str(HERE / "make_tiny_model.py"), str(root / "model")], check=True, capture_output=True)
-    return root
+def workspace(verl_workspace):
+    return verl_workspace
 
 
 def test_seed_recipe_composes_against_verl_0_9_1(verl_python):
