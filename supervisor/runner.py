@@ -185,12 +185,11 @@ class Supervisor:
             if follower.session is not None:
                 tree.session_markers.append(str(follower.session))
             stopped = tree.stop_all(proc, o.grace)
-            while not self.events.empty() or reader.is_alive():  # what the pipe still held
+            drain_until = time.monotonic() + o.grace + 5  # a holder we could not stop must not hang us
+            while (not self.events.empty() or reader.is_alive()) and time.monotonic() < drain_until:
                 try:
                     kind, data = self.events.get(timeout=0.2)
                 except queue.Empty:
-                    if not reader.is_alive():
-                        break
                     continue
                 if kind == "out":
                     log.write(data)
