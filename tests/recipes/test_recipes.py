@@ -82,6 +82,16 @@ def test_run_dry_run_prints_the_exact_command_and_env(capsys):
     assert len(argv) == 3 + SEED_OVERRIDES
 
 
-def test_run_without_dry_run_says_so(capsys):
-    assert main(["run", "qwen25vl-7b-gsm8k-grpo"]) == 2
-    assert "--dry-run" in capsys.readouterr().err
+def test_run_on_a_host_that_fails_preflight_does_not_launch(capsys, tmp_path):
+    # This machine has no NPU: preflight fails, and without --force nothing starts.
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--runs-dir", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "not launching" in err and "ARL-D001" in err
+    [run_dir] = list(tmp_path.iterdir())
+    assert (run_dir / "preflight.json").exists() and not (run_dir / "output.log").exists()
+
+
+def test_run_usage_errors(capsys):
+    assert main(["run"]) == 2
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--", "python3", "x.py"]) == 2
+    assert main(["run", "--stall-timeout", "0", "--", "true"]) == 2
