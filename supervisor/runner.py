@@ -232,27 +232,20 @@ class Supervisor:
         return text
 
     def _ray_pending_demands(self) -> str | None:
-        """Best effort: `ray status` of this run's cluster, read with the training interpreter."""
+        """Best effort: `ray status` of this run's cluster (found through its RAY_TMPDIR), read with the training interpreter."""
         if not self.o.python:
             return None
-        address_file = ray_root(self.o.env) / "ray_current_cluster"
-        try:
-            address = address_file.read_text().strip()
-        except OSError:
-            return None
-        env = dict(self.o.env, RAY_ADDRESS=address)
-        try:
-            proc = subprocess.run(
-                [self.o.python, "-m", "ray.scripts.scripts", "status"], capture_output=True, text=True, timeout=30, env=env
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-        lines = proc.stdout.splitlines()
-        try:
-            start = next(i for i, line in enumerate(lines) if "Pending Demands" in line or "Demands:" in line)
-        except StopIteration:
-            return None
-        return " | ".join(line.strip() for line in lines[start + 1 : start + 6] if line.strip())
+        for extra in ({}, {"RAY_AUTH_MODE": "token"}):  # Ray >= 2.5x clusters default to token auth
+            try:
+                proc = subprocess.run(
+                    [self.o.python, "-m", "ray.scripts.scripts", "status"],
+                    capture_output=True, text=True, timeout=30, env={**self.o.env, **extra}, stdin=subprocess.DEVNULL,
+                )
+            except (OSError, subprocess.TimeoutExpired):
+                return None
+            if proc.returncode == 0:
+                return _status_sections(proc.stdout, ("Total Usage:", "Pending Demands:"))
+        return None
 
     def _finish(self, code, reason, log_path, stopped, session, t0, stall) -> RunResult:
         explanation = self.classifier.result()
@@ -279,6 +272,24 @@ class Supervisor:
         (self.run_dir / "summary.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
         (self.run_dir / "summary.txt").write_text(summary_text(result) + "\n")
         return result
+
+
+def _status_sections(text: str, headers: Sequence[str]) -> str | None:
+    """`ray status` sections, one line each: 'Total Usage: 2.0/2.0 CPU, … | Pending Demands: …'."""
+    lines = text.splitlines()
+    parts = []
+    for header in headers:
+        try:
+            start = next(i for i, line in enumerate(lines) if line.strip() == header)
+        except StopIteration:
+            continue
+        body = []
+        for line in lines[start + 1 :]:
+            if not line.strip() or not line.startswith(" "):
+                break
+            body.append(line.strip())
+        parts.append(f"{header} {', '.join(body)}")
+    return " | ".join(parts) or None
 
 
 def summary_text(r: RunResult) -> str:

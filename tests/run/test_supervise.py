@@ -105,3 +105,12 @@ def test_preflight_failure_stops_the_launch_without_force(tmp_path):
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 1 and "not launching" in proc.stderr and "never" not in proc.stdout
     assert list((tmp_path / "runs").glob("*/preflight.json"))
+
+
+def test_ray_status_sections_are_condensed():
+    from ascendrl.supervisor.runner import _status_sections
+
+    text = "Resources\n----\nTotal Usage:\n 2.0/2.0 CPU\n 0B/15.73GiB memory\n\nPending Demands:\n (no resource demands)\n"
+    assert _status_sections(text, ("Total Usage:", "Pending Demands:")) == (
+        "Total Usage: 2.0/2.0 CPU, 0B/15.73GiB memory | Pending Demands: (no resource demands)"
+    )

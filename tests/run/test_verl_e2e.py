@@ -100,6 +100,8 @@ def test_silent_hang_on_too_few_cpus_is_detected_as_a_stall(tmp_path, verl_pytho
     )
     assert summary["reason"] == "stalled", proc.stderr[-3000:]
     assert summary["diagnosis"] is None
+    # Ray's own view of the hang, read with `ray status` from the run's cluster: every CPU taken.
+    assert "Total Usage:" in summary["stall"] and f"{cpus}.0/{cpus}.0 CPU" in summary["stall"]
     assert seconds < 20 + bound + 30  # Ray start-up, the bound, teardown
     assert "ARL-L008" in proc.stderr  # preflight predicted it
     assert_nothing_left(summary, raytmp)
