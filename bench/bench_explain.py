@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import time

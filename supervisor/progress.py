@@ -7,6 +7,7 @@ utils/logger/aggregate_logger.py, concat_dict_to_str), and the trainer announces
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 import time
@@ -25,6 +26,12 @@ SHOWN = {
 }
 
 
+def _last(matches):
+    """The last item of an iterator (only the newest step line of a chunk matters)."""
+    found = collections.deque(matches, maxlen=1)
+    return found[0] if found else None
+
+
 @dataclasses.dataclass
 class Progress:
     step: int = 0
@@ -35,14 +42,10 @@ class Progress:
 
     def feed(self, chunk: bytes) -> bool:
         """Update from a chunk of output; True when a new step was seen."""
-        total = None
-        for total in TOTAL.finditer(chunk):
-            pass
+        total = _last(TOTAL.finditer(chunk))
         if total is not None:
             self.total = int(total.group(1))
-        last = None
-        for last in STEP_LINE.finditer(chunk):
-            pass
+        last = _last(STEP_LINE.finditer(chunk))
         if last is None:
             return False
         step = int(last.group(1))

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 import subprocess
 import sys
-import time
 
 from ascendrl.catalog import load_catalog
 from ascendrl.fixes import FIXES, check_as_run_sees_it, propose
