@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, ClassVar
 
 from ascendrl.preflight.host import Host
@@ -104,11 +103,3 @@ class Fix:
         if not actions:
             return None
         return Proposal(self.id, self.title, self.applicability, tuple(sorted({f.rule_id for f in resolves})), tuple(actions))
-
-
-def is_under(path: str | Path, parent: str | Path) -> bool:
-    try:
-        Path(path).resolve().relative_to(Path(parent).resolve())
-        return True
-    except ValueError:
-        return False

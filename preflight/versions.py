@@ -56,11 +56,6 @@ def minor(version: Version) -> str:
     return f"{parts[0]}.{parts[1]}"
 
 
-def same_release(a: Version, b: Version) -> bool:
-    """Equal ignoring local labels (+cpu, +gitXXXX)."""
-    return Version(a.public) == Version(b.public)
-
-
 def in_range(version: Version, spec: str) -> bool | None:
     """Whether ``version`` satisfies a PEP 440 specifier; None when the spec is bad."""
     try:
@@ -68,7 +63,3 @@ def in_range(version: Version, spec: str) -> bool | None:
     except InvalidSpecifier:
         return None
 
-
-def canonical_name(name: str) -> str:
-    """PEP 503 normalised distribution name (torch_npu == torch-npu)."""
-    return re.sub(r"[-_.]+", "-", name).lower()

@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ascendrl.catalog import Catalog, Classifier
+from ascendrl.preflight.probes.env import REDACTED, SECRET_NAME
 
 from .progress import Progress
 from .raylogs import SessionFollower, ray_root
 from .tree import ProcessTree, Stopped, become_subreaper
 
 READ_SIZE = 1 << 20
-SECRET = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|CREDENTIAL|AUTH", re.I)
 
 
 class State(str, enum.Enum):
@@ -85,7 +85,7 @@ class View(Protocol):
 
 
 def redacted(env: dict[str, str]) -> dict[str, str]:
-    return {k: ("<redacted>" if SECRET.search(k) else v) for k, v in sorted(env.items())}
+    return {k: (REDACTED if SECRET_NAME.search(k) else v) for k, v in sorted(env.items())}
 
 
 def make_run_dir(runs_dir: str, name: str) -> Path:

@@ -24,7 +24,7 @@ NAMES = (
     "TEMP",
     "TMP",
 )
-_SECRET = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|CREDENTIAL", re.I)
+SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|CREDENTIAL", re.I)
 REDACTED = "<redacted>"
 
 
@@ -32,7 +32,7 @@ def probe_env(host: Host) -> dict[str, Fact]:
     settings = {}
     for name, value in host.env.items():
         if name in NAMES or name.startswith(PREFIXES):
-            settings[name] = REDACTED if _SECRET.search(name) else value
+            settings[name] = REDACTED if SECRET_NAME.search(name) else value
     facts = {"env.settings": Fact(dict(sorted(settings.items())), "process environment (allow-listed)")}
     if host.live:
         import resource

@@ -159,7 +159,7 @@ class TorchImports(Rule):
     why = "verl, Ray workers and data tools all import torch; `RuntimeError: Failed to load the backend extension: torch_npu` stops all of them."
     fix = "Fix torch_npu's import (ARL-A005). TORCH_DEVICE_BACKEND_AUTOLOAD=0 only hides it for CPU-only tools."
     fix_id = "cann-source-env"
-    sources = ("https://pytorch.org/docs/stable/notes/extending.func.html",)
+    sources = ("https://github.com/pytorch/pytorch/blob/main/torch/__init__.py",)  # _import_device_backends
 
     def evaluate(self, facts: Facts) -> Finding:
         if facts.value("pkg.torch") is None:

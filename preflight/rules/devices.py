@@ -105,7 +105,7 @@ class DeviceNodes(Rule):
     why = "A container started without `--device` for them cannot open any NPU, although npu-smi may be mounted and CANN installed."
     fix = "Add to docker run: --device /dev/davinci0 … --device /dev/davinci7 --device /dev/davinci_manager --device /dev/devmm_svm --device /dev/hisi_hdc (or --privileged)."
     fix_id = "container-setup"
-    sources = ("https://github.com/verl-project/verl/blob/main/docs/ascend_tutorial/get_start/install_guidance.rst",)
+    sources = ("https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md",)  # its docker run lines
 
     def evaluate(self, facts: Facts) -> Finding:
         if _no_npu_host(facts):
