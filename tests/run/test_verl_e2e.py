@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -102,6 +103,9 @@ def test_silent_hang_on_too_few_cpus_is_detected_as_a_stall(tmp_path, verl_pytho
     assert summary["diagnosis"] is None
     # Ray's own view of the hang, read with `ray status` from the run's cluster: every CPU taken.
     assert "Total Usage:" in summary["stall"] and f"{cpus}.0/{cpus}.0 CPU" in summary["stall"]
-    assert seconds < 20 + bound + 30  # Ray start-up, the bound, teardown
+    # Stopped because of the stall bound, not by the driver's own timeout: the idle time reported
+    # is at least the bound. (No wall-clock assertion: this machine's load decides Ray's start-up.)
+    idle = int(re.search(r"no output and no step progress for (\d+) s", summary["stall"]).group(1))
+    assert idle >= bound, summary["stall"]
     assert "ARL-L008" in proc.stderr  # preflight predicted it
     assert_nothing_left(summary, raytmp)
