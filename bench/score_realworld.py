@@ -1,0 +1,170 @@
+"""Top-1 accuracy of `explain` on real failure logs from public threads, dev and held-out apart.
+
+Each log under tests/explain/realworld/{dev,heldout}/ starts with a header (`# source:`,
+`# expected:`, `# family:`, `# resolution:`); the header is not fed to the classifier. A log counts
+as correct when the top diagnosis names the expected root cause (see that folder's README):
+
+- an expected catalog id equals the top diagnosis id;
+- an expected label is the top diagnosis' id, or its derived `kind`/`label`, or labels.yaml maps the
+  label to that id;
+- `healthy` expects nothing fatal at all.
+
+    python bench/score_realworld.py            # table per split and family, then the misses
+    python bench/score_realworld.py --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import io
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ascendrl.catalog import Classifier, load_catalog
+
+ROOT = Path(__file__).resolve().parent.parent / "tests" / "explain" / "realworld"
+SPLITS = ("dev", "heldout")
+HEADER = re.compile(r"^# (source|expected|family|resolution): ?(.*)$")
+HEALTHY = "healthy"
+
+
+@dataclasses.dataclass(frozen=True)
+class RealLog:
+    path: Path
+    split: str
+    source: str
+    expected: tuple[str, ...]
+    family: str
+    resolution: str
+    body: bytes
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    log: RealLog
+    correct: bool
+    top: str | None  # what the classifier answered first: an id, "unknown: Type", or None
+
+
+def read_log(path: Path, split: str) -> RealLog:
+    """Split a log into its header fields and the text a user would have pasted."""
+    fields: dict[str, str] = {}
+    lines = path.read_bytes().splitlines(keepends=True)
+    body_start = 0
+    for i, raw in enumerate(lines):
+        m = HEADER.match(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        if not m:
+            break
+        fields[m.group(1)] = m.group(2).strip()
+        body_start = i + 1
+    missing = {"source", "expected", "family", "resolution"} - set(fields)
+    if missing:
+        raise ValueError(f"{path}: header lacks {sorted(missing)}")
+    expected = tuple(part.strip() for part in fields["expected"].split("|") if part.strip())
+    return RealLog(path, split, fields["source"], expected, fields["family"], fields["resolution"], b"".join(lines[body_start:]))
+
+
+def load_logs(root: Path = ROOT) -> list[RealLog]:
+    return [read_log(p, split) for split in SPLITS for p in sorted((root / split).glob("*.log"))]
+
+
+def load_labels(root: Path = ROOT) -> dict[str, tuple[str, ...]]:
+    data = yaml.safe_load((root / "labels.yaml").read_text(encoding="utf-8")) or {}
+    return {label: tuple(ids or ()) for label, ids in data.items()}
+
+
+def held_out(source: str) -> bool:
+    """The fixed split rule: every third source URL by its sha256 is held out."""
+    return int(hashlib.sha256(source.encode()).hexdigest(), 16) % 3 == 0
+
+
+def _names(diagnosis: dict[str, Any]) -> set[str]:
+    """Every name the top diagnosis goes by: its id, and for derived analyses their kind/label."""
+    names = {str(diagnosis.get("id"))}
+    if diagnosis.get("basis") == "derived":
+        names |= {str(diagnosis[k]) for k in ("kind", "label", "analyzer") if diagnosis.get(k)}
+    return names
+
+
+def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]]) -> Verdict:
+    classifier.feed_stream(io.BytesIO(log.body), log.path.name)
+    explanation = classifier.result()
+    data = explanation.to_json()
+    diagnoses = data.get("diagnoses") or []
+    if diagnoses:
+        top = str(diagnoses[0].get("id"))
+    elif data.get("unknown"):
+        top = f"unknown: {data['unknown'].get('type')}"
+    else:
+        top = None
+    names = _names(diagnoses[0]) if diagnoses else set()
+    correct = False
+    for want in log.expected:
+        if want == HEALTHY:
+            correct = correct or not explanation.fatal
+        elif want in names or names & set(labels.get(want, ())):
+            correct = True
+    return Verdict(log, correct, top)
+
+
+def score(root: Path = ROOT, catalog=None) -> list[Verdict]:
+    catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
+    labels = load_labels(root)
+    return [judge(log, Classifier(catalog), labels) for log in load_logs(root)]
+
+
+def summary(verdicts: list[Verdict]) -> dict[str, Any]:
+    """{split: {"correct", "total", "accuracy", "families": {family: [correct, total]}}}"""
+    out: dict[str, Any] = {}
+    for split in SPLITS:
+        rows = [v for v in verdicts if v.log.split == split]
+        families: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for v in rows:
+            families[v.log.family][0] += int(v.correct)
+            families[v.log.family][1] += 1
+        correct = sum(v.correct for v in rows)
+        out[split] = {
+            "correct": correct,
+            "total": len(rows),
+            "accuracy": round(correct / len(rows), 3) if rows else 0.0,
+            "families": {f: families[f] for f in sorted(families)},
+        }
+    return out
+
+
+def render(verdicts: list[Verdict]) -> str:
+    table = summary(verdicts)
+    lines = []
+    for split in SPLITS:
+        s = table[split]
+        lines.append(f"{split}: {s['correct']}/{s['total']} top-1 correct ({s['accuracy']:.1%})")
+        for family, (ok, n) in s["families"].items():
+            lines.append(f"  {family:<12} {ok:>3}/{n:<3}")
+    lines.append("misses:")
+    for v in verdicts:
+        if not v.correct:
+            lines.append(f"  {v.log.split}/{v.log.path.name}: expected {'|'.join(v.log.expected)}, got {v.top}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", metavar="FILE", help="also write the per-split, per-family table as JSON")
+    args = parser.parse_args(argv)
+    verdicts = score()
+    print(render(verdicts))
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary(verdicts), indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
