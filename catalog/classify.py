@@ -13,8 +13,10 @@ How it stays fast and bounded on multi-GB logs:
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
 import re
+import stat
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -22,10 +24,11 @@ from typing import IO, Any
 
 from .entries import Catalog, KnownFailure, Signature
 
-try:  # google-re2: linear-time matching; without it we fall back to Python's re (slower, same results)
+try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2
 except ImportError:  # pragma: no cover - exercised where the wheel is missing
     _re2 = None
+RE2_MAX_MEM = 256 << 20  # the combined scan of a large user catalog outgrows RE2's 8 MiB default
 
 CHUNK = 8 << 20
 MIN_MAX_LINE = 64 << 10  # lines up to this long are always judged whole, whatever the chunk size
@@ -118,17 +121,28 @@ class Explanation:
     bytes_read: int
     lines_read: int
     files: tuple[str, ...]
+    skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
 
     @property
     def fatal(self) -> bool:
         return any(d.fatal for d in self.diagnoses) or self.unknown is not None
+
+    @property
+    def read_nothing(self) -> bool:
+        """Every input was skipped: "no known failure" would be a claim about nothing."""
+        return not self.files and bool(self.skipped)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": 1,
             "diagnoses": [d.to_json() for d in self.diagnoses],
             "unknown": self.unknown.to_json() if self.unknown else None,
-            "input": {"files": list(self.files), "bytes": self.bytes_read, "lines": self.lines_read},
+            "input": {
+                "files": list(self.files),
+                "bytes": self.bytes_read,
+                "lines": self.lines_read,
+                "skipped": [{"path": path, "reason": why} for path, why in self.skipped],
+            },
         }
 
 
@@ -162,22 +176,25 @@ class _Matcher:
                 patterns.append(sig.regex)
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
-        self.engine = "re"
-        self._py_lines = [re.compile(p) for p in patterns]
-        self.scan = re.compile(combined.encode())
         self._set = None
-        if _re2 is not None:
-            try:
-                self.scan = _re2.compile(combined.encode())
-                line_set = _re2.Set.SearchSet()
-                for p in patterns:
-                    line_set.Add(p.encode())
-                line_set.Compile()
-                self._set = line_set
-                self.engine = "re2"
-            except Exception:  # a signature RE2 cannot take: keep Python's re for all
-                self.scan = re.compile(combined.encode())
-                self._set = None
+        if _re2 is None:
+            self.engine = "re"
+            self._py_lines = [re.compile(p) for p in patterns]
+            self.scan = re.compile(combined.encode())
+            return
+        # Signatures RE2 cannot take were rejected when the catalog loaded (entries.regex_problem);
+        # one built by hand that slips through raises here, loudly, never by switching engines.
+        options = _re2.Options()
+        options.log_errors = False
+        options.max_mem = RE2_MAX_MEM
+        self.engine = "re2"
+        self._py_lines = []
+        self.scan = _re2.compile(combined.encode(), options)
+        line_set = _re2.Set.SearchSet(options)
+        for p in patterns:
+            line_set.Add(p.encode())
+        line_set.Compile()
+        self._set = line_set
 
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:
@@ -202,18 +219,75 @@ class Classifier:
         self.bytes_read = 0
         self.lines_read = 0
         self.files: list[str] = []
+        self.skipped: list[tuple[str, str]] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
-        p = Path(path)
-        if p.is_dir():
-            for child in _log_files(p):
-                with open(child, "rb") as fh:
-                    self.feed_stream(fh, str(child.relative_to(p)))
-        else:
-            with open(p, "rb") as fh:
-                self.feed_stream(fh, str(path))
+        """A log file (plain, .gz, .xz, .bz2; .zst when a zstd module is present) or a folder of them.
+
+        What cannot be read is recorded in ``skipped`` with the reason, never dropped silently.
+        A file named directly is read even when it is a pipe (``explain <(cmd)``); inside a folder
+        only regular files are, and text-looking ones (no NUL byte in the first 8 KiB).
+        """
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as exc:
+            self.skipped.append((str(path), _why(exc)))
+            return
+        if is_dir:
+            self._feed_folder(Path(path))
+            return
+        try:
+            fh = open(path, "rb")
+        except OSError as exc:
+            self.skipped.append((str(path), _why(exc)))
+            return
+        with fh:
+            self._feed_file(fh, str(path), str(path), text_only=False)
+
+    def feed_log(self, stream: IO[bytes], name: str) -> None:
+        """A stream that may be compressed (stdin): decompressed by its magic bytes, then fed."""
+        self._feed_file(stream, name, name, text_only=False)
+
+    def _feed_folder(self, folder: Path) -> None:
+        fed = len(self.files) + len(self.skipped)
+        for child, problem in _log_files(folder):
+            shown = str(folder / child)
+            if problem is not None:
+                self.skipped.append((shown, problem))
+                continue
+            try:
+                fd = os.open(folder / child, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+            except OSError as exc:
+                self.skipped.append((shown, _why(exc)))
+                continue
+            with os.fdopen(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    self.skipped.append((shown, "not a regular file"))
+                    continue
+                self._feed_file(fh, str(child), shown, text_only=True)
+        if len(self.files) + len(self.skipped) == fed:
+            self.skipped.append((str(folder), "no files in this folder"))
+
+    def _feed_file(self, raw: IO[bytes], name: str, shown: str, *, text_only: bool) -> None:
+        stream, kind = _decompressing(raw)
+        if stream is None:
+            self.skipped.append((shown, kind))
+            return
+        try:
+            head = stream.read(BINARY_SNIFF)
+        except (OSError, EOFError, ValueError) as exc:  # gzip.BadGzipFile, lzma.LZMAError are OSError/ValueError kin
+            self.skipped.append((shown, f"not readable as {kind}: {_why(exc)}" if kind else _why(exc)))
+            return
+        if text_only and b"\x00" in head:
+            self.skipped.append((shown, "binary (a NUL byte in the first 8 KiB)" + (f" after {kind} decompression" if kind else "")))
+            return
+        before = self.bytes_read
+        try:
+            self.feed_stream(_Prefixed(head, stream), name)
+        except (OSError, EOFError, ValueError) as exc:
+            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {_why(exc)}"))
 
     def feed_stream(self, stream: IO[bytes], name: str) -> None:
         self.files.append(name)
@@ -362,7 +436,7 @@ class Classifier:
         )
         specific_fatal = any(d.fatal and not d.entry.generic for d in diagnoses)
         unknown = None if specific_fatal else self._relevant_unknown()
-        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files))
+        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped))
 
     def _relevant_unknown(self) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers only as a last resort."""
@@ -382,21 +456,107 @@ def _innermost_user_frame(frames: list[str]) -> str | None:
     return frames[-1] if frames else None
 
 
-def _log_files(folder: Path) -> Iterator[Path]:
-    """Every regular, text-looking file under a folder (a Ray session's logs/), in a stable order."""
-    for root, dirs, files in os.walk(folder):
+def _log_files(folder: Path) -> Iterator[tuple[Path, str | None]]:
+    """Every file under a folder (a Ray session's logs/), relative to it, in a stable order,
+    with why it cannot be read (a link, a FIFO, an unreadable sub-folder) or None."""
+    problems: list[tuple[Path, str]] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename).relative_to(folder) if exc.filename else Path(".")
+        problems.append((where, f"folder not readable: {_why(exc)}"))
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
+        base = Path(root).relative_to(folder)
         dirs.sort()
+        for name in [d for d in dirs if os.path.islink(os.path.join(root, d))]:
+            yield base / name, "symbolic link to a folder (not followed)"
         for name in sorted(files):
-            path = Path(root) / name
             try:
-                if not path.is_file() or path.is_symlink():
-                    continue
-                with open(path, "rb") as fh:
-                    if b"\x00" in fh.read(8192):
-                        continue
-            except OSError:
+                mode = os.lstat(os.path.join(root, name)).st_mode
+            except OSError as exc:
+                yield base / name, _why(exc)
                 continue
-            yield path
+            if stat.S_ISLNK(mode):
+                yield base / name, "symbolic link (not followed)"
+            elif not stat.S_ISREG(mode):
+                yield base / name, "not a regular file"
+            else:
+                yield base / name, None
+        yield from problems
+        problems.clear()
+    yield from problems
+
+
+def _why(exc: BaseException) -> str:
+    """An OS error in a few words ("Permission denied", "symlink loop"), else the exception's text."""
+    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:
+        return "symlink loop"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+BINARY_SNIFF = 8192
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"), (b"\x28\xb5\x2f\xfd", "zstd"))
+
+
+def _decompressing(raw: IO[bytes]) -> tuple[IO[bytes] | None, str]:
+    """The stream to read and what it was compressed with ("" for plain text); None and why when it cannot be read.
+
+    Decided by magic bytes, not the file name (rotated logs are often `x.log.1.gz` or unnamed pipes).
+    """
+    peek = getattr(raw, "peek", None)
+    try:
+        head = peek(6)[:6] if peek is not None else b""
+    except OSError as exc:
+        return None, _why(exc)
+    kind = next((name for magic, name in _MAGIC if head.startswith(magic)), "")
+    if kind == "gzip":
+        import gzip
+
+        return gzip.GzipFile(fileobj=raw, mode="rb"), kind
+    if kind == "xz":
+        import lzma
+
+        return lzma.LZMAFile(raw), kind
+    if kind == "bzip2":
+        import bz2
+
+        return bz2.BZ2File(raw), kind
+    if kind == "zstd":
+        opener = _zstd_reader()
+        if opener is None:
+            return None, "zstd-compressed: needs Python 3.14's compression.zstd or the 'zstandard' package, neither is installed"
+        return opener(raw), kind
+    return raw, kind
+
+
+def _zstd_reader() -> Any:
+    try:
+        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14+
+
+        return lambda raw: zstd.ZstdFile(raw)
+    except ImportError:
+        pass
+    try:
+        import zstandard  # type: ignore[import-not-found]
+
+        return lambda raw: zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    except ImportError:
+        return None
+
+
+class _Prefixed:
+    """A stream whose first bytes were already read (to sniff them); read() gives them back first."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]):
+        self.head, self.rest = head, rest
+
+    def read(self, size: int = -1) -> bytes:
+        if self.head:
+            out, self.head = self.head, b""
+            return out
+        return self.rest.read(size)
 
 
 def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:
