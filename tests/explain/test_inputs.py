@@ -28,21 +28,6 @@ def catalog(tmp_path_factory):
     return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
 
 
-@pytest.fixture
-def shared_tmp():
-    """A folder a second user (uid 1000) can reach: pytest's own tmp is private to root."""
-    import shutil
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="ascendrl-test-", dir="/tmp"))
-    path.chmod(0o755)
-    yield path
-    for sub in path.rglob("*"):
-        if sub.is_dir() and not sub.is_symlink():
-            sub.chmod(0o755)
-    shutil.rmtree(path)
-
-
 def _explain_json(*args: str, user: bool = False, env: dict | None = None) -> tuple[int, dict, str]:
     argv = [*(AS_USER if user else []), sys.executable, "-m", "ascendrl", "explain", "--json", *args]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
