@@ -275,19 +275,19 @@ class Classifier:
         if stream is None:
             self.skipped.append((shown, kind))
             return
-        try:
-            head = stream.read(BINARY_SNIFF)
-        except (OSError, EOFError, ValueError) as exc:  # gzip.BadGzipFile, lzma.LZMAError are OSError/ValueError kin
-            self.skipped.append((shown, f"not readable as {kind}: {_why(exc)}" if kind else _why(exc)))
+        reader = _Prefixed(b"", stream)
+        head = reader.read(BINARY_SNIFF)
+        if reader.error is not None and not head:
+            self.skipped.append((shown, f"not readable as {kind}: {_why(reader.error)}" if kind else _why(reader.error)))
             return
         if text_only and b"\x00" in head:
             self.skipped.append((shown, "binary (a NUL byte in the first 8 KiB)" + (f" after {kind} decompression" if kind else "")))
             return
         before = self.bytes_read
-        try:
-            self.feed_stream(_Prefixed(head, stream), name)
-        except (OSError, EOFError, ValueError) as exc:
-            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {_why(exc)}"))
+        reader.head = head
+        self.feed_stream(reader, name)
+        if reader.error is not None:
+            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {_why(reader.error)}"))
 
     def feed_stream(self, stream: IO[bytes], name: str) -> None:
         self.files.append(name)
@@ -547,16 +547,36 @@ def _zstd_reader() -> Any:
 
 
 class _Prefixed:
-    """A stream whose first bytes were already read (to sniff them); read() gives them back first."""
+    """The stream feed_stream reads: the sniffed head first, then the rest in large pieces.
+
+    A compressed stream that turns out truncated or corrupt ends early instead of raising, so
+    everything decoded before the damage is still judged; ``error`` says what happened.
+    """
 
     def __init__(self, head: bytes, rest: IO[bytes]):
         self.head, self.rest = head, rest
+        self.error: BaseException | None = None
 
     def read(self, size: int = -1) -> bytes:
         if self.head:
             out, self.head = self.head, b""
             return out
-        return self.rest.read(size)
+        if self.error is not None:
+            return b""
+        read1 = getattr(self.rest, "read1", None) or self.rest.read
+        want = size if size > 0 else CHUNK
+        parts: list[bytes] = []
+        got = 0
+        try:
+            while got < want:  # read1: one underlying read at a time, so data before damage is kept
+                piece = read1(want - got)
+                if not piece:
+                    break
+                parts.append(piece)
+                got += len(piece)
+        except (OSError, EOFError, ValueError) as exc:  # BadGzipFile, LZMAError, zlib.error, EIO
+            self.error = exc
+        return b"".join(parts)
 
 
 def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:

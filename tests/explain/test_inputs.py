@@ -204,3 +204,12 @@ def test_unreadable_user_catalog_folder_is_a_warning_not_a_crash(shared_tmp):
     assert rc == 1, err
     assert doc["diagnoses"]
     assert "catalog folder skipped" in err and "Permission denied" in err and "Traceback" not in err
+
+
+def test_a_truncated_gzip_keeps_what_came_before_the_damage(tmp_path, catalog):
+    """A log rotated mid-write: the lines before the cut are judged, and the cut is reported."""
+    packed = gzip.compress(LOG + b"filler line\n" * 300000)
+    result = _explain_file(catalog, tmp_path / "cut.log.gz", packed[: len(packed) // 2])
+    assert result.diagnoses and result.files == (str(tmp_path / "cut.log.gz"),)
+    assert not result.read_nothing
+    assert result.skipped[0][1].startswith("read only the first ") and "end-of-stream marker" in result.skipped[0][1]
