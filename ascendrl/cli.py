@@ -63,6 +63,8 @@ def _check_path(flag: str, value: str, *, executable: bool) -> str:
         raise UsageError(f"{flag} {value}: {_os_reason(exc)}") from None
     if stat.S_ISDIR(mode):
         raise UsageError(f"{flag} {value}: is a folder")
+    if not executable and not stat.S_ISREG(mode):
+        raise UsageError(f"{flag} {value}: not a regular file")
     if executable and not os.access(value, os.X_OK):
         raise UsageError(f"{flag} {value}: not executable (permission denied)")
     if not executable and not (os.access(value, os.R_OK) or os.access(value, os.X_OK)):
@@ -236,8 +238,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     elif args.set or args.validate:
         raise UsageError("--set and --validate go with --recipe")
     if args.env_file:
-        if not os.path.isfile(args.env_file):
-            raise UsageError(f"--env-file {args.env_file}: no such file")
+        _check_path("--env-file", args.env_file, executable=False)
         from ascendrl.fixes import check_as_run_sees_it
 
         report = check_as_run_sees_it(host, args.env_file)
@@ -298,8 +299,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl.catalog import Classifier, load_catalog
 
     for path in args.catalog:
-        if not os.path.isfile(path):
-            raise UsageError(f"--catalog {path}: no such file")
+        _check_path("--catalog", path, executable=False)
     catalog = load_catalog(args.catalog)
     for problem in catalog.problems:
         print(f"ascendrl: catalog {problem.what} skipped: {problem}", file=sys.stderr)

@@ -246,6 +246,8 @@ class Host:
         try:
             return read_regular(self.path(path), limit=limit, within=self._within())
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # the kernel's "Too many levels of symbolic links", said plainly
+                raise symlink_loop(path) from None
             exc.filename = path
             raise
 

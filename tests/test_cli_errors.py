@@ -67,6 +67,9 @@ def test_symlink_loops_are_called_loops(tmp_path):
     proc = _run("explain", str(tmp_path / "a"), text=True)
     assert proc.returncode == 4 and "symlink loop" in proc.stdout
     assert "no such file" not in (proc.stdout + proc.stderr).lower()
+    for argv in (["explain", "--catalog", str(tmp_path / "a"), "-"], ["check", "--env-file", str(tmp_path / "a")]):
+        proc = _run(*argv, text=True, input="")
+        assert proc.returncode == 2 and "symlink loop" in proc.stderr, argv
 
 
 def test_closed_stdout_exits_120_quietly(log):

@@ -167,3 +167,11 @@ def test_tmpdir_that_does_not_exist_is_not_judged_by_an_ancestors_space(host_fac
     (tmp_path / "other").mkdir()
     plain = {f.rule_id: f for f in check(build_host(tmp_path / "other", {"unset": ["RAY_TMPDIR", "TMPDIR"]})).findings}
     assert "does not exist" not in plain["ARL-R001"].detail and "does not exist" not in plain["ARL-R002"].detail
+
+
+def test_live_host_reads_say_symlink_loop_too(tmp_path):
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    with pytest.raises(OSError, match="symlink loop") as exc:
+        Host().read_text(str(tmp_path / "a"))
+    assert exc.value.errno == errno.ELOOP and not isinstance(exc.value, FileNotFoundError)
