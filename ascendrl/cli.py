@@ -376,14 +376,26 @@ def _detach_stdout() -> None:
         pass
 
 
+def _escape(exc: UnicodeError) -> tuple[str, int]:
+    """Error handler: an undecodable byte kept as a surrogate prints as ``\\xff`` (as in --json), anything else unprintable as ``\\u2014``."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    bad = exc.object[exc.start : exc.end]
+    text = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c.encode("ascii", "backslashreplace").decode() for c in bad)
+    return text, exc.end
+
+
 def _tolerant_streams() -> None:
     """Never crash on an encoding: `PYTHONIOENCODING=ascii`, a C locale, or undecodable env bytes
-    (surrogates) print as backslash escapes instead of raising UnicodeEncodeError."""
+    print as backslash escapes instead of raising UnicodeEncodeError."""
+    import codecs
+
+    codecs.register_error("ascendrl-escape", _escape)
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             try:
-                reconfigure(errors="backslashreplace")
+                reconfigure(errors="ascendrl-escape")
             except (ValueError, OSError):
                 pass
 
