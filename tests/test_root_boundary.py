@@ -143,17 +143,9 @@ def test_timed_out_command_takes_its_children_with_it():
     assert elapsed < 15
     pid = int(result.stdout.split()[0])
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{pid}/stat") as fh:
-                state = fh.read().rsplit(")", 1)[1].split()[0]
-        except FileNotFoundError:
-            break
-        if state in ("Z", "X"):
-            break
+    while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
-    else:
-        pytest.fail(f"background child {pid} of a timed-out command is still running")
+    assert not _alive(pid), f"background child {pid} of a timed-out command is still running"
 
 
 def test_tmpdir_that_does_not_exist_is_not_judged_by_an_ancestors_space(host_factory, tmp_path):
@@ -175,3 +167,30 @@ def test_live_host_reads_say_symlink_loop_too(tmp_path):
     with pytest.raises(OSError, match="symlink loop") as exc:
         Host().read_text(str(tmp_path / "a"))
     assert exc.value.errno == errno.ELOOP and not isinstance(exc.value, FileNotFoundError)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except FileNotFoundError:
+        return False
+
+
+def test_a_hung_npu_smi_and_its_children_are_killed_at_the_timeout(tmp_path):
+    """The CLI end to end: `check --timeout 1` with an npu-smi that forks a child and hangs."""
+    pidfile = tmp_path / "child.pid"
+    fake = tmp_path / "npu-smi"
+    fake.write_text(f"#!/bin/sh\nsleep 120 &\necho $! > {pidfile}\nsleep 120\n")
+    fake.chmod(0o755)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, "-m", "ascendrl", "check", "--json", "--npu-smi", str(fake), "--timeout", "1"],
+                          capture_output=True, text=True, timeout=90)
+    assert time.monotonic() - start < 45
+    reason = json.loads(proc.stdout)["facts"]["npu_smi.info"]["reason"]
+    assert "did not finish in time" in reason and "killed" in reason
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid), f"npu-smi's child {pid} outlived the check"
