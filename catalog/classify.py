@@ -13,16 +13,16 @@ How it stays fast and bounded on multi-GB logs:
 from __future__ import annotations
 
 import dataclasses
-import errno
 import os
 import re
 import stat
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
 from .entries import Catalog, KnownFailure, Signature
+from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
 
 try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2
@@ -233,7 +233,7 @@ class Classifier:
         try:
             is_dir = stat.S_ISDIR(os.stat(path).st_mode)
         except OSError as exc:
-            self.skipped.append((str(path), _why(exc)))
+            self.skipped.append((str(path), os_reason(exc)))
             return
         if is_dir:
             self._feed_folder(Path(path))
@@ -241,7 +241,7 @@ class Classifier:
         try:
             fh = open(path, "rb")
         except OSError as exc:
-            self.skipped.append((str(path), _why(exc)))
+            self.skipped.append((str(path), os_reason(exc)))
             return
         with fh:
             self._feed_file(fh, str(path), str(path), text_only=False)
@@ -252,7 +252,7 @@ class Classifier:
 
     def _feed_folder(self, folder: Path) -> None:
         fed = len(self.files) + len(self.skipped)
-        for child, problem in _log_files(folder):
+        for child, problem in log_files(folder):
             shown = str(folder / child)
             if problem is not None:
                 self.skipped.append((shown, problem))
@@ -260,7 +260,7 @@ class Classifier:
             try:
                 fd = os.open(folder / child, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
             except OSError as exc:
-                self.skipped.append((shown, _why(exc)))
+                self.skipped.append((shown, os_reason(exc)))
                 continue
             with os.fdopen(fd, "rb") as fh:
                 if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -271,14 +271,14 @@ class Classifier:
             self.skipped.append((str(folder), "no files in this folder"))
 
     def _feed_file(self, raw: IO[bytes], name: str, shown: str, *, text_only: bool) -> None:
-        stream, kind = _decompressing(raw)
+        stream, kind = decompressing(raw)
         if stream is None:
             self.skipped.append((shown, kind))
             return
-        reader = _Prefixed(b"", stream)
+        reader = Prefixed(b"", stream)
         head = reader.read(BINARY_SNIFF)
         if reader.error is not None and not head:
-            self.skipped.append((shown, f"not readable as {kind}: {_why(reader.error)}" if kind else _why(reader.error)))
+            self.skipped.append((shown, f"not readable as {kind}: {os_reason(reader.error)}" if kind else os_reason(reader.error)))
             return
         if text_only and b"\x00" in head:
             self.skipped.append((shown, "binary (a NUL byte in the first 8 KiB)" + (f" after {kind} decompression" if kind else "")))
@@ -287,7 +287,7 @@ class Classifier:
         reader.head = head
         self.feed_stream(reader, name)
         if reader.error is not None:
-            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {_why(reader.error)}"))
+            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {os_reason(reader.error)}"))
 
     def feed_stream(self, stream: IO[bytes], name: str) -> None:
         self.files.append(name)
@@ -454,129 +454,6 @@ def _innermost_user_frame(frames: list[str]) -> str | None:
         if "/verl/" in path or ("site-packages" not in path and "/lib/python3" not in path and not path.startswith("<")):
             return frame
     return frames[-1] if frames else None
-
-
-def _log_files(folder: Path) -> Iterator[tuple[Path, str | None]]:
-    """Every file under a folder (a Ray session's logs/), relative to it, in a stable order,
-    with why it cannot be read (a link, a FIFO, an unreadable sub-folder) or None."""
-    problems: list[tuple[Path, str]] = []
-
-    def unreadable(exc: OSError) -> None:
-        where = Path(exc.filename).relative_to(folder) if exc.filename else Path(".")
-        problems.append((where, f"folder not readable: {_why(exc)}"))
-
-    for root, dirs, files in os.walk(folder, onerror=unreadable):
-        base = Path(root).relative_to(folder)
-        dirs.sort()
-        for name in [d for d in dirs if os.path.islink(os.path.join(root, d))]:
-            yield base / name, "symbolic link to a folder (not followed)"
-        for name in sorted(files):
-            try:
-                mode = os.lstat(os.path.join(root, name)).st_mode
-            except OSError as exc:
-                yield base / name, _why(exc)
-                continue
-            if stat.S_ISLNK(mode):
-                yield base / name, "symbolic link (not followed)"
-            elif not stat.S_ISREG(mode):
-                yield base / name, "not a regular file"
-            else:
-                yield base / name, None
-        yield from problems
-        problems.clear()
-    yield from problems
-
-
-def _why(exc: BaseException) -> str:
-    """An OS error in a few words ("Permission denied", "symlink loop"), else the exception's text."""
-    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:
-        return "symlink loop"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return str(exc) or type(exc).__name__
-
-
-BINARY_SNIFF = 8192
-_MAGIC = ((b"\x1f\x8b", "gzip"), (b"\xfd7zXZ\x00", "xz"), (b"BZh", "bzip2"), (b"\x28\xb5\x2f\xfd", "zstd"))
-
-
-def _decompressing(raw: IO[bytes]) -> tuple[IO[bytes] | None, str]:
-    """The stream to read and what it was compressed with ("" for plain text); None and why when it cannot be read.
-
-    Decided by magic bytes, not the file name (rotated logs are often `x.log.1.gz` or unnamed pipes).
-    """
-    peek = getattr(raw, "peek", None)
-    try:
-        head = peek(6)[:6] if peek is not None else b""
-    except OSError as exc:
-        return None, _why(exc)
-    kind = next((name for magic, name in _MAGIC if head.startswith(magic)), "")
-    if kind == "gzip":
-        import gzip
-
-        return gzip.GzipFile(fileobj=raw, mode="rb"), kind
-    if kind == "xz":
-        import lzma
-
-        return lzma.LZMAFile(raw), kind
-    if kind == "bzip2":
-        import bz2
-
-        return bz2.BZ2File(raw), kind
-    if kind == "zstd":
-        opener = _zstd_reader()
-        if opener is None:
-            return None, "zstd-compressed: needs Python 3.14's compression.zstd or the 'zstandard' package, neither is installed"
-        return opener(raw), kind
-    return raw, kind
-
-
-def _zstd_reader() -> Any:
-    try:
-        from compression import zstd  # type: ignore[import-not-found]  # Python 3.14+
-
-        return lambda raw: zstd.ZstdFile(raw)
-    except ImportError:
-        pass
-    try:
-        import zstandard  # type: ignore[import-not-found]
-
-        return lambda raw: zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
-    except ImportError:
-        return None
-
-
-class _Prefixed:
-    """The stream feed_stream reads: the sniffed head first, then the rest in large pieces.
-
-    A compressed stream that turns out truncated or corrupt ends early instead of raising, so
-    everything decoded before the damage is still judged; ``error`` says what happened.
-    """
-
-    def __init__(self, head: bytes, rest: IO[bytes]):
-        self.head, self.rest = head, rest
-        self.error: BaseException | None = None
-
-    def read(self, size: int = -1) -> bytes:
-        if self.head:
-            out, self.head = self.head, b""
-            return out
-        if self.error is not None:
-            return b""
-        read1 = getattr(self.rest, "read1", None) or self.rest.read
-        want = size if size > 0 else CHUNK
-        parts: list[bytes] = []
-        got = 0
-        try:
-            while got < want:  # read1: one underlying read at a time, so data before damage is kept
-                piece = read1(want - got)
-                if not piece:
-                    break
-                parts.append(piece)
-                got += len(piece)
-        except (OSError, EOFError, ValueError) as exc:  # BadGzipFile, LZMAError, zlib.error, EIO
-            self.error = exc
-        return b"".join(parts)
 
 
 def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:
