@@ -1,22 +1,75 @@
 """The thin command line: parse arguments, call the core, render, choose the exit code.
 
-Exit codes: 0 nothing failed, 1 a finding failed, 2 usage error, 3 ascendrl crashed,
-130 interrupted. `main(argv)` returns the code so tests call it directly.
+Exit codes: 0 nothing failed, 1 a finding failed (explain: a fatal failure found), 2 usage
+error, 3 ascendrl crashed, 4 explain could read none of its inputs, 120 the output could not be
+written (stdout closed or full, as Python's own 120), 130 interrupted. A reader that goes away
+(`explain log | head -1`) does not change the status. `main(argv)` returns the code so tests
+call it directly.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import math
 import os
+import shutil
+import stat
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_CRASH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+EXIT_NO_INPUT = 4  # explain: every input was unreadable, binary or empty of files
+EXIT_OUTPUT = 120  # stdout closed, full or failing; Python exits 120 when its final flush fails
+MAX_TIMEOUT = 24 * 3600.0
 
 
 class UsageError(Exception):
     """Bad arguments: reported in one line, exit 2."""
+
+
+class OutputError(Exception):
+    """stdout cannot be written (closed, full, I/O error): one line on stderr, exit 120."""
+
+
+def _seconds(text: str) -> float:
+    """A timeout: a finite number of seconds, > 0 and at most a day (inf/nan would never time out)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be a positive, finite number of seconds, at most {MAX_TIMEOUT:g}: {text!r}")
+    return value
+
+
+def _os_reason(exc: OSError) -> str:
+    """"symlink loop" for ELOOP (whose strerror reads like a puzzle); otherwise the OS's words."""
+    return "symlink loop" if exc.errno == errno.ELOOP else (exc.strerror or str(exc)).lower()
+
+
+def _check_path(flag: str, value: str, *, executable: bool) -> str:
+    """A path option must exist and be usable: one clear line otherwise (never a traceback)."""
+    if executable and "/" not in value:
+        found = shutil.which(value)
+        if found is None:
+            raise UsageError(f"{flag} {value}: not found on PATH")
+        value = found
+    try:
+        mode = os.stat(value).st_mode
+    except OSError as exc:
+        raise UsageError(f"{flag} {value}: {_os_reason(exc)}") from None
+    if stat.S_ISDIR(mode):
+        raise UsageError(f"{flag} {value}: is a folder")
+    if not executable and not stat.S_ISREG(mode):
+        raise UsageError(f"{flag} {value}: not a regular file")
+    if executable and not os.access(value, os.X_OK):
+        raise UsageError(f"{flag} {value}: not executable (permission denied)")
+    if not executable and not (os.access(value, os.R_OK) or os.access(value, os.X_OK)):
+        raise UsageError(f"{flag} {value}: permission denied")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -85,25 +138,25 @@ def _host_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", metavar="EXE", help="check the packages of this interpreter (the training venv or container python)")
     parser.add_argument("--deep", action="store_true", help="also import torch_npu and torch in a subprocess of the checked python")
     parser.add_argument("--checkpoint-dir", metavar="DIR", help="also check free space where checkpoints will be written")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="timeout for npu-smi and other tools (default 10 s)")
+    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="S", help="timeout for npu-smi and other tools (default 10 s, at most a day)")
 
 
 def _host(args: argparse.Namespace):
     from ascendrl.preflight.host import Host
 
     root = Path(args.root) if args.root else Path("/")
-    if not root.is_dir():
-        raise UsageError(f"--root {args.root}: not a directory")
-    for flag, value in (("--npu-smi", args.npu_smi), ("--python", args.python)):
-        if value and not Path(value).exists():
-            raise UsageError(f"{flag} {value}: no such file")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
+    try:
+        if not stat.S_ISDIR(os.stat(root).st_mode):
+            raise UsageError(f"--root {args.root}: not a directory")
+    except OSError as exc:
+        raise UsageError(f"--root {args.root}: not a directory ({_os_reason(exc)})") from None
+    npu_smi = _check_path("--npu-smi", args.npu_smi, executable=False) if args.npu_smi else None
+    python = _check_path("--python", args.python, executable=True) if args.python else None
     return Host(
         root=root.resolve() if args.root else Path("/"),
         env=dict(os.environ),
-        npu_smi=os.path.abspath(args.npu_smi) if args.npu_smi else None,
-        python=args.python,
+        npu_smi=os.path.abspath(npu_smi) if npu_smi else None,
+        python=python,
         checkpoint_dir=args.checkpoint_dir,
         deep=args.deep,
         timeout=args.timeout,
@@ -185,21 +238,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
     elif args.set or args.validate:
         raise UsageError("--set and --validate go with --recipe")
     if args.env_file:
-        if not os.path.isfile(args.env_file):
-            raise UsageError(f"--env-file {args.env_file}: no such file")
+        _check_path("--env-file", args.env_file, executable=False)
         from ascendrl.fixes import check_as_run_sees_it
 
         report = check_as_run_sees_it(host, args.env_file)
     else:
         report = check(host)
     if args.json:
-        print(render.to_json(report))
+        _emit(lambda: print(render.to_json(report)))
     elif _use_color(args.color):
         from rich.console import Console
 
-        render.print_rich(report, Console(highlight=False, force_terminal=True if args.color == "always" else None))
+        _emit(lambda: render.print_rich(report, Console(highlight=False, force_terminal=True if args.color == "always" else None)))
     else:
-        print(render.to_plain(report))
+        _emit(lambda: print(render.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
 
 
@@ -247,47 +299,105 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl.catalog import Classifier, load_catalog
 
     for path in args.catalog:
-        if not os.path.isfile(path):
-            raise UsageError(f"--catalog {path}: no such file")
+        _check_path("--catalog", path, executable=False)
     catalog = load_catalog(args.catalog)
     for problem in catalog.problems:
-        print(f"ascendrl: catalog entry skipped: {problem}", file=sys.stderr)
+        print(f"ascendrl: catalog {problem.what} skipped: {problem}", file=sys.stderr)
     if args.list:
-        print(render_explain.catalog_list(catalog))
+        _emit(lambda: print(render_explain.catalog_list(catalog)))
         return EXIT_OK
     if args.id:
         entry = catalog.by_id(args.id.upper()) or catalog.by_id(args.id)
         if entry is None:
             raise UsageError(f"no catalog entry {args.id!r}; see `ascendrl explain --list`")
-        print(render_explain.entry_doc(entry))
+        _emit(lambda: print(render_explain.entry_doc(entry)))
         return EXIT_OK
     inputs = args.input or ["-"]
     for item in inputs:
-        if item != "-" and not os.path.exists(item):
-            raise UsageError(f"{item}: no such file or directory")
+        try:
+            if item != "-":
+                os.lstat(item)
+        except (FileNotFoundError, NotADirectoryError):
+            raise UsageError(f"{item}: no such file or directory") from None
+        except OSError:
+            pass  # unreadable, or a folder on the way is: reported as skipped with the reason
     classifier = Classifier(catalog)
+    if classifier.matcher.engine != "re2":
+        print("ascendrl: warning: google-re2 is not installed; signatures are matched with Python's re, "
+              "which can be slow on some lines (pip install google-re2)", file=sys.stderr)
     for item in inputs:
         if item == "-":
             if sys.stdin is None:
                 raise UsageError("no input: give a file, a folder, or pipe a log into `ascendrl explain -`")
             if sys.stdin.isatty():
                 print("Paste the traceback or log, then press Ctrl-D on an empty line:", file=sys.stderr)
-            classifier.feed_stream(sys.stdin.buffer, "<stdin>")
+            classifier.feed_log(sys.stdin.buffer, "<stdin>")
         else:
-            try:
-                classifier.feed_path(item)
-            except OSError as exc:
-                raise UsageError(f"{item}: {exc.strerror or exc}") from None
+            classifier.feed_path(item)
     explanation = classifier.result()
+    if args.json:  # the text report lists them itself
+        for path, why in explanation.skipped:
+            print(f"ascendrl: skipped {path}: {why}", file=sys.stderr)
+    if explanation.read_nothing:
+        code = EXIT_NO_INPUT
+    else:
+        code = EXIT_FINDINGS if explanation.fatal else EXIT_OK
     if args.json:
-        print(render_explain.to_json(explanation))
+        _emit(lambda: print(render_explain.to_json(explanation)))
     elif _use_color(args.color):
         from rich.console import Console
 
-        render_explain.print_rich(explanation, Console(highlight=False, force_terminal=True if args.color == "always" else None), full=args.all)
+        console = Console(highlight=False, force_terminal=True if args.color == "always" else None)
+        _emit(lambda: render_explain.print_rich(explanation, console, full=args.all))
     else:
-        print(render_explain.to_plain(explanation, full=args.all))
-    return EXIT_FINDINGS if explanation.fatal else EXIT_OK
+        _emit(lambda: print(render_explain.to_plain(explanation, full=args.all)))
+    return code
+
+
+def _emit(write: Callable[[], None]) -> None:
+    """Write the command's report; a reader that left (`| head -1`) keeps the status the report earned."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _detach_stdout()
+    except OSError as exc:
+        _detach_stdout()
+        raise OutputError(exc.strerror or str(exc)) from None
+
+
+def _detach_stdout() -> None:
+    """Point fd 1 at /dev/null so the interpreter's last flush cannot fail again (Python's SIGPIPE note)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _escape(exc: UnicodeError) -> tuple[str, int]:
+    """Error handler: an undecodable byte kept as a surrogate prints as ``\\xff`` (as in --json), anything else unprintable as ``\\u2014``."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    bad = exc.object[exc.start : exc.end]
+    text = "".join(f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c.encode("ascii", "backslashreplace").decode() for c in bad)
+    return text, exc.end
+
+
+def _tolerant_streams() -> None:
+    """Never crash on an encoding: `PYTHONIOENCODING=ascii`, a C locale, or undecodable env bytes
+    print as backslash escapes instead of raising UnicodeEncodeError."""
+    import codecs
+
+    codecs.register_error("ascendrl-escape", _escape)
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="ascendrl-escape")
+            except (ValueError, OSError):
+                pass
 
 
 def _use_color(choice: str) -> bool:
@@ -312,6 +422,25 @@ def _options_first(argv: list[str], *, takes_value: set[str]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stderr is None:  # started with 2>&-: messages go nowhere rather than crash
+        sys.stderr = open(os.devnull, "w")
+    if sys.stdout is None:  # started with >&-: there is nowhere to put the report
+        print("ascendrl: standard output is closed; nothing can be reported", file=sys.stderr)
+        return EXIT_OUTPUT
+    _tolerant_streams()
+    code = _main(argv)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _detach_stdout()
+    except OSError as exc:
+        _detach_stdout()
+        print(f"ascendrl: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_OUTPUT
+    return code
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     command_argv = None
@@ -338,8 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ascendrl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPT
-    except BrokenPipeError:
-        return EXIT_OK
+    except OutputError as exc:
+        print(f"ascendrl: cannot write the output: {exc}", file=sys.stderr)
+        return EXIT_OUTPUT
+    except BrokenPipeError:  # a command without its own status for this: say the output was cut
+        _detach_stdout()
+        return EXIT_OUTPUT
     except Exception:
         log = _write_crash_log(traceback.format_exc())
         print(f"ascendrl: an unexpected error occurred; details in {log}", file=sys.stderr)

@@ -27,7 +27,32 @@ STYLE = {Status.PASS: "green", Status.WARN: "yellow", Status.FAIL: "bold red", S
 
 
 def to_json(report: Report) -> str:
-    return json.dumps(report.to_json(), indent=2, ensure_ascii=False)
+    return json_text(report.to_json())
+
+
+def json_text(doc: Any) -> str:
+    """JSON that is always valid UTF-8: undecodable bytes from the environment or file names
+    (Python's surrogate escapes) become visible ``\\xff`` text instead of invalid output."""
+    return json.dumps(_clean(doc), indent=2, ensure_ascii=False)
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape" if _escaped_bytes(value) else "backslashreplace").decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_clean(k): _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _escaped_bytes(text: str) -> bool:
+    """Only U+DC80..U+DCFF surrogates (undecodable bytes) can go back to bytes with surrogateescape."""
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in text)
 
 
 def summary_line(report: Report) -> str:

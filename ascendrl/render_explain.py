@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import textwrap
 from typing import TYPE_CHECKING
 
 from ascendrl.catalog import Catalog, Diagnosis, Explanation, KnownFailure
+from ascendrl.render import json_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
 def to_json(explanation: Explanation) -> str:
-    return json.dumps(explanation.to_json(), indent=2, ensure_ascii=False)
+    return json_text(explanation.to_json())
 
 
 def _where(d: Diagnosis) -> str:
@@ -43,7 +43,9 @@ def _full(d: Diagnosis) -> list[str]:
 def to_plain(explanation: Explanation, *, full: bool = False) -> str:
     out: list[str] = []
     ds = explanation.diagnoses
-    if not ds and explanation.unknown is None:
+    if explanation.read_nothing:
+        out.append("Nothing could be read, so nothing is explained (see the skipped inputs below).")
+    elif not ds and explanation.unknown is None:
         out.append("No known failure and no unexplained fatal error found.")
     elif ds and (ds[0].fatal or explanation.unknown is None):
         out.append("Root cause" if ds[0].fatal else "Findings (nothing fatal)")
@@ -67,6 +69,9 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
                 why = f"; consequence of {d.demoted_by}" if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
                 out.append(f"  {d.entry.id}  {d.entry.title}  — {_where(d)}{why}")
     out += ["", f"Read {explanation.lines_read:,} lines ({explanation.bytes_read:,} bytes) from {len(explanation.files)} file(s)."]
+    if explanation.skipped:
+        out.append(f"Skipped {len(explanation.skipped)} input(s):")
+        out += [f"  {path}: {why}" for path, why in explanation.skipped]
     return "\n".join(out)
 
 
@@ -77,6 +82,8 @@ def print_rich(explanation: Explanation, console: Console, *, full: bool = False
         style = ""
         if line.startswith(("Root cause", "Not in the catalog")):
             style = "bold red"
+        elif line.startswith(("Nothing could be read", "Skipped")):
+            style = "bold yellow"
         elif line.startswith(("Findings", "Also found", "No known failure")):
             style = "bold"
         elif line.startswith("  > "):

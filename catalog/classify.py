@@ -15,17 +15,20 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import stat
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
 from .entries import Catalog, KnownFailure, Signature
+from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
 
-try:  # google-re2: linear-time matching; without it we fall back to Python's re (slower, same results)
+try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2
 except ImportError:  # pragma: no cover - exercised where the wheel is missing
     _re2 = None
+RE2_MAX_MEM = 256 << 20  # the combined scan of a large user catalog outgrows RE2's 8 MiB default
 
 CHUNK = 8 << 20
 MIN_MAX_LINE = 64 << 10  # lines up to this long are always judged whole, whatever the chunk size
@@ -118,17 +121,28 @@ class Explanation:
     bytes_read: int
     lines_read: int
     files: tuple[str, ...]
+    skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
 
     @property
     def fatal(self) -> bool:
         return any(d.fatal for d in self.diagnoses) or self.unknown is not None
+
+    @property
+    def read_nothing(self) -> bool:
+        """Every input was skipped: "no known failure" would be a claim about nothing."""
+        return not self.files and bool(self.skipped)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "schema": 1,
             "diagnoses": [d.to_json() for d in self.diagnoses],
             "unknown": self.unknown.to_json() if self.unknown else None,
-            "input": {"files": list(self.files), "bytes": self.bytes_read, "lines": self.lines_read},
+            "input": {
+                "files": list(self.files),
+                "bytes": self.bytes_read,
+                "lines": self.lines_read,
+                "skipped": [{"path": path, "reason": why} for path, why in self.skipped],
+            },
         }
 
 
@@ -162,22 +176,25 @@ class _Matcher:
                 patterns.append(sig.regex)
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
-        self.engine = "re"
-        self._py_lines = [re.compile(p) for p in patterns]
-        self.scan = re.compile(combined.encode())
         self._set = None
-        if _re2 is not None:
-            try:
-                self.scan = _re2.compile(combined.encode())
-                line_set = _re2.Set.SearchSet()
-                for p in patterns:
-                    line_set.Add(p.encode())
-                line_set.Compile()
-                self._set = line_set
-                self.engine = "re2"
-            except Exception:  # a signature RE2 cannot take: keep Python's re for all
-                self.scan = re.compile(combined.encode())
-                self._set = None
+        if _re2 is None:
+            self.engine = "re"
+            self._py_lines = [re.compile(p) for p in patterns]
+            self.scan = re.compile(combined.encode())
+            return
+        # Signatures RE2 cannot take were rejected when the catalog loaded (entries.regex_problem);
+        # one built by hand that slips through raises here, loudly, never by switching engines.
+        options = _re2.Options()
+        options.log_errors = False
+        options.max_mem = RE2_MAX_MEM
+        self.engine = "re2"
+        self._py_lines = []
+        self.scan = _re2.compile(combined.encode(), options)
+        line_set = _re2.Set.SearchSet(options)
+        for p in patterns:
+            line_set.Add(p.encode())
+        line_set.Compile()
+        self._set = line_set
 
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:
@@ -202,18 +219,75 @@ class Classifier:
         self.bytes_read = 0
         self.lines_read = 0
         self.files: list[str] = []
+        self.skipped: list[tuple[str, str]] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
-        p = Path(path)
-        if p.is_dir():
-            for child in _log_files(p):
-                with open(child, "rb") as fh:
-                    self.feed_stream(fh, str(child.relative_to(p)))
-        else:
-            with open(p, "rb") as fh:
-                self.feed_stream(fh, str(path))
+        """A log file (plain, .gz, .xz, .bz2; .zst when a zstd module is present) or a folder of them.
+
+        What cannot be read is recorded in ``skipped`` with the reason, never dropped silently.
+        A file named directly is read even when it is a pipe (``explain <(cmd)``); inside a folder
+        only regular files are, and text-looking ones (no NUL byte in the first 8 KiB).
+        """
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except OSError as exc:
+            self.skipped.append((str(path), os_reason(exc)))
+            return
+        if is_dir:
+            self._feed_folder(Path(path))
+            return
+        try:
+            fh = open(path, "rb")
+        except OSError as exc:
+            self.skipped.append((str(path), os_reason(exc)))
+            return
+        with fh:
+            self._feed_file(fh, str(path), str(path), text_only=False)
+
+    def feed_log(self, stream: IO[bytes], name: str) -> None:
+        """A stream that may be compressed (stdin): decompressed by its magic bytes, then fed."""
+        self._feed_file(stream, name, name, text_only=False)
+
+    def _feed_folder(self, folder: Path) -> None:
+        fed = len(self.files) + len(self.skipped)
+        for child, problem in log_files(folder):
+            shown = str(folder / child)
+            if problem is not None:
+                self.skipped.append((shown, problem))
+                continue
+            try:
+                fd = os.open(folder / child, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+            except OSError as exc:
+                self.skipped.append((shown, os_reason(exc)))
+                continue
+            with os.fdopen(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    self.skipped.append((shown, "not a regular file"))
+                    continue
+                self._feed_file(fh, str(child), shown, text_only=True)
+        if len(self.files) + len(self.skipped) == fed:
+            self.skipped.append((str(folder), "no files in this folder"))
+
+    def _feed_file(self, raw: IO[bytes], name: str, shown: str, *, text_only: bool) -> None:
+        stream, kind = decompressing(raw)
+        if stream is None:
+            self.skipped.append((shown, kind))
+            return
+        reader = Prefixed(b"", stream)
+        head = reader.read(BINARY_SNIFF)
+        if reader.error is not None and not head:
+            self.skipped.append((shown, f"not readable as {kind}: {os_reason(reader.error)}" if kind else os_reason(reader.error)))
+            return
+        if text_only and b"\x00" in head:
+            self.skipped.append((shown, "binary (a NUL byte in the first 8 KiB)" + (f" after {kind} decompression" if kind else "")))
+            return
+        before = self.bytes_read
+        reader.head = head
+        self.feed_stream(reader, name)
+        if reader.error is not None:
+            self.skipped.append((shown, f"read only the first {self.bytes_read - before:,} bytes: {os_reason(reader.error)}"))
 
     def feed_stream(self, stream: IO[bytes], name: str) -> None:
         self.files.append(name)
@@ -362,7 +436,7 @@ class Classifier:
         )
         specific_fatal = any(d.fatal and not d.entry.generic for d in diagnoses)
         unknown = None if specific_fatal else self._relevant_unknown()
-        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files))
+        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped))
 
     def _relevant_unknown(self) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers only as a last resort."""
@@ -380,23 +454,6 @@ def _innermost_user_frame(frames: list[str]) -> str | None:
         if "/verl/" in path or ("site-packages" not in path and "/lib/python3" not in path and not path.startswith("<")):
             return frame
     return frames[-1] if frames else None
-
-
-def _log_files(folder: Path) -> Iterator[Path]:
-    """Every regular, text-looking file under a folder (a Ray session's logs/), in a stable order."""
-    for root, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            path = Path(root) / name
-            try:
-                if not path.is_file() or path.is_symlink():
-                    continue
-                with open(path, "rb") as fh:
-                    if b"\x00" in fh.read(8192):
-                        continue
-            except OSError:
-                continue
-            yield path
 
 
 def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:

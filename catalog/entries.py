@@ -3,6 +3,11 @@
 The built-in catalog ships in ``known_failures/*.yaml``; users add entries in the same
 format with ``--catalog FILE`` or in ``$XDG_CONFIG_HOME/ascendrl/catalog/*.yaml``. A malformed
 entry is reported with its file and line and skipped; it never stops the others loading.
+
+Signatures are RE2 patterns (linear-time matching, so no log line can stall ``explain`` or
+``run``): one RE2 cannot compile (a lookaround, a backreference) is rejected at load with its
+file:line and RE2's reason, and the rest keep RE2. Only when the google-re2 wheel is missing
+does matching use Python's ``re`` (see :data:`REGEX_ENGINE`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+try:  # google-re2 is a dependency; its absence is reported by `explain`, not hidden
+    import re2 as _re2
+except ImportError:  # pragma: no cover - exercised where the wheel is missing
+    _re2 = None
+
+REGEX_ENGINE = "re2" if _re2 is not None else "re"
 
 try:
     _Loader: Any = yaml.CSafeLoader
@@ -61,10 +73,11 @@ class KnownFailure:
 
 @dataclasses.dataclass(frozen=True)
 class CatalogProblem:
-    """A malformed file or entry: where, and what is wrong."""
+    """A malformed file or entry: where, and what is wrong (``what`` was skipped: entry, signature, folder, file)."""
 
     where: str
     message: str
+    what: str = "entry"
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
@@ -104,14 +117,17 @@ def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | Non
     problems: list[CatalogProblem] = []
     user_paths: list[Path] = []
     directory = user_dir if user_dir is not None else user_catalog_dir()
-    if directory.is_dir():
-        user_paths += sorted(p for p in directory.glob("*.y*ml") if p.is_file())
+    try:
+        if directory.is_dir():
+            user_paths += sorted(p for p in directory.glob("*.y*ml") if p.is_file())
+    except OSError as exc:  # e.g. ~/.config not readable: the built-in catalog still works
+        problems.append(CatalogProblem(str(directory), f"cannot read ({exc.strerror or exc}); user entries not loaded", "folder"))
     user_paths += [Path(p) for p in extra_files]
     for path in user_paths:
         try:
             sources.append((str(path), path.read_text(encoding="utf-8", errors="replace")))
         except OSError as exc:
-            problems.append(CatalogProblem(str(path), f"cannot read: {exc.strerror or exc}"))
+            problems.append(CatalogProblem(str(path), f"cannot read: {exc.strerror or exc}", "file"))
     merged: dict[str, KnownFailure] = {}
     for name, text in sources:
         entries, file_problems = parse_catalog_text(text, name)
@@ -144,17 +160,55 @@ def parse_catalog_text(text: str, name: str) -> tuple[list[KnownFailure], list[C
         mark = getattr(exc, "problem_mark", None)
         where = f"{name}:{mark.line + 1}" if mark is not None else name
         return [], [CatalogProblem(where, f"cannot read entries: {getattr(exc, 'problem', None) or exc}")]
-    entries, problems = [], []
+    entries: list[KnownFailure] = []
+    problems: list[CatalogProblem] = []
     for node, data in zip(root.value, items):
         where = f"{name}:{node.start_mark.line + 1}"
         try:
-            entries.append(_entry(data, where))
+            entry, rejected = _entry(data, where, _signature_lines(node))
         except (ValueError, TypeError, re.error) as exc:
             problems.append(CatalogProblem(where, str(exc)))
+            continue
+        problems += [CatalogProblem(at, message, "signature") for at, message in rejected]
+        if entry.signatures:
+            entries.append(entry)
+        else:
+            problems.append(CatalogProblem(where, f"{entry.id}: no usable signature left"))
     return entries, problems
 
 
-def _entry(data: Any, where: str) -> KnownFailure:
+def _signature_lines(node: Any) -> list[int]:
+    """1-based line of each item of an entry's ``signatures`` list, for error messages."""
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if getattr(key, "value", None) == "signatures" and isinstance(value, yaml.SequenceNode):
+                return [item.start_mark.line + 1 for item in value.value]
+    return []
+
+
+def regex_problem(regex: str) -> str | None:
+    """Why a signature cannot be used, or None: it must compile in RE2 (linear time), or in re without RE2."""
+    if _re2 is None:
+        try:
+            re.compile(regex)
+        except re.error as exc:
+            return f"bad regex {regex!r}: {exc}"
+        return None
+    options = _re2.Options()
+    options.log_errors = False  # RE2 would print its own copy of the message to stderr
+    try:
+        _re2.compile(regex, options)
+    except _re2.error as exc:
+        reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        return (
+            f"regex {regex!r} is not RE2 syntax ({reason}); signatures are matched in linear time "
+            "by RE2, which has no lookahead, lookbehind or backreferences"
+        )
+    return None
+
+
+def _entry(data: Any, where: str, sig_lines: Sequence[int] = ()) -> tuple[KnownFailure, list[tuple[str, str]]]:
+    """The entry, and (file:line, why) for each signature rejected (the entry keeps its good ones)."""
     if not isinstance(data, dict):
         raise ValueError("an entry must be a mapping")
     missing = [key for key in REQUIRED if key not in data]
@@ -170,23 +224,26 @@ def _entry(data: Any, where: str) -> KnownFailure:
     if not isinstance(data["fatal"], bool):
         raise ValueError(f"{entry_id}: fatal must be true or false")
     signatures = []
-    for sig in _list(data["signatures"], entry_id, "signatures"):
+    rejected: list[tuple[str, str]] = []
+    line_of = dict(enumerate(sig_lines))
+    for index, sig in enumerate(_list(data["signatures"], entry_id, "signatures")):
         if isinstance(sig, str):
             sig = {"regex": sig}
         if not isinstance(sig, dict) or not isinstance(sig.get("regex"), str) or not sig["regex"]:
             raise ValueError(f"{entry_id}: each signature needs a non-empty regex")
-        try:
-            re.compile(sig["regex"])
-        except re.error as exc:
-            raise ValueError(f"{entry_id}: bad regex {sig['regex']!r}: {exc}") from None
+        problem = regex_problem(sig["regex"])
+        if problem is not None:
+            at = f"{where.rsplit(':', 1)[0]}:{line_of[index]}" if index in line_of else where
+            rejected.append((at, f"{entry_id}: {problem}"))
+            continue
         sig_fatal = sig.get("fatal")
         if sig_fatal is not None and not isinstance(sig_fatal, bool):
             raise ValueError(f"{entry_id}: a signature's fatal must be true or false")
         signatures.append(Signature(sig["regex"], str(sig.get("emitter") or ""), sig.get("confirmed"), sig_fatal))
-    if not signatures:
+    if not signatures and not rejected:
         raise ValueError(f"{entry_id}: needs at least one signature")
     fix = data["fix"]
-    return KnownFailure(
+    entry = KnownFailure(
         id=entry_id,
         title=str(data["title"]),
         family=str(data["family"]),
@@ -202,6 +259,7 @@ def _entry(data: Any, where: str) -> KnownFailure:
         zh=data.get("zh"),
         origin=where,
     )
+    return entry, rejected
 
 
 def _list(value: Any, entry_id: str, field: str) -> Iterable[Any]:

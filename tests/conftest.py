@@ -153,3 +153,17 @@ def verl_workspace(verl_python, tmp_path_factory):
     subprocess.run([verl_python, "-m", "ascendrl", "data", "gsm8k", "--source", str(root / "gsm8k"), "--out", str(root / "data")], check=True, env=env, capture_output=True)
     subprocess.run([verl_python, str(Path(__file__).parent / "recipes" / "make_tiny_model.py"), str(root / "model")], check=True, capture_output=True)
     return root
+
+
+@pytest.fixture
+def shared_tmp():
+    """A folder a second user (uid 1000, via setpriv) can reach: pytest's own tmp is private to root."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="ascendrl-test-", dir="/tmp"))
+    path.chmod(0o755)
+    yield path
+    for sub in path.rglob("*"):
+        if sub.is_dir() and not sub.is_symlink():
+            sub.chmod(0o755)
+    shutil.rmtree(path)

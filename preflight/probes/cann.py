@@ -14,6 +14,7 @@ File names and formats (see also tests/hosts/README.md):
 
 from __future__ import annotations
 
+import fnmatch
 import re
 
 from ..host import Host
@@ -59,20 +60,25 @@ def _toolkit_homes(host: Host) -> list[tuple[str, str]]:
 def _read_toolkit(host: Host, home: str) -> dict[str, str] | None:
     for arch in ARCHES:
         info = f"{home}/{arch}-linux/{TOOLKIT_INFO}"
-        if host.path(info).is_file():
+        try:
             values = read_kv(host, info)
-            version = pick(values, "version")
-            if not version:
-                raise UnreadableFile(f"{info} has no version= line")
-            return {
-                "version": version,
-                "arch": pick(values, "arch") or arch,
-                "home": home,
-                "info_file": info,
-            }
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        version = pick(values, "version")
+        if not version:
+            raise UnreadableFile(f"{info} has no version= line")
+        return {
+            "version": version,
+            "arch": pick(values, "arch") or arch,
+            "home": home,
+            "info_file": info,
+        }
     cfg = f"{home}/version.cfg"
-    if host.path(cfg).is_file():
+    try:
         text = host.read_text(cfg)
+    except (FileNotFoundError, NotADirectoryError):
+        text = ""
+    if text:
         match = re.search(r"^toolkit_(?:running|installed)_version=\[[^:\]]*:([^\]]+)\]", text, re.M)
         if match:
             return {"version": match.group(1).strip(), "arch": "", "home": home, "info_file": cfg}
@@ -96,8 +102,8 @@ def _toolkit(host: Host) -> dict[str, Fact]:
     # Versioned installs side by side (ascend-toolkit/<ver>, cann-<ver>) matter when
     # `latest` or the env points at the wrong one.
     installed = sorted(
-        {p.name for p in host.path(f"{ASCEND_BASE}/ascend-toolkit").glob("[0-9]*") if p.is_dir()}
-        | {p.name[len("cann-"):] for p in host.path(ASCEND_BASE).glob("cann-[0-9]*") if p.is_dir()}
+        {n for n in _names(host, f"{ASCEND_BASE}/ascend-toolkit", "[0-9]*")}
+        | {n[len("cann-"):] for n in _names(host, ASCEND_BASE, "cann-[0-9]*")}
     )
     facts = {"cann.installed_versions": Fact(installed, f"directory listing of {ASCEND_BASE}")}
     if found:
@@ -120,7 +126,7 @@ def _toolkit(host: Host) -> dict[str, Fact]:
             f"{host.home()}/Ascend/cann/set_env.sh",
             f"{host.home()}/Ascend/ascend-toolkit/set_env.sh",
         )
-        if host.path(s).is_file()
+        if host.is_file(s)
     ]
     facts["cann.set_env"] = (
         Fact(set_env[0], "file exists")
@@ -130,6 +136,15 @@ def _toolkit(host: Host) -> dict[str, Fact]:
     return facts
 
 
+def _names(host: Host, folder: str, pattern: str) -> list[str]:
+    """Sub-folders of a host folder whose names match ``pattern`` (links resolved inside the root)."""
+    try:
+        names = host.listdir(folder)
+    except OSError:
+        return []
+    return [n for n in names if fnmatch.fnmatchcase(n, pattern) and host.is_dir(f"{folder}/{n}")]
+
+
 def _cann_env(host: Host) -> dict[str, Fact]:
     """What `source set_env.sh` leaves in the environment, as this process sees it."""
     home = host.getenv("ASCEND_HOME_PATH") or host.getenv("ASCEND_TOOLKIT_HOME")
@@ -137,9 +152,9 @@ def _cann_env(host: Host) -> dict[str, Fact]:
     ld = [p.rstrip("/") for p in (host.getenv("LD_LIBRARY_PATH") or "").split(":") if p]
     state = {
         "ASCEND_HOME_PATH": home,
-        "home_exists": bool(home) and host.path(home).is_dir(),
+        "home_exists": bool(home) and host.is_dir(home),
         "ASCEND_OPP_PATH": opp,
-        "opp_exists": bool(opp) and host.path(opp).is_dir(),
+        "opp_exists": bool(opp) and host.is_dir(opp),
         "toolkit_lib_on_ld_path": bool(home) and f"{home.rstrip('/')}/lib64" in ld,
         "driver_lib_on_ld_path": any(p.endswith("/driver/lib64/driver") or p.endswith("/driver/lib64") for p in ld)
         or any(p.endswith("/driver/lib64/common") for p in ld),
@@ -151,7 +166,7 @@ def _cann_env(host: Host) -> dict[str, Fact]:
 
 def _find_lib(host: Host, ld: list[str], name: str) -> str | None:
     for directory in ld:
-        if host.path(f"{directory}/{name}").exists():
+        if host.exists(f"{directory}/{name}"):
             return f"{directory}/{name}"
     return None
 
@@ -170,7 +185,7 @@ def _nnal(host: Host) -> dict[str, Fact]:
         else:
             facts["nnal.version"] = Fact(match.group(1), info)
     except FileNotFoundError:
-        present = host.path(f"{ASCEND_BASE}/nnal/atb").is_dir()
+        present = host.is_dir(f"{ASCEND_BASE}/nnal/atb")
         facts["nnal.version"] = missing(
             info, "NNAL installed but version.info missing" if present else "NNAL (ATB) not installed"
         )
@@ -178,13 +193,13 @@ def _nnal(host: Host) -> dict[str, Fact]:
         facts["nnal.version"] = missing(info, f"unreadable: {exc}")
     set_env = f"{ASCEND_BASE}/nnal/atb/set_env.sh"
     facts["nnal.set_env"] = (
-        Fact(set_env, "file exists") if host.path(set_env).is_file() else missing(set_env, "not found")
+        Fact(set_env, "file exists") if host.is_file(set_env) else missing(set_env, "not found")
     )
     atb_home = host.getenv("ATB_HOME_PATH")
     facts["nnal.env"] = Fact(
         {
             "ATB_HOME_PATH": atb_home,
-            "libatb_exists": bool(atb_home) and host.path(f"{atb_home}/lib/libatb.so").exists(),
+            "libatb_exists": bool(atb_home) and host.exists(f"{atb_home}/lib/libatb.so"),
         },
         "environment: ATB_HOME_PATH",
     )

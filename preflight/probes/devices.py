@@ -19,23 +19,22 @@ _DAVINCI = re.compile(r"^davinci(\d+)$")
 
 
 def probe_devices(host: Host) -> dict[str, Fact]:
-    dev = host.path("/dev")
     ids: list[int] = []
     inaccessible: list[str] = []
     try:
-        names = sorted(os.listdir(dev))
+        names = host.listdir("/dev")
     except OSError:
         names = []
     for name in names:
         match = _DAVINCI.match(name)
         if match:
             ids.append(int(match.group(1)))
-            if not _usable(host, dev / name):
+            if not _usable(host, f"/dev/{name}"):
                 inaccessible.append(f"/dev/{name}")
     control = {}
     for name in CONTROL_NODES:
-        path = dev / name
-        control[name] = "missing" if not path.exists() else ("ok" if _usable(host, path) else "no access")
+        path = f"/dev/{name}"
+        control[name] = "missing" if not host.exists(path) else ("ok" if _usable(host, path) else "no access")
     return {
         "devices.davinci": Fact(sorted(ids), "listing of /dev"),
         "devices.inaccessible": Fact(inaccessible, "os.access on /dev/davinci*"),
@@ -44,15 +43,15 @@ def probe_devices(host: Host) -> dict[str, Fact]:
     }
 
 
-def _usable(host: Host, path) -> bool:
+def _usable(host: Host, path: str) -> bool:
     """Readable and writable; on the live host it must also be a character device."""
+    st = host.stat(path)
+    if st is None or (host.live and not stat.S_ISCHR(st.st_mode)):
+        return False
     try:
-        mode = os.stat(path).st_mode
+        return os.access(host.path(path), os.R_OK | os.W_OK)
     except OSError:
         return False
-    if host.live and not stat.S_ISCHR(mode):
-        return False
-    return os.access(path, os.R_OK | os.W_OK)
 
 
 def parse_visible_devices(value: str) -> tuple[list[int], str | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from pathlib import Path
 
 from ..host import Host
 from ..model import Fact, missing
@@ -19,6 +20,7 @@ class DiskUsage:
     available_bytes: int
     device: int
     writable: bool
+    missing: str | None = None  # the first folder of ``path`` that does not exist yet (host path), if any
 
     @property
     def ray_fullness(self) -> float:
@@ -67,11 +69,17 @@ def run_dirs(host: Host) -> dict[str, tuple[str, str]]:
 
 
 def measure(host: Host, path: str) -> DiskUsage:
-    """statvfs of the path, or of its nearest existing ancestor (the run will create it)."""
-    target = host.path(path)
-    probe = target
+    """statvfs of the path, or of its nearest existing ancestor (the run will create it).
+
+    ``missing`` names the first folder that does not exist, so rules can tell "Ray will
+    create its ``ray`` folder" from "TMPDIR itself points nowhere".
+    """
+    probe = host.path(path)
+    host_path = Path("/", path) if not host.live else Path(os.path.abspath(os.path.expanduser(path)))
+    missing = None
     while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
+        missing = str(host_path)
+        probe, host_path = probe.parent, host_path.parent
     st = os.statvfs(probe)
     writable = os.access(probe, os.W_OK) and not (st.f_flag & os.ST_RDONLY)
     return DiskUsage(
@@ -81,6 +89,7 @@ def measure(host: Host, path: str) -> DiskUsage:
         available_bytes=st.f_bavail * st.f_frsize,
         device=os.stat(probe).st_dev,
         writable=writable,
+        missing=missing,
     )
 
 

@@ -13,7 +13,7 @@ import dataclasses
 import os
 import re
 
-from ..host import Host
+from ..host import Host, read_regular
 from ..model import Fact, missing
 
 SEARCH_DIRS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
@@ -150,8 +150,7 @@ def probe_npu_smi(host: Host) -> dict[str, Fact]:
         # A captured `npu-smi info` output saved to a file (e.g. from a bug report).
         source = f"captured output {exe}"
         try:
-            with open(exe, "rb") as fh:
-                text = fh.read(1 << 20).decode("utf-8", "replace")
+            text = read_regular(exe).decode("utf-8", "replace")
         except OSError as exc:
             facts["npu_smi.info"] = missing(source, f"unreadable: {exc}")
             return facts

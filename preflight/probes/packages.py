@@ -2,11 +2,12 @@
 
 Three ways, one result: this interpreter (``importlib.metadata`` in-process), another
 interpreter (``--python EXE``: a short metadata query run in it), or the site-packages
-folders of a mounted image (``--root DIR``: ``importlib.metadata`` pointed at them).
+folders of a mounted image (``--root DIR``: METADATA files read through the host, inside the root).
 """
 
 from __future__ import annotations
 
+import email.parser
 import json
 import platform
 import sys
@@ -112,25 +113,54 @@ def _from_interpreter(host: Host) -> dict[str, Fact]:
 
 
 def _from_root(host: Host) -> dict[str, Fact]:
-    sites = [p for pattern in _SITE_GLOBS for p in sorted(host.root.glob(pattern)) if p.is_dir()]
+    sites = [p for pattern in _SITE_GLOBS for p in host.glob(pattern) if host.is_dir(p)]
     if not sites:
         reason = f"no site-packages folder under {host.root} (looked in {', '.join(_SITE_GLOBS)})"
         facts = {f"pkg.{key}": missing("site-packages scan", reason) for key in PACKAGES.values()}
         facts["python.version"] = missing("site-packages scan", reason)
         return facts
-    site = sites[0]
-    rel = "/" + str(site.relative_to(host.root))
-    source = f"importlib.metadata over {rel}"
+    rel = sites[0]
+    source = f"package metadata under {rel}"
     found: dict[str, str] = {}
-    for dist in metadata.distributions(path=[str(s) for s in sites]):
-        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
-        if name and name not in found and dist.version:
-            found[name] = dist.version
-    facts = {"python.version": _python_from_site(site, rel)}
+    for site in sites:
+        for name, version in _distributions(host, site):
+            found.setdefault(name, version)
+    facts = {"python.version": _python_from_site(Path(rel), rel)}
     for dist_name, key in PACKAGES.items():
         value = found.get(dist_name)
         facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")
     return facts
+
+
+def _distributions(host: Host, site: str) -> list[tuple[str, str]]:
+    """(normalised name, version) of each *.dist-info / *.egg-info in an image's site-packages.
+
+    Read through the host (links resolved inside the root, bounded reads), not with
+    importlib.metadata, which would follow an image's absolute links onto this machine.
+    """
+    try:
+        names = host.listdir(site)
+    except OSError:
+        return []
+    out = []
+    for entry in names:
+        if entry.endswith(".dist-info"):
+            candidates = [f"{site}/{entry}/METADATA"]
+        elif entry.endswith(".egg-info"):
+            candidates = [f"{site}/{entry}/PKG-INFO", f"{site}/{entry}"]
+        else:
+            continue
+        for meta in candidates:
+            try:
+                head = host.read_text(meta, limit=64 << 10).split("\n\n", 1)[0]
+            except OSError:
+                continue
+            fields = email.parser.HeaderParser().parsestr(head)
+            name, version = (fields.get("Name") or "").strip(), (fields.get("Version") or "").strip()
+            if name and version:
+                out.append((name.lower().replace("_", "-"), version))
+            break
+    return out
 
 
 def _python_from_site(site: Path, rel: str) -> Fact:

@@ -60,6 +60,17 @@ class RayTempDisk(_FreeSpace):
     warn_below_gib = 50.0
 
     def judge(self, facts: Facts, usage: DiskUsage, found: dict) -> Finding:
+        if usage.missing is not None and usage.missing != usage.path:
+            # Not just <temp>/ray (Ray makes that): the temp root itself points nowhere. Ray would
+            # create it (try_to_create_directory: os.makedirs) on whatever disk its parent is on.
+            root = usage.path.rstrip("/").rsplit("/", 1)[0] or "/"
+            return self.warn(
+                f"Ray's temp root {root} does not exist ({usage.missing} is missing); Ray would create it with "
+                f"os.makedirs on the filesystem of {usage.measured_at}, which has {_gib(usage.available_bytes)} free",
+                fix=f"Create {root} on the large disk, or point RAY_TMPDIR/TMPDIR at an existing folder there.",
+                missing=usage.missing,
+                **found,
+            )
         threshold = facts.value("ray.fs_capacity_threshold", 0.95)
         full = usage.ray_fullness
         found.update(ray_fullness=round(full, 4), threshold=threshold)
@@ -80,11 +91,27 @@ class TmpDisk(_FreeSpace):
     why = "Ray's dashboard, multiprocessing sockets, torch compile caches and datasets' temp files land here; a full root disk stops the run (the seed moved TMPDIR)."
     fix = "export TMPDIR=<dir on the large disk>"
     fix_id = "relocate-caches"
-    sources = ("https://docs.python.org/3/library/tempfile.html#tempfile.gettempdir",)
+    sources = (
+        "https://docs.python.org/3/library/tempfile.html#tempfile.gettempdir",
+        "https://github.com/ray-project/ray/blob/master/python/ray/_private/utils.py",
+    )
     fact_key = "disk.tmpdir"
     label = "TMPDIR"
     fail_below_gib = 2.0
     warn_below_gib = 20.0
+
+    def judge(self, facts: Facts, usage: DiskUsage, found: dict) -> Finding:
+        if usage.missing is not None:
+            # tempfile.gettempdir() skips a TMPDIR it cannot write to and silently uses /tmp;
+            # mktemp(1) and others fail outright. Either way the free space of an ancestor says nothing.
+            return self.warn(
+                f"TMPDIR {usage.path} does not exist ({usage.missing} is missing): Python's tempfile silently "
+                "falls back to /tmp and tools such as mktemp fail; free space not judged",
+                fix=f"mkdir -p {usage.path} on the large disk, or point TMPDIR at an existing folder.",
+                missing=usage.missing,
+                **found,
+            )
+        return super().judge(facts, usage, found)
 
 
 class DatasetsCacheDisk(_FreeSpace):
