@@ -14,6 +14,7 @@ from ascendrl.preflight.host import Host
 
 HOSTS = Path(__file__).parent / "hosts"
 NPU_SMI = HOSTS / "npu-smi"
+IMAGE_NPU_SMI = "usr/local/sbin/npu-smi"  # where the fixture hosts keep their npu-smi, as real hosts do
 SITE = "usr/local/python3.11.13/lib/python3.11/site-packages"
 
 # What `source set_env.sh` (toolkit + NNAL) leaves in the environment on each host,
@@ -84,10 +85,15 @@ def build_host(tmp_path: Path, case: dict[str, Any]) -> Host:
     for var in case.get("unset", []):
         env.pop(var, None)
     npu_smi = case.get("npu_smi")
+    if npu_smi:
+        npu_smi = str(NPU_SMI / npu_smi)
+    elif (root / IMAGE_NPU_SMI).is_file():
+        # --root never runs the image's own files; a test names the fixture's npu-smi explicitly, as a user would.
+        npu_smi = str(root / IMAGE_NPU_SMI)
     return Host(
         root=root,
         env=env,
-        npu_smi=str(NPU_SMI / npu_smi) if npu_smi else None,
+        npu_smi=npu_smi,
         timeout=float(case.get("timeout", 10)),
         checkpoint_dir=case.get("checkpoint_dir"),
     )

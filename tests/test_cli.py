@@ -59,12 +59,12 @@ def test_fixture_host_passes_and_exits_zero(tmp_path):
     root = tmp_path / "root"
     shutil.copytree(HOSTS / "seed", root, symlinks=True)
     env = dict(ENV_NO_ASCEND)
-    from conftest import BASE_ENV, SOURCED_ENV
+    from conftest import BASE_ENV, IMAGE_NPU_SMI, SOURCED_ENV
 
     env.update(BASE_ENV)
     env.update(SOURCED_ENV["seed"])
     env["RAY_local_fs_capacity_threshold"] = "1.0"  # this machine's disk fullness must not decide the exit code
-    proc = run_cli("check", "--root", str(root), "--json", env=env)
+    proc = run_cli("check", "--root", str(root), "--npu-smi", str(root / IMAGE_NPU_SMI), "--json", env=env)
     doc = json.loads(proc.stdout)
     fails = [f for f in doc["findings"] if f["status"] == "fail"]
     # The disk floors depend on this machine; everything else on the seed host passes.

@@ -194,3 +194,27 @@ def test_a_hung_npu_smi_and_its_children_are_killed_at_the_timeout(tmp_path):
     while _alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(pid), f"npu-smi's child {pid} outlived the check"
+
+
+def test_root_never_runs_the_images_npu_smi(tmp_path):
+    """--root treats the image as data: an npu-smi inside it is found but not executed on this machine."""
+    import shutil
+
+    from conftest import HOSTS
+
+    root = tmp_path / "root"
+    shutil.copytree(HOSTS / "seed", root, symlinks=True)
+    marker = tmp_path / "ran"
+    planted = root / "usr/local/sbin/npu-smi"
+    planted.unlink()
+    planted.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    planted.chmod(0o755)
+    env = {**os.environ, **BASE_ENV, **SOURCED_ENV["seed"]}
+    proc = subprocess.run(
+        [sys.executable, "-m", "ascendrl", "check", "--json", "--root", str(root)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    assert not marker.exists()
+    reason = json.loads(proc.stdout)["facts"]["npu_smi.info"]["reason"]
+    assert "did not run it" in reason and "--npu-smi" in reason

@@ -142,6 +142,11 @@ def find_npu_smi(host: Host) -> str | None:
 
 def probe_npu_smi(host: Host) -> dict[str, Fact]:
     exe = find_npu_smi(host)
+    if exe is not None and not host.npu_smi and not host.live:
+        # Under --root the image's files are data, never programs: running its npu-smi here would
+        # execute whatever the image holds, on this machine. Only an npu-smi named with --npu-smi runs.
+        reason = f"found {exe} in the image but did not run it (--root never executes the image's files; pass --npu-smi to run one)"
+        return {"npu_smi.path": Fact(exe, "PATH search under --root"), "npu_smi.info": missing("npu-smi info", reason)}
     if exe is None:
         reason = "npu-smi not found on PATH or in " + ", ".join(SEARCH_DIRS)
         return {"npu_smi.path": missing("PATH search", reason), "npu_smi.info": missing("npu-smi info", reason)}

@@ -182,7 +182,7 @@ def test_kill_9_mid_apply_leaves_old_or_new_and_undo_works(tmp_path):
 def test_cli_dry_run_apply_idempotent_undo_on_a_fixture_host(tmp_path):
     import shutil
 
-    from conftest import HOSTS
+    from conftest import HOSTS, IMAGE_NPU_SMI
 
     root = tmp_path / "root"
     shutil.copytree(HOSTS / "seed", root, symlinks=True)
@@ -191,7 +191,7 @@ def test_cli_dry_run_apply_idempotent_undo_on_a_fixture_host(tmp_path):
     env = {"PATH": "/usr/local/sbin:/usr/bin:/bin", "HOME": "/root", "ASCEND_RT_VISIBLE_DEVICES": "0, 1,2", "HCCL_CONNECT_TIMEOUT": "9000"}
 
     def run(*args):
-        return subprocess.run([sys.executable, "-m", "ascendrl", "fix", "--root", str(root), *args], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+        return subprocess.run([sys.executable, "-m", "ascendrl", "fix", "--root", str(root), "--npu-smi", str(root / IMAGE_NPU_SMI), *args], cwd=work, env=env, capture_output=True, text=True, timeout=120)
 
     dry = run()
     assert dry.returncode == 0, dry.stderr

@@ -144,14 +144,14 @@ def test_on_a_fixture_ascend_host(verl_python, workspace, tmp_path):
     """--root: NPUs from the host's npu-smi, data and model paths read under the root."""
     import shutil
 
-    from conftest import BASE_ENV, HOSTS, SOURCED_ENV
+    from conftest import BASE_ENV, HOSTS, IMAGE_NPU_SMI, SOURCED_ENV
 
     root = tmp_path / "root"
     shutil.copytree(HOSTS / "seed", root, symlinks=True)
     shutil.copytree(workspace / "model", root / "models" / "tiny")
     shutil.copytree(workspace / "data", root / "workspace" / "verl" / "gsm8k")
     env = {**os.environ, **BASE_ENV, **SOURCED_ENV["seed"], "HF_HUB_OFFLINE": "1"}
-    args = ["--root", str(root), "--set", "model_path=/models/tiny", "--set", "data.max_response_length=512"]
+    args = ["--root", str(root), "--npu-smi", str(root / IMAGE_NPU_SMI), "--set", "model_path=/models/tiny", "--set", "data.max_response_length=512"]
     found, _ = lint(verl_python, *args, env=env)
     assert found["ARL-L006"]["status"] == "pass" and "8 NPU(s) present" in found["ARL-L006"]["detail"]
     assert found["ARL-L007"]["status"] == "pass"
