@@ -339,11 +339,12 @@ def plan_rollout(
 def _concurrency(m: ModelShape, r: Rollout, blocks: int, block: int, layers: int) -> float:
     """vLLM's "Maximum concurrency for N tokens per request": blocks / blocks one request needs.
 
-    Sliding-window layers need only their window per request (vLLM's hybrid allocator).
+    Sliding-window layers need only (window - 1 + max_num_batched_tokens) per request
+    (SlidingWindowSpec.max_memory_usage_bytes in vllm/v1/kv_cache_interface.py).
     """
     per_full = math.ceil(r.max_model_len / block)
     if m.sliding_layers and m.sliding_window and layers:
-        per_sw = math.ceil(min(r.max_model_len, m.sliding_window + block) / block)
+        per_sw = math.ceil(min(r.max_model_len, m.sliding_window - 1 + r.max_num_batched_tokens) / block)
         full = max(layers - m.sliding_layers, 0)
         need = (full * per_full + m.sliding_layers * per_sw) / layers
     else:
@@ -400,15 +401,16 @@ def resident_during_rollout(m: ModelShape, t: Training, *, after_first_step: boo
     """The training state verl leaves on each NPU while vLLM rolls out (hybrid engine, colocated).
 
     verl offloads params / optimizer between phases only when param_offload / optimizer_offload
-    are set (fsdp_workers.py: offload after update_actor, load before); grads are freed
-    (zero_grad set_to_none). The optimizer states exist only after the first step.
+    are set (fsdp_workers.py: offload after init and after update_actor, load before it); grads
+    are freed (zero_grad set_to_none). At vLLM's profiling (init) the optimizer has no state yet
+    and the reference is not built yet (init_model builds actor, then rollout, then ref).
     """
     c = constants()["training"]
     p = m.params()
     out = 0 if (t.param_offload or t.offload_policy) else p * c["actor_param_bytes"] / t.world
     if after_first_step and not (t.optimizer_offload or t.offload_policy):
         out += p * c["optimizer_bytes"].get(t.optimizer, 8) / t.world
-    if t.ref and not t.ref_param_offload:
+    if after_first_step and t.ref and not t.ref_param_offload:
         out += p * c["ref_param_bytes"] / t.world
     return int(out + c["context_gib"] * GIB)
 

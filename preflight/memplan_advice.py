@@ -162,6 +162,10 @@ def smallest_fix(p: Plan, *, vllm_ascend: str | None = None, backend: str = "npu
     """
     if p.fits:
         return None
+    if p.card.other:  # a leftover process is the cheapest thing to remove (ARL-D003 names it)
+        freed = make_plan(p.model, p.rollout_cfg, p.training_cfg, dataclasses.replace(p.card, other=0), vllm_ascend=vllm_ascend, backend=backend)
+        if freed.fits:
+            return Change("processes holding the NPU (see ARL-D003)", "stopped", freed)
     cands = _candidates(p)
     util_first = sorted((c for c in cands if c[1] == "gpu_memory_utilization"), key=lambda c: abs(c[2] - p.rollout_cfg.gpu_memory_utilization))
     order = util_first + [c for c in cands if c[1] != "gpu_memory_utilization"]
@@ -180,7 +184,7 @@ def table(p: Plan) -> list[str]:
         f"per NPU ({p.card.chip}, {p.card.total / GIB:.2f} GiB usable of {p.card.hbm_gib:g} GiB HBM, {p.card.other / GIB:.2f} GiB held by other processes)",
         f"rollout   vLLM requests {gib(r.requested)} GiB (util {p.rollout_cfg.gpu_memory_utilization}, TP {p.rollout_cfg.tp}; {r.era.formula} formula of vllm-ascend >= {r.era.since})",
         f"          weights {gib(r.weights)} | peak activation {gib(r.activation)} | non-torch {gib(r.non_torch)} | graph {gib(r.graph)}{' (counted)' if r.graph_counted else ' (not counted)'}",
-        f"          KV cache {gib(r.kv)} GiB = {r.kv_tokens:,} tokens, max concurrency {r.max_concurrency}x at {p.rollout_cfg.max_model_len} tokens",
+        f"          KV cache {gib(r.kv)} GiB{' (logged clamped to 0)' if r.kv < 0 and r.era.formula == 'legacy_peak' else ''} = {r.kv_tokens:,} tokens, max concurrency {r.max_concurrency}x at {p.rollout_cfg.max_model_len} tokens",
         f"          resident training state + other processes {gib(r.resident)} | peak {gib(r.peak)} | margin {gib(p.rollout_margin)}",
     ]
     if p.training is not None:

@@ -399,6 +399,8 @@ class MemoryEstimate(_LintRule):
             return self.passed(detail, **data)
         hard = {Verdict.START_REFUSED, Verdict.NEGATIVE_KV, Verdict.KV_BELOW_ONE_SEQUENCE}
         fix = f"Set {change.key}={change.value} (re-planned: {change.describe().split(' → ', 1)[1]})." if change else None
+        if change is not None and change.value == "stopped":
+            fix = f"Stop the {change.key} (re-planned without them: {change.describe().split(' → ', 1)[1]})."
         if hard & set(plan.verdicts):
             return self.fail(detail, fix=fix, **data)
         return self.warn(detail, fix=fix, **data)
