@@ -64,6 +64,9 @@ class ModelShape:
     sliding_window: int = 0
     linear_layers: int = 0  # linear-attention / mamba layers: no KV cache per token
     vision_params: int = 0
+    vision_hidden: int = 0
+    vision_intermediate: int = 0
+    vision_merge: int = 1
 
     @classmethod
     def from_config(cls, cfg: dict[str, Any], name: str = "model") -> ModelShape:
@@ -93,6 +96,7 @@ class ModelShape:
             sliding = max(0, layers - int(get("max_window_layers") or 0))
         if not window:
             sliding = 0
+        vc = cfg.get("vision_config") or {}
         mla_kv = int(get("kv_lora_rank") or 0) + int(get("qk_rope_head_dim") or 0) if get("kv_lora_rank") else 0
         return cls(
             name=name, layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
@@ -107,7 +111,10 @@ class ModelShape:
             mla_kv=mla_kv, mla_kv_lora=int(get("kv_lora_rank") or 0), mla_rope=int(get("qk_rope_head_dim") or 0), mla_q_lora=int(get("q_lora_rank") or 0),
             mla_qk_head=int(get("qk_nope_head_dim") or 0) + int(get("qk_rope_head_dim") or 0), mla_v_head=int(get("v_head_dim") or 0),
             sliding_layers=sliding, sliding_window=window, linear_layers=linear,
-            vision_params=_vision_params(cfg.get("vision_config")),
+            vision_params=_vision_params(vc),
+            vision_hidden=int(vc.get("hidden_size") or vc.get("embed_dim") or 0),
+            vision_intermediate=int(vc.get("intermediate_size") or 0),
+            vision_merge=int(vc.get("spatial_merge_size") or 1),
         )
 
     # -- parameter counts (per layer kind) -------------------------------------------------
@@ -203,13 +210,14 @@ class Era:
     formula: str  # legacy_peak | profiled
     graph_counted: bool
     cite: str
+    profile: str = "vllm"  # whose profile_run: vllm (GPUModelRunner's) | ascend (logits only)
 
 
 def era_for(vllm_ascend: str | None, backend: str = "npu") -> Era:
     """The KV-budget formula of an installed vllm-ascend (the newest when unknown; vLLM's own on GPU)."""
     eras = constants()["vllm_ascend_eras"]
     if backend == "cuda":
-        return Era("vllm-v1", "profiled", False, "vllm/v1/worker/gpu_worker.py determine_available_memory (memory_profiling)")
+        return Era("vllm-v1", "profiled", False, "vllm/v1/worker/gpu_worker.py determine_available_memory (memory_profiling)", "vllm")
     chosen = eras[-1]
     if vllm_ascend:
         try:
@@ -219,7 +227,7 @@ def era_for(vllm_ascend: str | None, backend: str = "npu") -> Era:
                     chosen = e
         except InvalidVersion:
             pass
-    return Era(chosen["since"], chosen["formula"], bool(chosen["graph_counted"]), chosen["cite"])
+    return Era(chosen["since"], chosen["formula"], bool(chosen["graph_counted"]), chosen["cite"], chosen["profile"])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -266,18 +274,24 @@ def weights_per_rank(m: ModelShape, r: Rollout) -> int:
     return int(total)
 
 
-def activation_peak(m: ModelShape, r: Rollout, backend: str) -> int:
-    """Torch peak increase of profile_run: the dummy forward of max_num_batched_tokens, or the logits/sampler rows."""
-    c = constants()["activation"]
+def activation_peak(m: ModelShape, r: Rollout, profile: str) -> int:
+    """Torch peak increase of profile_run: the largest of the dummy forward of max_num_batched_tokens,
+    the logits/sampler rows, and (vLLM's profile_run only) the multimodal encoder's dummy item."""
+    c = constants()
+    a = c["activation"]
     dt = DTYPE_BYTES.get(r.dtype, m.dtype_bytes)
     tokens = r.max_num_batched_tokens
     inter = m.intermediate
     if m.experts:
         inter = max(m.intermediate if m.dense_layers else 0, m.experts_per_token * m.moe_intermediate + m.shared_intermediate)
-    forward = tokens * dt * (c["mlp_factor"] * inter / r.tp + c["hidden_factor"] * m.hidden)
+    forward = tokens * dt * (a["mlp_factor"] * inter / r.tp + a["hidden_factor"] * m.hidden)
     rows = min(r.max_num_seqs, tokens)
-    sampler = rows * m.vocab * c["sampler_bytes_per_logit"][backend]
-    return int(max(forward, sampler))
+    sampler = rows * m.vocab * a["sampler_bytes_per_logit"][profile]
+    encoder = 0.0
+    if profile == "vllm" and m.vision_hidden:
+        patches = max(tokens, c["vision_tokens_per_item"]) * m.vision_merge**2
+        encoder = patches * dt * (a["mlp_factor"] * m.vision_intermediate / r.tp + a["hidden_factor"] * m.vision_hidden)
+    return int(max(forward, sampler, encoder))
 
 
 def graph_memory(m: ModelShape, r: Rollout) -> int:
@@ -309,7 +323,7 @@ def plan_rollout(
         non_torch = nt["npu_increase"] + comm
     non_torch_b = int(non_torch * GIB)
     weights = weights_per_rank(m, r)
-    act = activation_peak(m, r, backend)
+    act = activation_peak(m, r, era.profile)
     graph = graph_memory(m, r)
     requested = int(total * r.gpu_memory_utilization)
     counted_graph = graph if (era.graph_counted and graph) else 0
