@@ -154,6 +154,8 @@ def test_rule_passes_the_seed_on_a_free_host_with_the_table():
     f = MemoryEstimate().evaluate(_lint_facts("healthy-8x910b3.txt"))
     assert f.status is Status.PASS and "of 64 GiB" in f.detail and "KV cache" in f.detail and "training" in f.detail
     assert f.facts["plan"]["verdicts"] == ["fits"] and f.facts["plan"]["rollout"]["formula"] == "legacy_peak"
+    doc = json.loads(json.dumps(f.to_json()))  # what `check --json` carries
+    assert doc["facts"]["plan"]["rollout"]["kv_cache_tokens"] > 0 and doc["facts"]["plan"]["training"]["peak_gib"] > 0
 
 
 def test_rule_fails_when_a_leftover_process_holds_an_npu_and_names_the_fix():
