@@ -12,7 +12,8 @@ import dataclasses
 import enum
 from typing import Any
 
-from .memplan import GIB, ModelShape, Rollout, RolloutPlan, Training, TrainingPlan, constants, plan_rollout, plan_training, resident_during_rollout
+from .memplan import GIB, ModelShape, Rollout, RolloutPlan, constants, plan_rollout
+from .memplan_training import Training, TrainingPlan, plan_training, resident_during_rollout
 
 
 class Verdict(str, enum.Enum):

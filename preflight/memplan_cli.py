@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -18,13 +19,15 @@ class PlanInputError(ValueError):
     """A bad --model, --recipe or --set: one line for the user."""
 
 
-def read_config(model: str) -> tuple[dict[str, Any], str]:
+def read_config(model: str) -> dict[str, Any]:
+    """config.json of a model folder, or the file itself."""
     path = Path(model)
     cfg_path = path / "config.json" if path.is_dir() else path
     if not cfg_path.is_file():
         raise PlanInputError(f"--model {model}: no config.json there (give a local model folder or its config.json)")
     try:
-        return json.loads(cfg_path.read_text(encoding="utf-8")), path.name if path.is_dir() else path.parent.name or path.name
+        data: dict[str, Any] = json.loads(cfg_path.read_text(encoding="utf-8"))
+        return data
     except (OSError, ValueError) as exc:
         raise PlanInputError(f"--model {model}: {cfg_path} is not readable JSON ({exc})") from None
 
@@ -66,7 +69,8 @@ def host_card(npus: int) -> Card | None:
 
 
 def plan_inputs(model: str, *, recipe: str | None, words: list[str], hbm_gb: float | None) -> tuple[Card | None, dict[str, Any], dict[str, Any]]:
-    cfg, _name = read_config(model)
+    """The card (when --hbm-gb names one), the model's config.json and the recipe's verl keys."""
+    cfg = read_config(model)
     if hbm_gb is not None and hbm_gb <= 0:
         raise PlanInputError("--hbm-gb must be positive")
     card = card_for(hbm_gb, f"{hbm_gb:g} GB NPU") if hbm_gb else None
@@ -97,8 +101,6 @@ def plan_report(card: Card | None, cfg: dict[str, Any], overrides: dict[str, Any
     for tp in (1, 2, 4, 8, 16):
         if tp > training.world or training.world % tp or shape.heads % tp:
             continue
-        import dataclasses
-
         q = make_plan(shape, dataclasses.replace(rollout, tp=tp), training, card, vllm_ascend=vllm_ascend)
         r = q.rollout
         options.append({"tp": tp, "verdicts": [v.value for v in q.verdicts], "kv_cache_gib": round(r.kv / GIB, 2), "kv_cache_tokens": r.kv_tokens, "max_concurrency": r.max_concurrency})

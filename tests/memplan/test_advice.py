@@ -11,6 +11,7 @@ import pytest
 
 from ascendrl.cli import main
 from ascendrl.preflight import memplan as mp
+from ascendrl.preflight import memplan_training as mt
 from ascendrl.preflight.memplan_advice import Card, Verdict, card_for, card_from_npu_smi, make_plan, settings_from_verl, smallest_fix
 from ascendrl.preflight.model import Fact, Facts, Status
 from ascendrl.preflight.probes.npu_smi import parse_npu_smi_info
@@ -108,17 +109,17 @@ def test_training_oom_and_the_micro_batch_fix():
 
 
 def test_checkpointing_and_offload_lower_the_training_peak():
-    base = mp.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=False)
+    base = mt.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=False)
     m = shape("qwen2.5-7b-instruct")
-    plain = mp.plan_training(m, base, rollout_held=0)
-    ckpt = mp.plan_training(m, mp.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=True), rollout_held=0)
-    cpu = mp.plan_training(m, mp.Training(world=8, micro_batch=2, seq_len=4096, offload_policy=True), rollout_held=0)
+    plain = mt.plan_training(m, base, rollout_held=0)
+    ckpt = mt.plan_training(m, mt.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=True), rollout_held=0)
+    cpu = mt.plan_training(m, mt.Training(world=8, micro_batch=2, seq_len=4096, offload_policy=True), rollout_held=0)
     assert ckpt.activations < plain.activations / 5
     assert cpu.params == cpu.optimizer == 0 and cpu.peak < ckpt.peak
     # verl loads param/optimizer offload back before update_actor: no effect on the training peak
-    off = mp.plan_training(m, mp.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=True, param_offload=True, optimizer_offload=True), rollout_held=0)
+    off = mt.plan_training(m, mt.Training(world=8, micro_batch=2, seq_len=4096, gradient_checkpointing=True, param_offload=True, optimizer_offload=True), rollout_held=0)
     assert off.peak == ckpt.peak
-    assert mp.resident_during_rollout(m, mp.Training(param_offload=True, optimizer_offload=True)) < mp.resident_during_rollout(m, mp.Training())
+    assert mt.resident_during_rollout(m, mt.Training(param_offload=True, optimizer_offload=True)) < mt.resident_during_rollout(m, mt.Training())
 
 
 def test_graph_memory_counted_only_where_the_release_counts_it():

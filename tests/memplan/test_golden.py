@@ -116,3 +116,19 @@ def test_era_follows_the_installed_release():
     assert mp.era_for("0.15.0rc1").formula == "profiled"
     assert mp.era_for("0.21.0rc1").graph_counted and not mp.era_for("0.23.0").graph_counted
     assert mp.era_for("nonsense").since == mp.era_for(None).since
+
+
+def test_sliding_and_linear_layers():
+    """layer_types (transformers' field for Gemma-3 / Qwen3-Next style layouts): sliding-window layers
+    need only their window per request; linear-attention layers hold no KV per token."""
+    cfg = json.loads((HERE / "configs" / "qwen3-14b.json").read_text())
+    full = mp.ModelShape.from_config(cfg)
+    sw = mp.ModelShape.from_config({**cfg, "sliding_window": 1024, "layer_types": ["sliding_attention", "full_attention"] * 20})
+    lin = mp.ModelShape.from_config({**cfg, "full_attention_interval": 4})
+    assert (sw.sliding_layers, lin.linear_layers, lin.attention_layers) == (20, 30, 10)
+    r = mp.Rollout(gpu_memory_utilization=0.9, max_model_len=32768, max_num_batched_tokens=2048)
+    total = mp.usable_bytes(65536)
+    plans = {name: mp.plan_rollout(m, r, total=total, vllm_ascend="0.18.0") for name, m in (("full", full), ("sw", sw), ("lin", lin))}
+    assert plans["sw"].kv_tokens == plans["full"].kv_tokens  # same pages per token in the shared pool
+    assert plans["sw"].max_concurrency > 1.8 * plans["full"].max_concurrency
+    assert plans["lin"].kv_tokens > 3.9 * plans["full"].kv_tokens
