@@ -242,7 +242,7 @@ class RolloutPlan:
     non_torch: int
     graph: int
     graph_counted: bool
-    resident: int  # other HBM held on the card when vLLM profiles (training state, other processes)
+    resident: int  # HBM held next to vLLM while it rolls out: the training state (from step 2), other processes
     kv: int  # "Available KV cache memory" (may be negative; legacy vllm-ascend logs it clamped at 0)
     kv_tokens: int
     max_concurrency: float
