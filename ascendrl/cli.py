@@ -121,6 +121,15 @@ def _parser() -> argparse.ArgumentParser:
     gsm8k.add_argument("--out", required=True, metavar="DIR", help="where train.parquet and test.parquet go")
     gsm8k.add_argument("--source", metavar="PATH", help="a local copy (the openai/gsm8k repo folder, or parquet/jsonl files); default: the hub")
 
+    plan = sub.add_parser("plan", help="memory plan per NPU: what vLLM will log (KV cache, concurrency) and whether the actor fits")
+    plan.add_argument("--model", required=True, metavar="DIR|config.json", help="a model folder or its config.json")
+    plan.add_argument("--recipe", metavar="NAME|FILE", help="take the rollout and training settings from this recipe (else verl's defaults)")
+    plan.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or override (repeatable)")
+    plan.add_argument("--npus", type=int, metavar="N", help="NPUs of the run (default: the recipe's, else 8)")
+    plan.add_argument("--hbm-gb", type=float, metavar="GB", help="HBM per NPU (default: this host's npu-smi, else 64)")
+    plan.add_argument("--vllm-ascend", metavar="VERSION", help="plan with this release's KV formula (default: the newest)")
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
     explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
@@ -253,6 +262,21 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         _emit(lambda: print(render.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_plan(args: argparse.Namespace) -> int:
+    """`ascendrl plan`: the memory plan for a model (and a recipe) on this host or a given HBM."""
+    import json
+
+    from ascendrl.preflight import memplan_cli as advice
+
+    try:
+        card, text, overrides = advice.plan_inputs(args.model, recipe=args.recipe, words=args.set, hbm_gb=args.hbm_gb)
+        lines, data = advice.plan_report(card, text, overrides, npus=args.npus, vllm_ascend=args.vllm_ascend)
+    except advice.PlanInputError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(data, indent=2) if args.json else "\n".join(lines))
+    return EXIT_OK
 
 
 def _cmd_fix(args: argparse.Namespace) -> int:
@@ -459,7 +483,7 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        commands = {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run, "data": _cmd_data}
+        commands = {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run, "data": _cmd_data, "plan": _cmd_plan}
         return commands[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)

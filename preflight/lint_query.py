@@ -27,6 +27,17 @@ SELECTED = [
     "actor_rollout_ref.actor.fsdp_config.param_offload", "actor_rollout_ref.actor.fsdp_config.optimizer_offload",
     "actor_rollout_ref.ref.fsdp_config.param_offload", "actor_rollout_ref.actor.use_kl_loss",
     "ray_kwargs.ray_init.num_cpus", "transfer_queue.enable",
+    # the memory plan (ARL-L013)
+    "actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens",
+    "actor_rollout_ref.rollout.max_num_seqs", "actor_rollout_ref.rollout.enforce_eager",
+    "actor_rollout_ref.rollout.enable_chunked_prefill", "actor_rollout_ref.rollout.free_cache_engine",
+    "actor_rollout_ref.rollout.cudagraph_capture_sizes", "actor_rollout_ref.rollout.dtype",
+    "actor_rollout_ref.rollout.data_parallel_size", "actor_rollout_ref.rollout.expert_parallel_size",
+    "actor_rollout_ref.rollout.pipeline_model_parallel_size",
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "actor_rollout_ref.actor.use_dynamic_bsz",
+    "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "actor_rollout_ref.actor.fsdp_config.offload_policy",
+    "actor_rollout_ref.actor.optim.optimizer", "actor_rollout_ref.model.enable_gradient_checkpointing",
+    "actor_rollout_ref.model.use_remove_padding", "algorithm.use_kl_in_reward",
     "transfer_queue.backend.storage_backend", "transfer_queue.backend.SimpleStorage.num_data_storage_units",
 ]
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt")
@@ -173,6 +184,7 @@ def model_facts(path):
             for key in ("max_position_embeddings", "hidden_size", "num_hidden_layers", "vocab_size", "intermediate_size", "num_attention_heads", "num_key_value_heads"):
                 facts[key] = text.get(key, cfg.get(key))
             facts["torch_dtype"] = cfg.get("torch_dtype") or text.get("torch_dtype")
+            facts["config"] = cfg  # the memory plan reads the whole config.json
         except Exception as exc:
             facts["config_error"] = f"{type(exc).__name__}: {exc}"
     index = os.path.join(path, "model.safetensors.index.json")

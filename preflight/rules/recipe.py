@@ -347,35 +347,63 @@ class ModelReady(_LintRule):
 
 class MemoryEstimate(_LintRule):
     id = "ARL-L013"
-    title = "Training state fits the NPUs' HBM"
-    severity = Severity.WARNING
-    what = "Estimates per-NPU memory: FSDP actor state (bf16 params + fp32 master + grads + Adam ~ 16 bytes/param, sharded), the reference model (2 bytes/param unless offloaded), and vLLM's share (gpu_memory_utilization x HBM) — against npu-smi's HBM."
-    why = "If the sharded state alone does not fit next to vLLM's reservation, the first update step dies with 'NPU out of memory'."
-    fix = "Offload (actor_rollout_ref.actor.fsdp_config.param_offload / optimizer_offload), lower gpu_memory_utilization, or add NPUs."
-    sources = ("https://arxiv.org/abs/1910.02054", "https://github.com/verl-project/verl/blob/main/docs/ascend_tutorial/dev_guide/performance/perf_tuning_on_ascend.rst")
+    title = "The rollout and the actor fit the NPUs' HBM (memory plan)"
+    severity = Severity.CRITICAL
+    what = (
+        "Plans HBM per NPU from the model's config.json and the recipe: what vLLM will log at start-up (weights, profiled "
+        "peak activation, non-torch memory, graph capture, 'Available KV cache memory', KV tokens, maximum concurrency) with "
+        "the installed vllm-ascend's own formula, the FSDP training state resident during rollout, and update_actor's peak "
+        "(fp32 params, grads, AdamW, gathered layer, activations, logits) — against npu-smi's HBM and what other processes hold."
+    )
+    why = "vLLM finds a negative or too small KV cache only after Ray, the model load and profiling (minutes); an OOM in update_actor comes after the first rollout."
+    fix = "Apply the change the finding names (it is re-planned to fit): gpu_memory_utilization, max_num_batched_tokens, micro-batch, offload or TP."
+    sources = (
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/worker/worker_v1.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.15.0rc1/vllm_ascend/worker/worker.py",
+        "https://github.com/vllm-project/vllm/blob/main/vllm/v1/core/kv_cache_utils.py",
+        "https://github.com/verl-project/verl/blob/main/verl/workers/fsdp_workers.py",
+        "https://github.com/vllm-project/vllm-ascend/issues/9372",
+    )
 
     def judge(self, facts: Facts, q: dict[str, Any]) -> Finding:
+        from ..memplan import ModelConfigError, ModelShape
+        from ..memplan_advice import Verdict, card_for, card_from_npu_smi, make_plan, settings_from_verl, smallest_fix, table
+
         m, c = q.get("model") or {}, q["config"]
+        if not m.get("config"):
+            return self.skip("the model's config.json is not readable here (see ARL-L012)")
+        try:
+            shape = ModelShape.from_config(m["config"], name=str(m.get("configured") or "model"))
+        except ModelConfigError as exc:
+            return self.skip(str(exc))
+        rollout, training = settings_from_verl(c)
         info = facts.value("npu_smi.info")
-        hbm = next((ch.hbm_total_mb for ch in info.chips if ch.hbm_total_mb), None) if info is not None else None
-        if not m.get("weight_bytes"):
-            return self.skip("the model's weights were not found to size it")
-        if not hbm:
-            return self.skip("no HBM size from npu-smi")
-        dtype_bytes = 4 if (m.get("torch_dtype") or "").endswith("32") else 2
-        params = m["weight_bytes"] / dtype_bytes
-        world = int(c["trainer.n_gpus_per_node"] or 1) * int(c["trainer.nnodes"] or 1)
-        actor = 0 if c.get("actor_rollout_ref.actor.fsdp_config.optimizer_offload") else 16 * params / world
-        ref = 0 if c.get("actor_rollout_ref.ref.fsdp_config.param_offload") else 2 * params / world
-        hbm_b = hbm * (1 << 20)
-        vllm = float(c.get("actor_rollout_ref.rollout.gpu_memory_utilization") or 0.5) * hbm_b
-        need = actor + ref
-        shown = f"{params / 1e9:.1f}B params on {world} NPU(s): actor {actor / GIB:.1f} GiB + ref {ref / GIB:.1f} GiB per NPU, vLLM reserves {vllm / GIB:.1f} GiB of {hbm_b / GIB:.0f} GiB"
-        if need > hbm_b:
-            return self.fail(shown + " — the training state alone exceeds HBM")
-        if need + vllm > hbm_b:
-            return self.warn(shown + " — fits only while vLLM sleeps (free_cache_engine); activations come on top")
-        return self.passed(shown)
+        card = card_from_npu_smi(info, training.world) if info is not None else None
+        assumed = ""
+        if card is None:
+            card, assumed = card_for(64, "910B (assumed)"), " (no npu-smi HBM: planned for a 64 GB 910B)"
+        vllm_ascend = facts.value("pkg.vllm_ascend")
+        plan = make_plan(shape, rollout, training, card, vllm_ascend=vllm_ascend)
+        r, t = plan.rollout, plan.training
+        head = (
+            f"{plan.verdicts[0].value}: KV {r.kv / GIB:.2f} GiB = {r.kv_tokens:,} tokens ({r.max_concurrency}x at {rollout.max_model_len}); "
+            f"rollout peak {r.peak / GIB:.1f} GiB, training peak {(t.peak if t else 0) / GIB:.1f} GiB of {card.total / GIB:.1f} GiB{assumed}"
+        )
+        change = smallest_fix(plan, vllm_ascend=vllm_ascend)
+        lines = table(plan)
+        if not plan.fits:
+            lines.append("smallest fix " + (change.describe() if change else "none of gpu_memory_utilization, max_num_batched_tokens, micro-batch, offload, TP alone fits: use more NPUs or a smaller model"))
+        detail = head + "\n       " + "\n       ".join(lines)
+        data = {"plan": plan.to_json(), "smallest_fix": None if change is None else {"key": change.key, "value": change.value, "plan": change.plan.to_json()}}
+        if plan.fits:
+            return self.passed(detail, **data)
+        hard = {Verdict.START_REFUSED, Verdict.NEGATIVE_KV, Verdict.KV_BELOW_ONE_SEQUENCE}
+        fix = f"Set {change.key}={change.value} (re-planned: {change.describe().split(' → ', 1)[1]})." if change else None
+        if change is not None and change.value == "stopped":
+            fix = f"Stop the {change.key} (re-planned without them: {change.describe().split(' → ', 1)[1]})."
+        if hard & set(plan.verdicts):
+            return self.fail(detail, fix=fix, **data)
+        return self.warn(detail, fix=fix, **data)
 
 
 RULES: tuple[type[Rule], ...] = (

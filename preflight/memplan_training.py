@@ -1,0 +1,105 @@
+"""Memory plan, the verl side: the FSDP actor and reference per NPU, in rollout and in update_actor.
+
+Pure Python like ``memplan.py``; byte sizes per parameter come from ``data/memplan.yaml``
+(verl creates the actor in fp32 and the reference in bf16: verl/workers/fsdp_workers.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .memplan import GIB, ModelShape, constants
+
+
+@dataclasses.dataclass(frozen=True)
+class Training:
+    """verl actor/ref settings (actor_rollout_ref.actor.*, .ref.*, .model.*)."""
+
+    world: int = 8
+    micro_batch: int = 2
+    seq_len: int = 4096  # max_prompt_length + max_response_length
+    dynamic_bsz_tokens: int = 0  # ppo_max_token_len_per_gpu when use_dynamic_bsz
+    gradient_checkpointing: bool = True
+    remove_padding: bool = True
+    param_offload: bool = False
+    optimizer_offload: bool = False
+    offload_policy: bool = False  # FSDP2 CPUOffloadPolicy: params/grads/optimizer stay on CPU in update
+    optimizer: str = "adamw"
+    ref: bool = True
+    ref_param_offload: bool = False
+    free_cache_engine: bool = True
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingPlan:
+    """HBM per NPU during update_actor, by part (bytes)."""
+
+    params: int
+    grads: int
+    optimizer: int
+    gathered: int
+    activations: int
+    logits: int
+    ref: int
+    rollout_residue: int
+    context: int
+    tokens: int
+
+    @property
+    def peak(self) -> int:
+        return self.params + self.grads + self.optimizer + self.gathered + self.activations + self.logits + self.ref + self.rollout_residue + self.context
+
+    def rows(self) -> list[tuple[str, int]]:
+        return [(k, getattr(self, k)) for k in ("params", "grads", "optimizer", "gathered", "activations", "logits", "ref", "rollout_residue", "context")]
+
+
+def resident_during_rollout(m: ModelShape, t: Training, *, after_first_step: bool = True) -> int:
+    """The training state verl leaves on each NPU while vLLM rolls out (hybrid engine, colocated).
+
+    verl offloads params / optimizer between phases only when param_offload / optimizer_offload
+    are set (fsdp_workers.py: offload after init and after update_actor, load before it); grads
+    are freed (zero_grad set_to_none). At vLLM's profiling (init) the optimizer has no state yet
+    and the reference is not built yet (init_model builds actor, then rollout, then ref).
+    """
+    c = constants()["training"]
+    p = m.params()
+    out = 0 if (t.param_offload or t.offload_policy) else p * c["actor_param_bytes"] / t.world
+    if after_first_step and not (t.optimizer_offload or t.offload_policy):
+        out += p * c["optimizer_bytes"].get(t.optimizer, 8) / t.world
+    if after_first_step and t.ref and not t.ref_param_offload:
+        out += p * c["ref_param_bytes"] / t.world
+    return int(out + c["context_gib"] * GIB)
+
+
+def plan_training(m: ModelShape, t: Training, *, rollout_held: int) -> TrainingPlan:
+    """Peak HBM of update_actor per NPU (FSDP: states sharded over the world, one layer gathered).
+
+    Activations: tokens = micro_batch x (prompt + response) (or ppo_max_token_len_per_gpu with
+    dynamic batch size) — remove_padding makes the real count smaller, never larger, so this is
+    the worst case. With gradient checkpointing each layer keeps its input (hidden x tokens) and
+    one layer is recomputed at a time; without it every layer keeps ~2 x (5 h + qkv + 3 I) bytes
+    per token (Korthikanti et al. 2022's accounting with flash attention and a SwiGLU MLP).
+    """
+    c = constants()["training"]
+    p = m.params()
+    on_device = not t.offload_policy  # verl loads offloaded params/optimizer back before update_actor
+    params = p * c["actor_param_bytes"] / t.world if on_device else 0
+    grads = p * c["grad_bytes"] / t.world if on_device else 0
+    optim = p * c["optimizer_bytes"].get(t.optimizer, 8) / t.world if on_device else 0
+    cb = c["compute_bytes"]
+    layer_params = m.attn_params() + m.mlp_params(m.layers - 1)
+    gathered = 2 * layer_params * cb + m.embed_params() * cb  # current + prefetched layer, the root unit
+    tokens = t.dynamic_bsz_tokens or t.micro_batch * t.seq_len
+    qkv = (m.heads + 2 * m.kv_heads) * m.head_dim
+    inter = m.experts_per_token * m.moe_intermediate + m.shared_intermediate if m.experts else m.intermediate
+    per_layer = cb * (5 * m.hidden + qkv + 3 * inter)
+    if t.gradient_checkpointing:
+        acts = tokens * (m.layers * m.hidden * cb + per_layer)
+    else:
+        acts = tokens * m.layers * per_layer
+    logits = tokens * m.vocab * c["logits_bytes_per_entry"]
+    ref = p * c["ref_param_bytes"] / t.world if (t.ref and not t.ref_param_offload) else 0
+    return TrainingPlan(
+        params=int(params), grads=int(grads), optimizer=int(optim), gathered=int(gathered), activations=int(acts),
+        logits=int(logits), ref=int(ref), rollout_residue=int(rollout_held), context=int(c["context_gib"] * GIB), tokens=tokens,
+    )
