@@ -161,7 +161,8 @@ class Supervisor:
                         kind, data = self.events.get(timeout=o.poll)
                     except queue.Empty:
                         kind, data = "tick", b""
-                    if self.hung_up and not isinstance(self.view, NoTerminal):
+                    if self.hung_up:
+                        self.hung_up = False
                         self._detach("SIGHUP (the terminal hung up)", _terminal_fds())
                     now = time.monotonic()
                     if kind == "out":
@@ -240,10 +241,11 @@ class Supervisor:
         self._show("message", redact_text(text))
 
     def _detach(self, why: str, fds: set[int]) -> None:
-        """Stop writing to a terminal that is gone (like nohup): its fds lead to /dev/null, the run goes on."""
-        if isinstance(self.view, NoTerminal):
-            return
-        self.notes.append(f"{why}: terminal output stopped; the run stayed supervised, its output went on into the run folder")
+        """Stop writing to a terminal that is gone (like nohup): its fds lead to /dev/null, the run goes on.
+
+        Output that goes to a file or a pipe (not a terminal) keeps going there.
+        """
+        self.notes.append(f"{why}: the run stayed supervised" + (", terminal output stopped" if fds else ""))
         try:
             null = os.open(os.devnull, os.O_RDWR)
             for fd in fds:
@@ -251,11 +253,12 @@ class Supervisor:
             os.close(null)
         except OSError:
             pass
-        view, self.view = self.view, NoTerminal()
-        try:
-            view.close()
-        except (OSError, ValueError):
-            pass
+        if 1 in fds and not isinstance(self.view, NoTerminal):
+            view, self.view = self.view, NoTerminal()
+            try:
+                view.close()
+            except (OSError, ValueError):
+                pass
 
     def close_view(self) -> None:
         try:
