@@ -105,7 +105,9 @@ def run(args, command: list[str] | None) -> int:
             recipe = load_recipe(args.recipe)
             resolved = recipe.resolve(args.words)
         except RecipeError as exc:
-            raise RunSetupError(str(exc)) from None
+            from ascendrl.preflight.redact import redact_text
+
+            raise RunSetupError(redact_text(str(exc))) from None
         argv = resolved.argv(python)
         name, lint = recipe.name, (recipe, list(args.words))
     else:

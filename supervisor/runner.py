@@ -235,7 +235,10 @@ class Supervisor:
         try:
             getattr(self.view, method)(*args)
         except (OSError, ValueError) as exc:  # EIO after a hang-up, EPIPE, a closed stream
-            self._detach(f"the terminal could not be written ({getattr(exc, 'strerror', None) or exc})", _terminal_fds() | {1, 2})
+            fd = getattr(self.view, "message_fd", 2) if method == "message" else 1
+            terminals = _terminal_fds()
+            fds = {fd} | (terminals if fd in terminals else set())
+            self._detach(f"{'stdout' if fd == 1 else 'stderr'} could not be written ({getattr(exc, 'strerror', None) or exc})", fds)
 
     def _say(self, text: str) -> None:
         self._show("message", redact_text(text))

@@ -147,6 +147,28 @@ def test_kill_hup_with_output_to_files_keeps_writing_there(tmp_path):
     assert not live(children)
 
 
+def test_a_reader_that_goes_away_does_not_end_supervision(tmp_path):
+    """`ascendrl run … | head -1`: stdout's pipe closes; the run must not be orphaned by EPIPE."""
+    runs = tmp_path / "runs"
+    with open(tmp_path / "err", "wb") as err:
+        proc = subprocess.Popen(ascendrl_run(runs, "ticker", extra=("--plain",)), stdout=subprocess.PIPE, stderr=err, cwd=tmp_path)
+        try:
+            assert proc.stdout.readline().startswith(b"tick")
+            children = psutil.Process(proc.pid).children(recursive=True)
+            proc.stdout.close()
+            time.sleep(2)
+            assert proc.poll() is None and len(live(children)) == len(children)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    summary = only_summary(runs)
+    assert summary["reason"] == "interrupted" and any("stdout could not be written" in n for n in summary["notes"])
+    assert "run interrupted, exit status 143" in (tmp_path / "err").read_text()  # stderr was fine: the summary is there
+    assert not live(children)
+
+
 @pytest.fixture
 def small_disk(tmp_path):
     mnt = tmp_path / "small"
