@@ -28,6 +28,7 @@ import pytest
 from ascendrl.cli import main
 from ascendrl.preflight.redact import MASK, redact_argv, redact_env, redact_text, secret_name
 from ascendrl.supervisor.raylogs import parse_session_name
+from ascendrl.supervisor.runfolder import RunFolder
 from ascendrl.supervisor.tree import names_session
 
 CHILDREN = Path(__file__).parent / "children.py"
@@ -131,7 +132,7 @@ def test_ssh_drop_keeps_the_run_supervised_and_sigterm_still_stops_it(tmp_path, 
         log = wait_for(lambda: next(runs.glob("*/output.log"), None), what="the run folder")
         wait_for(lambda: b"tick 3" in log.read_bytes(), what="output")
         children = psutil.Process(proc.pid).children(recursive=True)
-        assert b"tick" in seen  # the terminal showed the run
+        wait_for(lambda: b"tick" in seen, what="the terminal to show the run")
         hang_up()  # the SSH session drops
         time.sleep(2)
         sigterm_stops_what_is_still_supervised(proc, children, growing=log)
@@ -202,6 +203,28 @@ def test_full_disk_warns_once_keeps_supervising_and_still_stops(tmp_path, small_
         assert "run interrupted" in stderr
     assert "bytes of output not saved" in stderr  # the printed summary says what was lost
     assert not live(children)
+
+
+def test_log_marks_the_gap_when_the_disk_has_room_again(small_disk):
+    warnings = []
+    folder = RunFolder.create(str(small_disk / "runs"), "r")
+    folder.warn = warnings.append
+    filler = small_disk / "filler"
+    with folder.open_log("output.log") as log:
+        log.write(b"before\n")
+        with open(filler, "wb", buffering=0) as fh:  # the disk fills up (another process, a checkpoint ...)
+            with contextlib.suppress(OSError):
+                while True:
+                    fh.write(b"\0" * 65536)
+        log.write(b"x" * 200_000)
+        log.write(b"y" * 1000)
+        filler.unlink()
+        log.write(b"after\n")
+    text = (folder.path / "output.log").read_bytes()
+    assert text.startswith(b"before\n") and text.endswith(b"after\n")
+    assert b"bytes of output were not saved here: No space left on device]" in text
+    assert len(warnings) == 1 and "No space left on device" in warnings[0]
+    assert folder.notes() and "bytes of output not saved" in folder.notes()[0]
 
 
 def test_read_only_runs_dir_is_refused_before_launch(tmp_path):
