@@ -5,10 +5,11 @@ reaches ``<session>/logs/raylet.out``, and repeated worker errors are deduplicat
 
 The run's session is identified by its id, never by "the newest folder": Ray names a new
 session ``session_<local time %Y-%m-%d_%H-%M-%S_%f>_<pid of the process that started it>``
-(ray python/ray/_private/node.py, ``date_str = datetime.datetime.today().strftime(...)``;
-``f"session_{date_str}_{os.getpid()}"``, Ray 2.60). So it is ours only when its time is after
+(https://github.com/ray-project/ray/blob/master/python/ray/_private/node.py, read in the
+released Ray 2.60.0: ``date_str = datetime.datetime.today().strftime("%Y-%m-%d_%H-%M-%S_%f")``,
+``f"session_{date_str}_{os.getpid()}"``). So it is ours only when its time is after
 the launch and that pid was one of this run's processes then. Another session under the same
-temp dir (another user's run, a ``ray start`` of one's own) is never read, and never stopped.
+temp dir (another user's run, a cluster started by hand before the run) is never read, nor stopped.
 (Ray's local time: a TZ in the run's env that differs from ascendrl's hides the session; safe.)
 """
 

@@ -248,7 +248,8 @@ class Supervisor:
 
         Output that goes to a file or a pipe (not a terminal) keeps going there.
         """
-        self.notes.append(f"{why}: the run stayed supervised" + (", terminal output stopped" if fds else ""))
+        names = ", ".join(("stdin", "stdout", "stderr")[fd] for fd in sorted(fds))
+        self.notes.append(f"{why}: the run stayed supervised" + (f"; nothing more was written to {names}" if fds else ""))
         try:
             null = os.open(os.devnull, os.O_RDWR)
             for fd in fds:

@@ -47,14 +47,13 @@ class ProcessTree:
 
     def __init__(self, root_pid: int, launched_at: float):
         self.root_pid = root_pid
-        self.launched_at = launched_at  # time.time() just before the launch
         self.seen: dict[int, float] = {}  # pid -> create_time
         self.session: Path | None = None  # this run's Ray session dir, once known
         self._me = psutil.Process()
         self._untouchable = {self._me.pid, 1} | {p.pid for p in self._me.parents()}
         self.refresh()
         # "Started after the launch" on psutil's own clock (boot time + ticks, which can sit up to a
-        # second off time.time()): the root's create time, not the wall clock.
+        # second off time.time()): the root's create time, not the wall clock ``launched_at``.
         self.root_created = self.seen.get(root_pid, launched_at)
 
     def owns(self, pid: int, at: float, session: Path) -> bool:
