@@ -246,6 +246,13 @@ def test_read_only_runs_dir_is_refused_before_launch(tmp_path):
     assert "Traceback" not in proc.stderr and not marker.exists()
 
 
+@pytest.mark.parametrize("option", ["--grace", "--stall-timeout"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-1"])
+def test_grace_and_stall_timeout_must_be_finite(capsys, option, value):
+    assert main(["run", option, value, "--", "true"]) == 2
+    assert f"{option} must be a positive number of seconds" in capsys.readouterr().err
+
+
 # ---- item 9: only this run's processes, only this run's Ray session ----------------------------
 
 SLEEPER = "import time; time.sleep(120)"
