@@ -10,13 +10,13 @@ stop it. The log records how many bytes it lost, where they were lost.
 from __future__ import annotations
 
 import datetime
-import itertools
 import os
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+_NOT_STARTED = "; nothing was started (choose another --runs-dir)"
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -44,16 +44,16 @@ class RunFolder:
         safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:60] or "run"
         try:
             os.makedirs(runs_dir, mode=0o700, exist_ok=True)
-            for n in itertools.count(1):
+            n = 1
+            while True:
                 path = Path(runs_dir) / (f"{stamp}-{safe}" if n == 1 else f"{stamp}-{safe}-{n}")
                 try:
                     os.mkdir(path, 0o700)
                     return cls(path)
                 except FileExistsError:
-                    continue
+                    n += 1
         except OSError as exc:
-            raise RunFolderError(f"cannot create a run folder in {runs_dir}: {exc.strerror or exc}; nothing was started (choose another --runs-dir)") from None
-        raise AssertionError("unreachable")  # pragma: no cover
+            raise RunFolderError(f"cannot create a run folder in {runs_dir}: {exc.strerror or exc}{_NOT_STARTED}") from None
 
     def write(self, name: str, text: str, *, required: bool = False) -> bool:
         """Create ``name`` (0600) with ``text``. A failure raises RunFolderError when required, else is reported once."""
@@ -66,7 +66,7 @@ class RunFolder:
             return True
         except OSError as exc:
             if required:
-                raise RunFolderError(f"cannot write {self.path / name}: {exc.strerror or exc}; nothing was started (choose another --runs-dir)") from None
+                raise RunFolderError(f"cannot write {self.path / name}: {exc.strerror or exc}{_NOT_STARTED}") from None
             self.failed(name, exc)
             return False
 
@@ -74,7 +74,7 @@ class RunFolder:
         try:
             return Log(self, name, os.open(self.path / name, _FLAGS | os.O_APPEND, 0o600))
         except OSError as exc:
-            raise RunFolderError(f"cannot write {self.path / name}: {exc.strerror or exc}; nothing was started (choose another --runs-dir)") from None
+            raise RunFolderError(f"cannot write {self.path / name}: {exc.strerror or exc}{_NOT_STARTED}") from None
 
     def failed(self, name: str, exc: OSError) -> None:
         """Remember why ``name`` was not written; the first problem of the run is said out loud."""
