@@ -204,8 +204,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if command == []:
         raise UsageError("nothing after --")
     for name in ("stall_timeout", "grace"):
-        if getattr(args, name) <= 0:
-            raise UsageError(f"--{name.replace('_', '-')} must be positive")
+        value = getattr(args, name)
+        if not math.isfinite(value) or value <= 0:  # nan never stalls, inf never escalates to SIGKILL
+            raise UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds, not {value}")
     try:
         return run_cmd.run(args, command)
     except run_cmd.RunSetupError as exc:

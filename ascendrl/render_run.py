@@ -27,6 +27,8 @@ def status_line(progress: Progress, state: State) -> str:
 class PlainView:
     """Output goes through unchanged (so pipes and log collectors see verl's own lines)."""
 
+    message_fd = 2  # where message() writes (the supervisor stops writing to an fd that fails)
+
     def __init__(self, stream=None):
         self.out = stream or sys.stdout.buffer
 
@@ -46,6 +48,8 @@ class PlainView:
 
 class LiveView:
     """A status panel (step, reward, length, KL, throughput, step time, elapsed, ETA) above the log tail."""
+
+    message_fd = 1
 
     def __init__(self, console, tail_lines: int = 20):
         from rich.live import Live

@@ -74,10 +74,30 @@ def _preflight(env: dict[str, str], recipe_words: tuple[Recipe, list[str]] | Non
     return check(host)
 
 
+def _comment(text: str) -> str:
+    """Text for a `#` line of shell output: one line, control characters escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def dry_run_text(recipe: Recipe | None, argv: list[str]) -> str:
+    """What would run, as shell a user can read and paste: every word quoted, secrets shown as ***."""
+    from ascendrl.preflight.redact import redact_argv, redact_text, secret_name
+
+    lines = [f"# recipe {_comment(recipe.name)} ({_comment(recipe.origin)})" if recipe else "# command"]
+    if os.path.isfile(ENV_FILE):
+        lines.append(f"source {shlex.quote(ENV_FILE)}")
+    for key, value in (recipe.env if recipe else {}).items():
+        shown = "***" if secret_name(key) else redact_text(value)
+        lines.append(f"export {shlex.quote(key)}={shlex.quote(shown)}")
+    lines.append(" \\\n    ".join(shlex.quote(a) for a in redact_argv(argv)))
+    return "\n".join(lines)
+
+
 def run(args, command: list[str] | None) -> int:
     from ascendrl.catalog import load_catalog
+    from ascendrl.preflight.redact import redact_argv, redact_json, redact_text
     from ascendrl.supervisor import RunOptions, Supervisor, summary_text
-    from ascendrl.supervisor.runner import make_run_dir
+    from ascendrl.supervisor.runfolder import RunFolder, RunFolderError
 
     python = shutil.which(args.python) or args.python
     if command is None:
@@ -85,7 +105,9 @@ def run(args, command: list[str] | None) -> int:
             recipe = load_recipe(args.recipe)
             resolved = recipe.resolve(args.words)
         except RecipeError as exc:
-            raise RunSetupError(str(exc)) from None
+            from ascendrl.preflight.redact import redact_text
+
+            raise RunSetupError(redact_text(str(exc))) from None
         argv = resolved.argv(python)
         name, lint = recipe.name, (recipe, list(args.words))
     else:
@@ -95,28 +117,27 @@ def run(args, command: list[str] | None) -> int:
         lint = (command_recipe(command, overrides), []) if overrides else None
     env, notes = run_env(recipe)
     if args.dry_run:
-        print(f"# {'recipe ' + recipe.name + ' (' + recipe.origin + ')' if recipe else 'command'}")
-        if os.path.isfile(ENV_FILE):
-            print(f"source {ENV_FILE}")
-        for key, value in (recipe.env if recipe else {}).items():
-            print(f"export {key}={shlex.quote(value)}")
-        print(" \\\n    ".join(shlex.quote(a) for a in argv))
+        print(dry_run_text(recipe, argv))
         return 0
-    run_dir = make_run_dir(args.runs_dir, name)
-    report = _preflight(env, lint, python if (recipe is not None or lint) else None)
-    (run_dir / "preflight.json").write_text(json.dumps(report.to_json(), indent=1, default=str))
+    try:
+        folder = RunFolder.create(args.runs_dir, name)
+        run_dir = folder.path
+        report = _preflight(env, lint, python if (recipe is not None or lint) else None)
+        folder.write("preflight.json", json.dumps(redact_json(report.to_json()), indent=1, default=str), required=True)
+    except RunFolderError as exc:
+        raise RunSetupError(str(exc)) from None
     failed = [f for f in report.findings if f.status.value == "fail"]
     for note in notes:
         print(f"ascendrl: {note}", file=sys.stderr)
     if failed:
         print(f"ascendrl: preflight found {len(failed)} failure(s):", file=sys.stderr)
         for f in failed:
-            print(f"  FAIL {f.rule_id} {f.title}: {f.detail}", file=sys.stderr)
+            print(f"  FAIL {f.rule_id} {f.title}: {redact_text(f.detail)}", file=sys.stderr)
         if not args.force:
             print(f"ascendrl: not launching (fix them, or add --force); details in {run_dir}/preflight.json", file=sys.stderr)
             return 1
         print("ascendrl: launching anyway (--force)", file=sys.stderr)
-    print(f"ascendrl: {shlex.join(argv)}", file=sys.stderr)
+    print(f"ascendrl: {shlex.join(redact_argv(argv))}", file=sys.stderr)
     print(f"ascendrl: run folder {run_dir}", file=sys.stderr)
     use_live = not args.plain and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     if use_live:
@@ -132,11 +153,17 @@ def run(args, command: list[str] | None) -> int:
     options = RunOptions(
         argv=argv, env=env, name=name, runs_dir=args.runs_dir, stall_timeout=args.stall_timeout,
         grace=args.grace, keep_going=args.keep_going, python=python if recipe is not None or lint else None,
-        run_dir=run_dir,
+        folder=folder,
     )
+    supervisor = Supervisor(options, load_catalog(), view)
     try:
-        result = Supervisor(options, load_catalog(), view).run()
+        result = supervisor.run()
+    except RunFolderError as exc:  # before the launch: nothing was started
+        raise RunSetupError(str(exc)) from None
     finally:
-        view.close()
-    print(summary_text(result), file=sys.stderr)
+        supervisor.close_view()
+    try:
+        print(summary_text(result), file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # the terminal is gone; summary.txt has it
     return result.exit_code

@@ -23,6 +23,7 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # what `export` accepts; anything else is shell syntax
 REQUIRED = ("name", "description", "entry", "overrides", "hardware")
 
 
@@ -138,7 +139,7 @@ def parse_recipe(text: str, origin: str) -> Recipe:
     params = data.get("params") or {}
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
         raise RecipeError(f"{origin}: params must map a name to {{default, help}}")
-    env = {str(k): str(v) for k, v in (data.get("env") or {}).items()}
+    env = _env(data.get("env"), origin)
     recipe = Recipe(
         name=str(data["name"]),
         description=str(data["description"]),
@@ -153,6 +154,25 @@ def parse_recipe(text: str, origin: str) -> Recipe:
     )
     recipe.resolve()  # every placeholder must have a param
     return recipe
+
+
+def _env(raw: Any, origin: str) -> dict[str, str]:
+    """The recipe's env, checked: names that `export` takes, scalar values without NUL bytes."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise RecipeError(f"{origin}: env must map variable names to values")
+    env = {}
+    for key, value in raw.items():
+        if not isinstance(key, str) or not ENV_NAME.fullmatch(key):
+            raise RecipeError(f"{origin}: env key {key!r} is not a variable name (letters, digits and _, not starting with a digit)")
+        if isinstance(value, (dict, list)) or value is None:
+            raise RecipeError(f"{origin}: env {key} must be a string or a number (quote it: {key}: \"...\")")
+        value = str(value)
+        if "\0" in value:
+            raise RecipeError(f"{origin}: env {key} contains a NUL byte")
+        env[key] = value
+    return env
 
 
 def all_recipes() -> Iterable[Recipe]:

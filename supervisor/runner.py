@@ -4,17 +4,20 @@ Events + one loop + an explicit state (honcho/supervisor's shape): a reader thre
 child's output into chunks on a queue; the loop owns everything else — the log file, the
 classifier, progress, the Ray session follower, stall detection and the stop decision.
 STARTING → RUNNING → (STOPPING →) EXITED.
+
+Once the tree is started, nothing may end the supervisor before it has stopped the tree:
+SIGINT/SIGTERM stop it cleanly; SIGHUP (the SSH session dropped) and a terminal that cannot be
+written only end the terminal output, like ``nohup``; a run folder that cannot be written is
+reported once (runfolder.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import enum
 import json
 import os
 import queue
-import re
 import shlex
 import signal
 import subprocess
@@ -25,10 +28,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ascendrl.catalog import Catalog, Classifier
-from ascendrl.preflight.probes.env import REDACTED, SECRET_NAME
+from ascendrl.preflight.redact import redact_argv, redact_env, redact_json, redact_text
 
 from .progress import Progress
 from .raylogs import SessionFollower, ray_root
+from .runfolder import RunFolder
 from .tree import ProcessTree, Stopped, become_subreaper
 
 READ_SIZE = 1 << 20
@@ -52,13 +56,13 @@ class RunOptions:
     keep_going: bool = False
     python: str | None = None  # the training interpreter, to ask Ray for pending demands on a stall
     poll: float = 0.25
-    run_dir: Path | None = None  # made here when not given
+    folder: RunFolder | None = None  # made here when not given
 
 
 @dataclasses.dataclass
 class RunResult:
     exit_code: int
-    reason: str  # "exited" | "fatal" | "stalled" | "interrupted" | "failed to start"
+    reason: str  # "exited" | "fatal" | "stalled" | "interrupted" | "failed to start" | "supervisor error"
     run_dir: str
     log_path: str
     steps: int
@@ -70,6 +74,7 @@ class RunResult:
     ray_session: str | None
     duration_s: float
     stall: str | None = None
+    notes: list[str] = dataclasses.field(default_factory=list)  # what went wrong around the run (SIGHUP, a full disk)
 
     def to_json(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -84,20 +89,20 @@ class View(Protocol):
     def close(self) -> None: ...
 
 
-def redacted(env: dict[str, str]) -> dict[str, str]:
-    return {k: (REDACTED if SECRET_NAME.search(k) else v) for k, v in sorted(env.items())}
+class NoTerminal:
+    """The view after the terminal went away: output still reaches the log and the classifier."""
 
+    def output(self, chunk: bytes) -> None:
+        pass
 
-def make_run_dir(runs_dir: str, name: str) -> Path:
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name)[:60] or "run"
-    path = Path(runs_dir) / f"{stamp}-{safe}"
-    n = 1
-    while path.exists():
-        n += 1
-        path = Path(runs_dir) / f"{stamp}-{safe}-{n}"
-    path.mkdir(parents=True)
-    return path
+    def update(self, progress: Progress, state: State) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 class Supervisor:
@@ -109,16 +114,24 @@ class Supervisor:
         self.state = State.STARTING
         self.events: queue.Queue = queue.Queue(maxsize=16)  # bounded: a fast child waits, memory stays flat
         self.interrupted: int | None = None
-        self.run_dir = options.run_dir or make_run_dir(options.runs_dir, options.name)
+        self.hung_up = False
+        self.notes: list[str] = []
+        self.folder = options.folder or RunFolder.create(options.runs_dir, options.name)
+        self.run_dir = self.folder.path
 
     # ---- the loop ----------------------------------------------------------------------------
     def run(self) -> RunResult:
+        """Launch, supervise, stop. Before the launch a run folder that cannot be written raises RunFolderError."""
         o = self.o
-        (self.run_dir / "command.txt").write_text(shlex.join(o.argv) + "\n")
-        (self.run_dir / "env.json").write_text(json.dumps(redacted(o.env), indent=1))
+        self.folder.write("command.txt", shlex.join(redact_argv(o.argv)) + "\n", required=True)
+        self.folder.write("env.json", json.dumps(redact_env(o.env), indent=1), required=True)
         log_path = self.run_dir / "output.log"
-        started = time.time()
+        log = self.folder.open_log("output.log")
+        self.folder.warn = self._say
         t0 = time.monotonic()
+        # Handlers before the launch: from here on a signal must never end us with the tree running.
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+        started = time.time()
         become_subreaper()
         try:
             proc = subprocess.Popen(
@@ -126,11 +139,13 @@ class Supervisor:
                 env=o.env, start_new_session=True,
             )
         except OSError as exc:
-            self.view.message(f"could not start {o.argv[0]}: {exc.strerror or exc}")
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            log.close()
+            self._say(f"could not start {o.argv[0]}: {exc.strerror or exc}")
             return self._finish(127, "failed to start", log_path, [], None, t0, None)
-        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-        tree = ProcessTree(proc.pid)
-        follower = SessionFollower(ray_root(o.env), started)
+        tree = ProcessTree(proc.pid, started)
+        follower = SessionFollower(ray_root(o.env), started, tree.owns)
         reader = threading.Thread(target=self._read, args=(proc.stdout.fileno(),), daemon=True)
         reader.start()
         self.state = State.RUNNING
@@ -139,51 +154,54 @@ class Supervisor:
         fatal_seen: str | None = None
         exited_at: float | None = None
         eof = False
-        with open(log_path, "wb", buffering=0) as log:
-            while True:
-                try:
-                    kind, data = self.events.get(timeout=o.poll)
-                except queue.Empty:
-                    kind, data = "tick", b""
-                now = time.monotonic()
-                if kind == "out":
-                    log.write(data)
-                    self.view.output(data)
-                    self.classifier.feed_chunk(data, "output")
-                    self.progress.feed(data)
-                    last_output = now
-                elif kind == "eof":
-                    eof = True
-                if now - last_tick >= 0.5 or kind == "eof":
-                    last_tick = now
-                    tree.refresh()
-                    for name, chunk in follower.poll():
-                        self.classifier.feed_chunk(chunk, name)
-                    self.view.update(self.progress, self.state)
-                hit = self.classifier.first_specific_fatal()
-                if hit is not None and fatal_seen != hit.entry.id:
-                    fatal_seen = hit.entry.id
-                    self.view.message(f"{hit.entry.id}: {hit.entry.title} ({hit.file}:{hit.line})")
-                    if not o.keep_going:
-                        reason = "fatal"
+        with log:
+            try:
+                while True:
+                    try:
+                        kind, data = self.events.get(timeout=o.poll)
+                    except queue.Empty:
+                        kind, data = "tick", b""
+                    if self.hung_up:
+                        self.hung_up = False
+                        self._detach("SIGHUP (the terminal hung up)", _terminal_fds())
+                    now = time.monotonic()
+                    if kind == "out":
+                        self._take(data, log)
+                        last_output = now
+                    elif kind == "eof":
+                        eof = True
+                    if now - last_tick >= 0.5 or kind == "eof":
+                        last_tick = now
+                        tree.refresh()
+                        for name, chunk in follower.poll():
+                            self.classifier.feed_chunk(chunk, name)
+                        self._show("update", self.progress, self.state)
+                    hit = self.classifier.first_specific_fatal()
+                    if hit is not None and fatal_seen != hit.entry.id:
+                        fatal_seen = hit.entry.id
+                        self._say(f"{hit.entry.id}: {hit.entry.title} ({hit.file}:{hit.line})")
+                        if not o.keep_going:
+                            reason = "fatal"
+                            break
+                    if self.interrupted is not None:
+                        reason = "interrupted"
                         break
-                if self.interrupted is not None:
-                    reason = "interrupted"
-                    break
-                idle = now - max(last_output, t0)
-                if idle > o.stall_timeout and not (eof and proc.poll() is not None):
-                    reason, stall = "stalled", self._stall_report(idle)
-                    self.view.message(stall)
-                    break
-                if proc.poll() is not None:
-                    # The driver is gone. Its stdout may stay open in descendants (Ray workers,
-                    # helpers that called setsid): drain briefly, then stop them.
-                    exited_at = exited_at or now
-                    if eof or (now - exited_at > 2.0 and now - last_output > 1.0):
+                    idle = now - max(last_output, t0)
+                    if idle > o.stall_timeout and not (eof and proc.poll() is not None):
+                        reason, stall = "stalled", self._stall_report(idle)
+                        self._say(stall)
                         break
+                    if proc.poll() is not None:
+                        # The driver is gone. Its stdout may stay open in descendants (Ray workers,
+                        # helpers that called setsid): drain briefly, then stop them.
+                        exited_at = exited_at or now
+                        if eof or (now - exited_at > 2.0 and now - last_output > 1.0):
+                            break
+            except Exception as exc:  # noqa: BLE001 - whatever broke, the tree must still be stopped
+                reason = "supervisor error"
+                self.notes.append(f"ascendrl failed while supervising ({type(exc).__name__}: {exc}); the tree was stopped")
             self.state = State.STOPPING
-            if follower.session is not None:
-                tree.session_markers.append(str(follower.session))
+            tree.session = follower.session
             stopped = tree.stop_all(proc, o.grace)
             drain_until = time.monotonic() + o.grace + 5  # a holder we could not stop must not hang us
             while (not self.events.empty() or reader.is_alive()) and time.monotonic() < drain_until:
@@ -192,10 +210,7 @@ class Supervisor:
                 except queue.Empty:
                     continue
                 if kind == "out":
-                    log.write(data)
-                    self.view.output(data)
-                    self.classifier.feed_chunk(data, "output")
-                    self.progress.feed(data)
+                    self._take(data, log)
             for name, chunk in follower.poll():
                 self.classifier.feed_chunk(chunk, name)
         for sig, handler in previous.items():
@@ -205,8 +220,55 @@ class Supervisor:
         if reason == "interrupted":
             code = 128 + (self.interrupted or signal.SIGINT)
         self.state = State.EXITED
-        self.view.update(self.progress, self.state)
+        self._show("update", self.progress, self.state)
         return self._finish(code, reason, log_path, stopped, follower.session, t0, stall)
+
+    def _take(self, data: bytes, log) -> None:
+        """One chunk of output: to the log, the terminal, the classifier and progress."""
+        log.write(data)
+        self._show("output", data)
+        self.classifier.feed_chunk(data, "output")
+        self.progress.feed(data)
+
+    # ---- the terminal: optional, it may go away at any time -------------------------------------
+    def _show(self, method: str, *args) -> None:
+        try:
+            getattr(self.view, method)(*args)
+        except (OSError, ValueError) as exc:  # EIO after a hang-up, EPIPE, a closed stream
+            fd = getattr(self.view, "message_fd", 2) if method == "message" else 1
+            terminals = _terminal_fds()
+            fds = {fd} | (terminals if fd in terminals else set())
+            self._detach(f"{'stdout' if fd == 1 else 'stderr'} could not be written ({getattr(exc, 'strerror', None) or exc})", fds)
+
+    def _say(self, text: str) -> None:
+        self._show("message", redact_text(text))
+
+    def _detach(self, why: str, fds: set[int]) -> None:
+        """Stop writing to a terminal that is gone (like nohup): its fds lead to /dev/null, the run goes on.
+
+        Output that goes to a file or a pipe (not a terminal) keeps going there.
+        """
+        names = ", ".join(("stdin", "stdout", "stderr")[fd] for fd in sorted(fds))
+        self.notes.append(f"{why}: the run stayed supervised" + (f"; nothing more was written to {names}" if fds else ""))
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in fds:
+                os.dup2(null, fd)
+            os.close(null)
+        except OSError:
+            pass
+        if 1 in fds and not isinstance(self.view, NoTerminal):
+            view, self.view = self.view, NoTerminal()
+            try:
+                view.close()
+            except (OSError, ValueError):
+                pass
+
+    def close_view(self) -> None:
+        try:
+            self.view.close()
+        except (OSError, ValueError):
+            pass
 
     def _read(self, fd: int) -> None:
         while True:
@@ -220,7 +282,10 @@ class Supervisor:
             self.events.put(("out", chunk))
 
     def _on_signal(self, signum, frame) -> None:  # noqa: ARG002
-        self.interrupted = signum
+        if signum == signal.SIGHUP:
+            self.hung_up = True
+        else:
+            self.interrupted = signum
 
     def _stall_report(self, idle: float) -> str:
         text = f"no output and no step progress for {idle:.0f} s (stall timeout {self.o.stall_timeout:.0f} s)"
@@ -269,9 +334,24 @@ class Supervisor:
             duration_s=round(time.monotonic() - t0, 2),
             stall=stall,
         )
-        (self.run_dir / "summary.json").write_text(json.dumps(result.to_json(), indent=1, default=str))
-        (self.run_dir / "summary.txt").write_text(summary_text(result) + "\n")
+        result.notes = self.notes + self.folder.notes()
+        result = RunResult(**redact_json(dataclasses.asdict(result)) | {"stopped": list(stopped)})
+        self.folder.write("summary.json", json.dumps(result.to_json(), indent=1, default=str))
+        self.folder.write("summary.txt", summary_text(result) + "\n")
+        result.notes = self.notes + self.folder.notes()  # and what could not be saved just now, for the printed summary
         return result
+
+
+def _terminal_fds() -> set[int]:
+    """stdin, stdout and stderr where they are a terminal (a file or pipe outlives an SSH session)."""
+    fds = set()
+    for fd in (0, 1, 2):
+        try:
+            if os.isatty(fd):
+                fds.add(fd)
+        except OSError:
+            continue
+    return fds
 
 
 def _status_sections(text: str, headers: Sequence[str]) -> str | None:
@@ -311,5 +391,6 @@ def summary_text(r: RunResult) -> str:
         lines.append(f"stopped {len(r.stopped)} process(es): " + ", ".join(f"{s.pid} {s.name} ({s.how})" for s in r.stopped[:12]))
     if r.ray_session:
         lines.append(f"ray session: {r.ray_session}")
+    lines += [f"note: {note}" for note in r.notes]
     lines.append(f"log: {r.log_path}")
     return "\n".join(lines)

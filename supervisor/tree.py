@@ -4,8 +4,12 @@ A group signal is not enough: Ray's raylet, GCS and workers, and anything that c
 setsid(), leave the child's process group, and when verl's driver dies first they are
 re-parented. So the supervisor (1) becomes a child subreaper, so orphans re-parent to it
 and stay findable as its descendants; (2) remembers every descendant it has seen, with its
-start time so a recycled PID is never hit; (3) adds the processes whose command line names
-this run's own Ray session directory (what `ray stop` would stop, limited to this run).
+start time so a recycled PID is never hit; (3) adds the processes of this run's own Ray
+session (raylogs.py identifies it by its id), and only those: started after the launch, by
+this user, with an option naming exactly that session (Ray passes ``--session-dir=``,
+``--logs-dir=``, ``--session-name=`` … to its daemons and workers). A process that merely
+mentions the same temp dir, or a sibling session whose name starts the same, is never hit,
+and neither are ascendrl itself or its ancestors.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import ctypes
 import dataclasses
 import os
 import signal
+from collections.abc import Iterable
+from pathlib import Path
 
 import psutil
 
@@ -39,12 +45,37 @@ class Stopped:
 class ProcessTree:
     """The processes a run started, as far as they can be seen."""
 
-    def __init__(self, root_pid: int):
+    def __init__(self, root_pid: int, launched_at: float):
         self.root_pid = root_pid
         self.seen: dict[int, float] = {}  # pid -> create_time
-        self.session_markers: list[str] = []  # e.g. this run's Ray session dir
+        self.session: Path | None = None  # this run's Ray session dir, once known
         self._me = psutil.Process()
+        self._untouchable = {self._me.pid, 1} | {p.pid for p in self._me.parents()}
         self.refresh()
+        # "Started after the launch" on psutil's own clock (boot time + ticks, which can sit up to a
+        # second off time.time()): the root's create time, not the wall clock ``launched_at``.
+        self.root_created = self.seen.get(root_pid, launched_at)
+
+    def owns(self, pid: int, at: float, session: Path) -> bool:
+        """Is ``session`` (made at wall-clock time ``at`` by ``pid``) this run's own?
+
+        Yes when ``pid`` was one of this run's processes then, or, for a short-lived starter this
+        loop never saw (``ray start``), when one of this run's processes runs with that session.
+        """
+        created = self.seen.get(pid)
+        if created is not None:
+            return created <= at + 1.0  # psutil's clock is coarser than the wall clock
+        try:
+            descendants = self._me.children(recursive=True)
+        except psutil.Error:
+            return False
+        for proc in descendants:
+            try:
+                if names_session(proc.cmdline(), session):
+                    return True
+            except psutil.Error:
+                continue
+        return False
 
     def refresh(self) -> None:
         """Remember every current descendant (cheap enough to call a few times a second)."""
@@ -60,12 +91,17 @@ class ProcessTree:
             procs += self._me.children(recursive=True)
         except psutil.Error:
             pass
-        if self.session_markers:
-            for proc in psutil.process_iter(["pid", "cmdline"]):
-                cmd = " ".join(proc.info.get("cmdline") or [])
-                if proc.pid != self._me.pid and any(marker in cmd for marker in self.session_markers):
+        if self.session is not None:
+            uid = os.getuid()
+            for proc in psutil.process_iter(["cmdline", "create_time", "uids"]):
+                info = proc.info
+                if proc.pid in self._untouchable or (info.get("create_time") or 0) < self.root_created:
+                    continue
+                if info.get("uids") is None or info["uids"].real != uid:
+                    continue
+                if names_session(info.get("cmdline") or (), self.session):
                     procs.append(proc)
-        return procs
+        return [p for p in procs if p.pid not in self._untouchable]
 
     def alive(self) -> list[psutil.Process]:
         """Tracked processes still running, except the root (the caller owns and reaps it)."""
@@ -127,6 +163,23 @@ class ProcessTree:
         psutil.wait_procs(late, timeout=grace)
         reap_zombies()
         return stopped
+
+
+def names_session(cmdline: Iterable[str], session: Path) -> bool:
+    """Does this command line pass exactly ``session`` (or a path inside it) as an option's value?"""
+    root = os.path.normpath(str(session))
+    for arg in cmdline:
+        option, eq, value = arg.partition("=")
+        if not eq or not option.startswith("--") or not value:
+            continue
+        if option in ("--session-name", "--session_name"):
+            if value == session.name:
+                return True
+            continue
+        value = os.path.normpath(value)
+        if value == root or value.startswith(root + os.sep):
+            return True
+    return False
 
 
 def reap_zombies() -> None:

@@ -1,15 +1,14 @@
 """Environment settings that change how verl, vllm-ascend, torch_npu, HCCL and Ray behave.
 
-Only allow-listed names and prefixes are recorded, and names that look secret are
-redacted (the idea of vllm's collect_env get_env_vars).
+Only allow-listed names and prefixes are recorded, and secrets are redacted by the one
+redaction `run` uses too (the idea of vllm's collect_env get_env_vars).
 """
 
 from __future__ import annotations
 
-import re
-
 from ..host import Host
 from ..model import Fact, missing
+from ..redact import MASK, redact_text, secret_name
 
 PREFIXES = ("ASCEND_", "HCCL_", "VLLM_", "RAY_", "PYTORCH_", "TORCH_", "ATB_", "HF_", "VERL_", "GLOO_")
 NAMES = (
@@ -24,15 +23,13 @@ NAMES = (
     "TEMP",
     "TMP",
 )
-SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|ACCESS_KEY|CREDENTIAL", re.I)
-REDACTED = "<redacted>"
 
 
 def probe_env(host: Host) -> dict[str, Fact]:
     settings = {}
     for name, value in host.env.items():
         if name in NAMES or name.startswith(PREFIXES):
-            settings[name] = REDACTED if SECRET_NAME.search(name) else value
+            settings[name] = MASK if secret_name(name) else redact_text(value)
     facts = {"env.settings": Fact(dict(sorted(settings.items())), "process environment (allow-listed)")}
     if host.live:
         import resource

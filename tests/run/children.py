@@ -1,5 +1,6 @@
 """Child programs the supervision tests run under `ascendrl run -- python children.py KIND ...`."""
 
+import datetime
 import os
 import signal
 import subprocess
@@ -36,15 +37,44 @@ def grandchildren(pidfile: str) -> None:
     print("driver done, leaving its helpers behind", flush=True)
 
 
-def ray_session_fatal(root: str) -> None:
-    logs = os.path.join(root, "ray", "session_2026-11-30_10-00-00_000001_4242", "logs")
+def session_name() -> str:
+    """What Ray calls a session this process starts (ray/_private/node.py: session_{date_str}_{os.getpid()})."""
+    return f"session_{datetime.datetime.today().strftime('%Y-%m-%d_%H-%M-%S_%f')}_{os.getpid()}"
+
+
+def ray_session_fatal(root: str, trigger: str | None = None, linger: float = 120) -> None:
+    """Start a Ray-like session under ROOT/ray; the fatal line goes only to its worker log (after TRIGGER exists)."""
+    logs = os.path.join(root, "ray", session_name(), "logs")
     os.makedirs(logs)
     with open(os.path.join(logs, "raylet.out"), "w") as fh:
         fh.write("[2026-11-30 10:00:01,000 I 4411 4411] (raylet) main.cc:180: Setting cluster ID\n")
     print("INFO training is starting", flush=True)
     time.sleep(1)
+    deadline = time.monotonic() + 60
+    while trigger and not os.path.exists(trigger) and time.monotonic() < deadline:
+        time.sleep(0.1)
     with open(os.path.join(logs, "worker-9a1c7f5e-01000000-4242.err"), "w") as fh:
         fh.write(NZ + "\n")
+    time.sleep(linger)
+
+
+def ticker() -> None:
+    """A run that keeps printing (so the log grows) until it is stopped."""
+    for i in range(600):
+        print(f"tick {i}", flush=True)
+        time.sleep(0.2)
+
+
+def flood(megabytes: int, then: str) -> None:
+    """Output faster than a small disk can take, then a fatal known failure or silence."""
+    line = b"x" * 1023 + b"\n"
+    for _ in range(megabytes * 1024):
+        sys.stdout.buffer.write(line)
+    sys.stdout.buffer.write(b"flood done\n")
+    sys.stdout.flush()
+    if then == "fatal":
+        time.sleep(1)
+        print("(WorkerDict pid=4242, ip=10.0.0.3) " + NZ, flush=True)
     time.sleep(120)
 
 
@@ -62,6 +92,10 @@ if __name__ == "__main__":
     elif kind == "grandchildren":
         grandchildren(sys.argv[2])
     elif kind == "ray-session":
-        ray_session_fatal(sys.argv[2])
+        ray_session_fatal(sys.argv[2], *(sys.argv[3:4] or [None]), *[float(a) for a in sys.argv[4:5]])
+    elif kind == "ticker":
+        ticker()
+    elif kind == "flood":
+        flood(int(sys.argv[2]), sys.argv[3])
     elif kind == "stall":
         stall()
