@@ -234,6 +234,41 @@ def torch_npu_builds(src: Source) -> dict[str, str]:
     return dict(sorted(builds.items(), key=lambda kv: (Version(kv[0]), kv[1]), reverse=True))
 
 
+# ---- snapshot (test fixtures) ---------------------------------------------------------------
+
+INSTALL_HEAD_LINES = 40  # installation.md: only its requirements section is read
+
+
+def write_snapshot(out: Path, vllm_ascend: Source | None, pytorch: Source | None) -> None:
+    """Copy just the upstream files the generator reads into ``<out>/<repo>/<ref>/<path>``."""
+
+    def put(repo: str, ref: str, rel: str, text: str | None) -> None:
+        if text is None:
+            return
+        target = out / repo / ref / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+    if vllm_ascend is not None:
+        put("vllm-ascend", vllm_ascend.main, MATRIX_PATH, vllm_ascend.read(vllm_ascend.main, MATRIX_PATH))
+        newest = max(Version(r["vllm_ascend"]) for r in parse_matrix(vllm_ascend.read(vllm_ascend.main, MATRIX_PATH) or ""))
+        for tag in vllm_ascend.refs():
+            version = _release_tag(tag)
+            if version is None or version <= newest:
+                continue
+            put("vllm-ascend", tag, "requirements.txt", vllm_ascend.read(tag, "requirements.txt"))
+            put("vllm-ascend", tag, "Dockerfile", vllm_ascend.read(tag, "Dockerfile"))
+            install = vllm_ascend.read(tag, "docs/source/installation.md")
+            put("vllm-ascend", tag, "docs/source/installation.md", "\n".join((install or "").splitlines()[:INSTALL_HEAD_LINES]) + "\n")
+        (out / "vllm-ascend" / "COMMIT").write_text(f"{vllm_ascend.commit()}\n")
+    if pytorch is not None:
+        put("pytorch", pytorch.main, "COMPATIBILITY.en.md", pytorch.read(pytorch.main, "COMPATIBILITY.en.md"))
+        for tag in pytorch.refs():
+            if _RELEASE_TAG.fullmatch(tag):
+                put("pytorch", tag, "version.txt", pytorch.read(tag, "version.txt"))
+        (out / "pytorch" / "COMMIT").write_text(f"{pytorch.commit()}\n")
+
+
 # ---- diff ---------------------------------------------------------------------------------
 
 GENERATED_FIELDS = ("vllm", "python", "cann", "torch", "torch_npu", "triton_ascend")
@@ -270,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--main", default=MAIN, help="ref holding the current docs (default: main; Ascend/pytorch uses master)")
     parser.add_argument("--compat", type=Path, default=Path(__file__).resolve().parents[1] / "preflight" / "data" / "compat.yaml")
     parser.add_argument("--emit", action="store_true", help="print the generated rows as YAML instead of a diff")
+    parser.add_argument("--snapshot", type=Path, help="write the upstream files read into this folder (test fixtures) and stop")
     args = parser.parse_args(argv)
     if not args.vllm_ascend and not args.pytorch:
         parser.error("give --vllm-ascend and/or --pytorch")
@@ -278,6 +314,13 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, yaml.YAMLError) as exc:
         print(f"regen_compat: cannot read {args.compat}: {exc}", file=sys.stderr)
         return 2
+    if args.snapshot:
+        write_snapshot(
+            args.snapshot,
+            Source(args.vllm_ascend, args.main) if args.vllm_ascend else None,
+            Source(args.pytorch, "master" if args.main == MAIN else args.main) if args.pytorch else None,
+        )
+        return 0
     lines: list[str] = []
     emitted: dict[str, Any] = {}
     if args.vllm_ascend:

@@ -1,0 +1,73 @@
+"""tools/regen_compat.py reproduces the committed rows from the vendored upstream files, and reports drift."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).parent
+REPO = HERE.parents[1]
+TOOL = REPO / "tools" / "regen_compat.py"
+UPSTREAM = HERE / "upstream"
+COMPAT = REPO / "preflight" / "data" / "compat.yaml"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(TOOL), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_regenerated_rows_match_the_committed_data():
+    result = run("--vllm-ascend", str(UPSTREAM / "vllm-ascend"), "--pytorch", str(UPSTREAM / "pytorch"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "matches" in result.stdout
+
+
+def test_emitted_rows_are_the_committed_rows_field_for_field():
+    result = run("--vllm-ascend", str(UPSTREAM / "vllm-ascend"), "--pytorch", str(UPSTREAM / "pytorch"), "--emit")
+    emitted = yaml.safe_load(result.stdout)
+    committed = yaml.safe_load(COMPAT.read_text())
+    fields = ("vllm_ascend", "vllm", "python", "cann", "torch", "torch_npu", "triton_ascend")
+    assert [{f: r.get(f) for f in fields} for r in emitted["vllm_ascend"]["rows"]] == [
+        {f: r.get(f) for f in fields} for r in committed["vllm_ascend"]["rows"]
+    ]
+    assert emitted["torch_npu_builds"]["builds"] == committed["torch_npu_builds"]["builds"]
+    assert emitted["vllm_ascend"]["commit"] == committed["vllm_ascend"]["commit"]
+    assert emitted["torch_npu_builds"]["commit"] == committed["torch_npu_builds"]["commit"]
+
+
+def test_drift_is_reported(tmp_path):
+    """A changed matrix row and a new release tag both show up, with exit status 1."""
+    upstream = tmp_path / "vllm-ascend"
+    shutil.copytree(UPSTREAM / "vllm-ascend", upstream)
+    policy = upstream / "main/docs/source/community/versioning_policy.md"
+    policy.write_text(policy.read_text().replace("| 9.1.0       | 2.10.0 / 2.10.0.post4", "| 9.1.1       | 2.10.0 / 2.10.0.post5"))
+    newer = upstream / "v0.26.0rc1"
+    shutil.copytree(upstream / "v0.25.1rc1", newer)
+    (newer / "Dockerfile").write_text((newer / "Dockerfile").read_text().replace("VLLM_TAG=v0.25.1", "VLLM_TAG=v0.26.0"))
+    result = run("--vllm-ascend", str(upstream))
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "~ vllm_ascend 0.23.0: cann '9.1.0' -> '9.1.1'" in result.stdout
+    assert "~ vllm_ascend 0.23.0: torch_npu '2.10.0.post4' -> '2.10.0.post5'" in result.stdout
+    assert "+ vllm_ascend 0.26.0rc1: vllm=['0.26.0']" in result.stdout
+
+
+def test_new_torch_npu_release_tag_is_reported(tmp_path):
+    upstream = tmp_path / "pytorch"
+    shutil.copytree(UPSTREAM / "pytorch", upstream)
+    tag = upstream / "v26.2.0-pytorch2.13.0"
+    tag.mkdir()
+    (tag / "version.txt").write_text("2.13.0\n")
+    result = run("--pytorch", str(upstream))
+    assert result.returncode == 1
+    assert "+ torch_npu_builds 2.13.0: 26.2.0" in result.stdout
+
+
+def test_bad_input_is_one_line(tmp_path):
+    result = run("--vllm-ascend", str(tmp_path / "missing"))
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    assert "neither a git repository nor a folder" in result.stderr + result.stdout
