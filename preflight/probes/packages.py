@@ -33,6 +33,9 @@ PACKAGES: dict[str, str] = {
     "numpy": "numpy",
 }
 
+# CUDA runtime wheels that a PyPI (CUDA) torch or vllm pulls in; their presence means a CUDA stack (ARL-C014).
+CUDA_DIST_PREFIX = "nvidia-"
+
 # Runs inside the checked interpreter: stdlib only, Python 3.8+.
 _QUERY = """
 import json, platform, sys
@@ -47,9 +50,14 @@ for n in names:
         pk[n] = metadata.version(n) if metadata else None
     except Exception:
         pk[n] = None
+cuda = {}
+for d in (metadata.distributions() if metadata else ()):
+    n = (d.metadata["Name"] or "").lower().replace("_", "-")
+    if n.startswith("nvidia-"):
+        cuda[n] = d.version
 print(json.dumps({"python": platform.python_version(),
                   "implementation": platform.python_implementation(),
-                  "executable": sys.executable, "packages": pk}))
+                  "executable": sys.executable, "packages": pk, "cuda": cuda}))
 """
 
 # Where Python packages live in the images users run (CANN images put Python under
@@ -82,7 +90,17 @@ def probe_packages(host: Host) -> dict[str, Fact]:
             facts[f"pkg.{key}"] = Fact(metadata.version(dist), source)
         except metadata.PackageNotFoundError:
             facts[f"pkg.{key}"] = missing(source, "not installed")
+    facts["pkg.cuda_dists"] = Fact(_cuda_dists(metadata.distributions()), source)
     return facts
+
+
+def _cuda_dists(dists) -> dict[str, str]:
+    found = {}
+    for dist in dists:
+        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
+        if name.startswith(CUDA_DIST_PREFIX):
+            found.setdefault(name, dist.version)
+    return dict(sorted(found.items()))
 
 
 def _from_interpreter(host: Host) -> dict[str, Fact]:
@@ -108,6 +126,7 @@ def _from_interpreter(host: Host) -> dict[str, Fact]:
     for dist, key in PACKAGES.items():
         value = versions.get(dist)
         facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")
+    facts["pkg.cuda_dists"] = Fact(dict(sorted((data.get("cuda") or {}).items())), source)
     return facts
 
 
@@ -122,11 +141,12 @@ def _from_root(host: Host) -> dict[str, Fact]:
     rel = "/" + str(site.relative_to(host.root))
     source = f"importlib.metadata over {rel}"
     found: dict[str, str] = {}
-    for dist in metadata.distributions(path=[str(s) for s in sites]):
+    dists = list(metadata.distributions(path=[str(s) for s in sites]))
+    for dist in dists:
         name = (dist.metadata["Name"] or "").lower().replace("_", "-")
         if name and name not in found and dist.version:
             found[name] = dist.version
-    facts = {"python.version": _python_from_site(site, rel)}
+    facts = {"python.version": _python_from_site(site, rel), "pkg.cuda_dists": Fact(_cuda_dists(dists), source)}
     for dist_name, key in PACKAGES.items():
         value = found.get(dist_name)
         facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")

@@ -305,6 +305,43 @@ class DriverFirmware(Rule):
         return self.fail(f"firmware {firmware['version']} is outside the driver's accepted range [{window[0]}, {window[1]}]", **found)
 
 
+class CudaTorchNextToNpu(Rule):
+    id = "ARL-C014"
+    title = "No CUDA build of torch next to torch_npu"
+    severity = Severity.CRITICAL
+    area = Area.STACK
+    what = "Looks for a CUDA torch (a +cuXXX local version) or NVIDIA CUDA runtime wheels (nvidia-*) in the environment that has torch_npu."
+    why = (
+        "torch_npu needs the CPU build of its torch; a PyPI vllm, flash-attn or plain `pip install torch` swaps in a CUDA build "
+        "and its nvidia-* wheels, and torch_npu then refuses to load ('Two accelerators cannot be used at the same time in PyTorch')."
+    )
+    fix = "pip install --force-reinstall torch==<torch_npu base> --index-url https://download.pytorch.org/whl/cpu, uninstall the nvidia-* wheels, and install vllm from source with VLLM_TARGET_DEVICE=empty."
+    sources = (
+        "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/__init__.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/installation.md",
+    )
+
+    def evaluate(self, facts: Facts) -> Finding:
+        npu, torch = pkg(facts, "torch_npu"), pkg(facts, "torch")
+        if npu is None:
+            return self.skip("torch_npu is not installed")
+        cuda = dict(facts.value("pkg.cuda_dists") or {})
+        local = (torch.local or "") if torch else ""
+        fix = f"pip install --force-reinstall torch=={base(npu)} --index-url https://download.pytorch.org/whl/cpu" + (
+            f" && pip uninstall -y {' '.join(cuda)}" if cuda else ""
+        )
+        if local.startswith("cu"):
+            return self.fail(f"torch {torch} is a CUDA build (+{local}) next to torch_npu {npu}", fix=fix, torch=str(torch), cuda_dists=cuda)
+        if cuda:
+            shown = ", ".join(f"{k} {v}" for k, v in list(cuda.items())[:4]) + (" …" if len(cuda) > 4 else "")
+            return self.warn(
+                f"{len(cuda)} NVIDIA CUDA wheel(s) next to torch_npu {npu} ({shown}): a CUDA torch or vllm was installed from PyPI at some point",
+                fix=fix,
+                cuda_dists=cuda,
+            )
+        return self.passed(f"torch {torch} is not a CUDA build; no nvidia-* wheels", torch=str(torch) if torch else None)
+
+
 RULES: tuple[type[Rule], ...] = (
     PythonVersion,
     VllmMatchesVllmAscend,
@@ -314,4 +351,5 @@ RULES: tuple[type[Rule], ...] = (
     VllmAscendCann,
     CannDriver,
     DriverFirmware,
+    CudaTorchNextToNpu,
 )
