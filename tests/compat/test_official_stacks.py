@@ -37,12 +37,17 @@ DRIVER_INFO = "usr/local/Ascend/driver/version.info"
 
 def vllm_ascend_stacks() -> list[dict[str, Any]]:
     rows = regen.vllm_ascend_rows(regen.Source(UPSTREAM / "vllm-ascend"))
+    # plus the hand-kept rows (releases newer than the vendored files), each with its own source
+    generated = {row["vllm_ascend"] for row in rows}
+    rows += [row for row in compat.matrices()["vllm_ascend"]["rows"] if row["vllm_ascend"] not in generated]
     return [{**row, "vllm": row["vllm"][0], "name": f"vllm-ascend-{row['vllm_ascend']}"} for row in rows]
 
 
 def verl_stacks() -> list[dict[str, Any]]:
     stacks = []
     for row in compat.matrices()["verl"]["rows"]:
+        if "ascend" not in row:  # 0.9.1: no Ascend guide in the data, only its wheel's requirements
+            continue
         ascend = dict(row["ascend"])
         ascend.setdefault("torch_npu", ascend["torch"])
         stacks.append({**ascend, "verl": row["verl"], "name": f"verl-{row['verl']}"})
