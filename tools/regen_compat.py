@@ -234,12 +234,95 @@ def torch_npu_builds(src: Source) -> dict[str, str]:
     return dict(sorted(builds.items(), key=lambda kv: (Version(kv[0]), kv[1]), reverse=True))
 
 
+# ---- verl ----------------------------------------------------------------------------------
+
+VERL_FIRST = Version("0.5.0")  # the first release with an Ascend quick start that names a full stack
+VERL_DOCS = ("docs/ascend_tutorial/get_start/install_guidance.rst", "docs/ascend_tutorial/ascend_quick_start.rst")
+VERL_FILES = ("setup.py", "verl/version/version", *VERL_DOCS)
+# doc label -> row key; labels as the guides write them in their version tables
+_VERL_LABELS = {
+    "hdk": "hdk", "cann": "cann", "python": "python", "torch": "torch", "torch_npu": "torch_npu",
+    "triton-ascend": "triton_ascend", "transformers": "transformers", "vllm": "vllm", "vllm-ascend": "vllm_ascend",
+}
+
+
+def _doc_versions(doc: str) -> dict[str, str]:
+    """The first value of each labelled row in the guide's version tables (the vLLM path comes first)."""
+    found: dict[str, str] = {}
+    for line in doc.splitlines():
+        text = line.strip()
+        grid = re.fullmatch(r"\|\s*([\w-]+)\s*\|\s*([^|]+?)\s*\|", text)  # | CANN | == 8.3.RC1 |
+        simple = re.match(r"([\w-]+)\s+``([^`]+)``", text)  # CANN   ``9.0.0``
+        label, value = (grid.group(1), grid.group(2)) if grid else (simple.group(1), simple.group(2)) if simple else (None, None)
+        key = _VERL_LABELS.get((label or "").lower())
+        if key and key not in found:
+            value = value.replace(" ", "")
+            if key != "python":
+                value = value.lstrip("=v")
+                if not _valid(value) and not re.fullmatch(r"\d+\.\d+\.rc\d+|\d+\.\d+\.RC\d+", value):
+                    continue  # "latest release" and the like: no version to record
+            found[key] = value
+    for repo, key in (("vllm", "vllm"), ("vllm-ascend", "vllm_ascend")):
+        match = re.search(rf"git clone .*?(?:-b|--branch)\s+(?:releases/)?v([\w.]+)\s.*?vllm-project/{re.escape(repo)}\.git", doc)
+        if match and key not in found:
+            found[key] = match.group(1)
+    return found
+
+
+def _verl_line(line: str) -> bool:
+    text = line.strip()
+    return bool(
+        re.search(r'"vllm[<>=!]', text)
+        or ("git clone" in text and "vllm-project" in text)
+        or re.fullmatch(r"\|\s*[\w-]+\s*\|[^|]+\|", text)
+        or re.match(r"[\w-]+\s+``", text)
+    )
+
+
+def verl_rows(src: Source) -> list[dict[str, Any]]:
+    """verl version, setup.py's vllm range and the Ascend guide's stack, per release tag (and main)."""
+    rows = []
+    refs = [t for t in src.refs() if re.fullmatch(r"v\d+\.\d+\.\d+", t) and Version(t[1:]) >= VERL_FIRST]
+    for ref in sorted(refs, key=lambda t: Version(t[1:])) + [src.main]:
+        version_file = (src.read(ref, "verl/version/version") or "").strip()
+        doc = next((text for path in VERL_DOCS if (text := src.read(ref, path))), None)
+        if not version_file or doc is None:
+            continue
+        ascend = _doc_versions(doc)
+        if "cann" not in ascend:
+            continue
+        row: dict[str, Any] = {"verl": str(Version(version_file)), "ref": ref}
+        vllm = re.search(r'"vllm([<>=!][^"]*)"', src.read(ref, "setup.py") or "")
+        if vllm:
+            row["vllm"] = vllm.group(1)
+        row["ascend"] = ascend
+        rows.append(row)
+    return rows
+
+
+def diff_verl(generated: list[dict[str, Any]], committed: list[dict[str, Any]]) -> list[str]:
+    have = {row["verl"]: row for row in committed}
+    out = []
+    for row in generated:
+        key = row["verl"]
+        if key not in have:
+            out.append(f"+ verl {key} ({row['ref']}): vllm={row.get('vllm')!r}, ascend={row['ascend']!r}")
+            continue
+        if row.get("vllm") != have[key].get("vllm"):
+            out.append(f"~ verl {key}: vllm {have[key].get('vllm')!r} -> {row.get('vllm')!r}")
+        ascend = have[key].get("ascend") or {}
+        for field, value in row["ascend"].items():
+            if str(ascend.get(field)) != value:
+                out.append(f"~ verl {key}: ascend.{field} {ascend.get(field)!r} -> {value!r}")
+    return out
+
+
 # ---- snapshot (test fixtures) ---------------------------------------------------------------
 
 INSTALL_HEAD_LINES = 40  # installation.md: only its requirements section is read
 
 
-def write_snapshot(out: Path, vllm_ascend: Source | None, pytorch: Source | None) -> None:
+def write_snapshot(out: Path, vllm_ascend: Source | None, pytorch: Source | None, verl: Source | None = None) -> None:
     """Copy just the upstream files the generator reads into ``<out>/<repo>/<ref>/<path>``."""
 
     def put(repo: str, ref: str, rel: str, text: str | None) -> None:
@@ -267,6 +350,14 @@ def write_snapshot(out: Path, vllm_ascend: Source | None, pytorch: Source | None
             if _RELEASE_TAG.fullmatch(tag):
                 put("pytorch", tag, "version.txt", pytorch.read(tag, "version.txt"))
         (out / "pytorch" / "COMMIT").write_text(f"{pytorch.commit()}\n")
+    if verl is not None:
+        for ref in [t for t in verl.refs() if re.fullmatch(r"v\d+\.\d+\.\d+", t) and Version(t[1:]) >= VERL_FIRST] + [verl.main]:
+            for rel in VERL_FILES:
+                text = verl.read(ref, rel)
+                if text is not None and rel != "verl/version/version":  # keep only the lines the generator reads
+                    text = "\n".join(line for line in text.splitlines() if _verl_line(line)) + "\n"
+                put("verl", ref, rel, text)
+        (out / "verl" / "COMMIT").write_text(f"{verl.commit()}\n")
 
 
 # ---- diff ---------------------------------------------------------------------------------
@@ -302,13 +393,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--vllm-ascend", type=Path, help="clone (or snapshot folder) of vllm-project/vllm-ascend")
     parser.add_argument("--pytorch", type=Path, help="clone (or snapshot folder) of Ascend/pytorch")
+    parser.add_argument("--verl", type=Path, help="clone (or snapshot folder) of verl-project/verl")
     parser.add_argument("--main", default=MAIN, help="ref holding the current docs (default: main; Ascend/pytorch uses master)")
     parser.add_argument("--compat", type=Path, default=Path(__file__).resolve().parents[1] / "preflight" / "data" / "compat.yaml")
     parser.add_argument("--emit", action="store_true", help="print the generated rows as YAML instead of a diff")
     parser.add_argument("--snapshot", type=Path, help="write the upstream files read into this folder (test fixtures) and stop")
     args = parser.parse_args(argv)
-    if not args.vllm_ascend and not args.pytorch:
-        parser.error("give --vllm-ascend and/or --pytorch")
+    if not (args.vllm_ascend or args.pytorch or args.verl):
+        parser.error("give --vllm-ascend, --pytorch and/or --verl")
     try:
         committed = yaml.safe_load(args.compat.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
@@ -319,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             args.snapshot,
             Source(args.vllm_ascend, args.main) if args.vllm_ascend else None,
             Source(args.pytorch, "master" if args.main == MAIN else args.main) if args.pytorch else None,
+            Source(args.verl, args.main) if args.verl else None,
         )
         return 0
     lines: list[str] = []
@@ -333,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
         builds = torch_npu_builds(src)
         emitted["torch_npu_builds"] = {"commit": src.commit(), "builds": builds}
         lines += diff_builds(builds, (committed.get("torch_npu_builds") or {}).get("builds", {}))
+    if args.verl:
+        src = Source(args.verl, args.main)
+        rows = verl_rows(src)
+        emitted["verl"] = {"commit": src.commit(), "rows": rows}
+        lines += diff_verl(rows, committed["verl"]["rows"])
     if args.emit:
         print(yaml.safe_dump(emitted, sort_keys=False, default_flow_style=None, width=200))
         return 0

@@ -1,8 +1,8 @@
 """Every officially documented stack passes the stack rules: no ARL-C rule may fail a stack its maintainers ship.
 
-The vllm-ascend stacks are parsed from the vendored upstream files (tests/compat/upstream: the release
-compatibility matrix of versioning_policy.md, and the tags newer than it); verl's are the `ascend`
-stacks of compat.yaml's verl rows, each copied from that release's Ascend guide (cited per row).
+The stacks are parsed from the vendored upstream files (tests/compat/upstream): the release compatibility
+matrix of vllm-ascend's versioning_policy.md and the tags newer than it (plus compat.yaml's hand-kept
+rows), and each verl release's Ascend guide (v0.5.0 ... v0.9.0 and main).
 Each stack becomes a fixture host with the CANN layout of its release (<= 8.3: ascend-toolkit/,
 >= 8.5: cann-<version>/), the HDK paired with its CANN, and its Python packages.
 """
@@ -44,10 +44,9 @@ def vllm_ascend_stacks() -> list[dict[str, Any]]:
 
 
 def verl_stacks() -> list[dict[str, Any]]:
+    """Parsed from the vendored verl guides (tests/compat/upstream/verl), one per release and main."""
     stacks = []
-    for row in compat.matrices()["verl"]["rows"]:
-        if "ascend" not in row:  # 0.9.1: no Ascend guide in the data, only its wheel's requirements
-            continue
+    for row in regen.verl_rows(regen.Source(UPSTREAM / "verl")):
         ascend = dict(row["ascend"])
         ascend.setdefault("torch_npu", ascend["torch"])
         stacks.append({**ascend, "verl": row["verl"], "name": f"verl-{row['verl']}"})
@@ -105,7 +104,8 @@ def test_every_matrix_row_and_newer_tag_is_a_stack():
     names = {s["name"] for s in STACKS}
     assert len(matrix) == 36
     assert {f"vllm-ascend-{r['vllm_ascend']}" for r in matrix} <= names
-    assert {"vllm-ascend-0.24.0rc1", "vllm-ascend-0.25.1rc1", "verl-0.7.0.dev0", "verl-0.9.0"} <= names
+    assert {"vllm-ascend-0.24.0rc1", "vllm-ascend-0.25.1rc1", "vllm-ascend-0.26.0rc1"} <= names
+    assert {f"verl-{v}" for v in ("0.5.0", "0.6.0", "0.6.1", "0.7.0.dev0", "0.7.1", "0.8.0.dev0", "0.9.0", "0.10.0.dev0")} <= names
 
 
 @pytest.mark.parametrize("stack", STACKS, ids=[s["name"] for s in STACKS])

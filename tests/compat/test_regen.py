@@ -21,7 +21,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_regenerated_rows_match_the_committed_data():
-    result = run("--vllm-ascend", str(UPSTREAM / "vllm-ascend"), "--pytorch", str(UPSTREAM / "pytorch"))
+    result = run("--vllm-ascend", str(UPSTREAM / "vllm-ascend"), "--pytorch", str(UPSTREAM / "pytorch"), "--verl", str(UPSTREAM / "verl"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "matches" in result.stdout
 
@@ -37,6 +37,16 @@ def test_emitted_rows_are_the_committed_rows_field_for_field():
     assert emitted["torch_npu_builds"]["builds"] == committed["torch_npu_builds"]["builds"]
     assert emitted["vllm_ascend"]["commit"] == committed["vllm_ascend"]["commit"]
     assert emitted["torch_npu_builds"]["commit"] == committed["torch_npu_builds"]["commit"]
+
+
+def test_verl_rows_are_the_guides_stacks():
+    result = run("--verl", str(UPSTREAM / "verl"), "--emit")
+    emitted = {row["verl"]: row for row in yaml.safe_load(result.stdout)["verl"]["rows"]}
+    committed = {row["verl"]: row for row in yaml.safe_load(COMPAT.read_text())["verl"]["rows"] if "hand-kept" not in row.get("note", "")}
+    assert set(emitted) == set(committed) == {"0.5.0", "0.6.0", "0.6.1", "0.7.0.dev0", "0.7.1", "0.8.0.dev0", "0.9.0", "0.10.0.dev0"}
+    for version, row in emitted.items():
+        assert row.get("vllm") == committed[version].get("vllm"), version
+        assert {k: str(v) for k, v in committed[version]["ascend"].items()} == row["ascend"], version
 
 
 def test_drift_is_reported(tmp_path):
