@@ -302,7 +302,8 @@ def verl_rows(src: Source) -> list[dict[str, Any]]:
 
 def diff_verl(generated: list[dict[str, Any]], committed: list[dict[str, Any]]) -> list[str]:
     have = {row["verl"]: row for row in committed}
-    out = []
+    made = {row["verl"] for row in generated}
+    out = [f"- verl {key}: not in the upstream files" for key, row in have.items() if key not in made and "hand-kept" not in row.get("note", "")]
     for row in generated:
         key = row["verl"]
         if key not in have:
@@ -368,7 +369,7 @@ GENERATED_FIELDS = ("vllm", "python", "cann", "torch", "torch_npu", "triton_asce
 def diff_vllm_ascend(generated: list[dict[str, Any]], committed: list[dict[str, Any]]) -> list[str]:
     have = {row["vllm_ascend"]: row for row in committed}
     want = {row["vllm_ascend"]: row for row in generated}
-    out = []
+    out = [f"- vllm_ascend {key}: not in the upstream files" for key, row in have.items() if key not in want and "hand-kept" not in row.get("note", "")]
     for key, row in want.items():
         if key not in have:
             out.append(f"+ vllm_ascend {key}: " + ", ".join(f"{f}={row.get(f)!r}" for f in GENERATED_FIELDS if row.get(f) is not None))

@@ -81,3 +81,31 @@ def test_bad_input_is_one_line(tmp_path):
     assert result.returncode != 0
     assert "Traceback" not in result.stderr
     assert "neither a git repository nor a folder" in result.stderr + result.stdout
+
+
+def test_reads_a_git_clone_like_a_snapshot(tmp_path):
+    """The maintainer path: refs are real git tags and branches, read with `git show <ref>:<path>`."""
+    repo = tmp_path / "vllm-ascend"
+    repo.mkdir()
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                       env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin"})
+
+    git("init", "-q", "-b", "main")
+    snapshot = UPSTREAM / "vllm-ascend"
+    for ref in ("v0.24.0rc1", "v0.25.1rc1", "main"):  # main last: it stays checked out
+        git("checkout", "-q", "--orphan", f"build-{ref}")
+        git("rm", "-rqf", "--ignore-unmatch", ".")
+        shutil.copytree(snapshot / ref, repo, dirs_exist_ok=True)
+        git("add", "-A")
+        git("commit", "-qm", ref)
+        if ref == "main":
+            git("branch", "-f", "main")
+        else:
+            git("tag", ref)
+    result = run("--vllm-ascend", str(repo))
+    assert result.returncode == 0, result.stdout + result.stderr
+    git("tag", "-d", "v0.25.1rc1")  # a row the upstream files no longer back is reported too
+    result = run("--vllm-ascend", str(repo))
+    assert result.returncode == 1 and "- vllm_ascend 0.25.1rc1: not in the upstream files" in result.stdout
