@@ -74,7 +74,15 @@ class VllmMatchesVllmAscend(Rule):
         if vl is None:
             return self.fail(f"vllm-ascend {va} is installed but vllm is not (wants vllm {' or '.join(wanted)})", vllm_ascend=str(va))
         if any(Version(vl.public) == Version(w) for w in wanted):
-            return self.passed(f"vllm {vl} matches vllm-ascend {va}", vllm=str(vl), vllm_ascend=str(va))
+            if row.get("silent"):
+                return self.warn(
+                    f"vllm {vl} matches vllm-ascend {va}, a silent release: {row['silent']}",
+                    fix="Prefer a production release of vllm-ascend (0.23.0, or the 0.26 line) for long runs.",
+                    vllm=str(vl),
+                    vllm_ascend=str(va),
+                )
+            note = f" — note: {row['note']}" if row.get("note") else ""
+            return self.passed(f"vllm {vl} matches vllm-ascend {va}{note}", vllm=str(vl), vllm_ascend=str(va))
         return self.fail(
             f"vllm-ascend {va} wants vllm {' or '.join(wanted)}, found {vl}",
             fix=f"pip install vllm=={wanted[0]} (built from source with VLLM_TARGET_DEVICE=empty), or the vllm-ascend release matching vllm {vl}.",
