@@ -130,6 +130,13 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--vllm-ascend", metavar="VERSION", help="plan with this release's KV formula (default: the newest)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
 
+    stack = sub.add_parser("stack", help="which versions go together: the documented stacks for the installed (or a named) vllm-ascend, verl, CANN or torch_npu")
+    for key in ("vllm-ascend", "verl", "cann", "torch-npu"):
+        stack.add_argument(f"--{key}", metavar="VERSION", help=f"ask about this {key} instead of the installed one")
+    stack.add_argument("--python", metavar="EXE", help="read the installed versions from this interpreter")
+    stack.add_argument("--root", metavar="DIR", help="read the installed versions under DIR (a mounted image)")
+    stack.add_argument("--json", action="store_true", help="print one JSON document instead of text")
+
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
     explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
@@ -319,6 +326,39 @@ def _cmd_fix(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if after.failed else EXIT_OK
 
 
+def _cmd_stack(args: argparse.Namespace) -> int:
+    import json
+
+    from ascendrl.preflight import stacks
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.model import Facts
+    from ascendrl.preflight.probes.cann import probe_cann
+    from ascendrl.preflight.probes.packages import probe_packages
+
+    if args.root and not Path(args.root).is_dir():
+        raise UsageError(f"--root {args.root}: not a directory")
+    if args.python and not Path(args.python).exists():
+        raise UsageError(f"--python {args.python}: no such file")
+    host = Host(root=Path(args.root).resolve() if args.root else Path("/"), env=dict(os.environ), python=args.python)
+    facts = Facts({**probe_packages(host), **probe_cann(host)})
+    keys = ("cann", "torch", "torch_npu", "triton_ascend", "transformers", "vllm", "vllm_ascend", "verl")
+    installed = {k: facts.value("cann.toolkit.version" if k == "cann" else f"pkg.{k}") for k in keys}
+    query = {k: getattr(args, k) for k in stacks.KEYS if getattr(args, k)}
+    from_host = not query
+    query = query or stacks.installed_query(facts)
+    if not query:
+        raise UsageError("nothing installed to ask about: name a version (--vllm-ascend, --verl, --cann, --torch-npu)")
+    try:
+        found, note = stacks.matching(query)
+    except stacks.QueryError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(stacks.to_json(query, found, note, installed, from_host=from_host), indent=2))
+    else:
+        print(stacks.render(query, found, note, installed, from_host=from_host), end="")
+    return EXIT_OK if found else EXIT_FINDINGS
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl import render_explain
     from ascendrl.catalog import Classifier, load_catalog
@@ -484,7 +524,10 @@ def _main(argv: list[str] | None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        commands = {"check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run, "data": _cmd_data, "plan": _cmd_plan}
+        commands = {
+            "check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run,
+            "data": _cmd_data, "plan": _cmd_plan, "stack": _cmd_stack,
+        }
         return commands[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)

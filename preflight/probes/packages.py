@@ -34,6 +34,9 @@ PACKAGES: dict[str, str] = {
     "numpy": "numpy",
 }
 
+# CUDA runtime wheels that a PyPI (CUDA) torch or vllm pulls in; their presence means a CUDA stack (ARL-C014).
+CUDA_DIST_PREFIX = "nvidia-"
+
 # Runs inside the checked interpreter: stdlib only, Python 3.8+.
 _QUERY = """
 import json, platform, sys
@@ -48,9 +51,14 @@ for n in names:
         pk[n] = metadata.version(n) if metadata else None
     except Exception:
         pk[n] = None
+cuda = {}
+for d in (metadata.distributions() if metadata else ()):
+    n = (d.metadata["Name"] or "").lower().replace("_", "-")
+    if n.startswith("nvidia-"):
+        cuda[n] = d.version
 print(json.dumps({"python": platform.python_version(),
                   "implementation": platform.python_implementation(),
-                  "executable": sys.executable, "packages": pk}))
+                  "executable": sys.executable, "packages": pk, "cuda": cuda}))
 """
 
 # Where Python packages live in the images users run (CANN images put Python under
@@ -83,7 +91,17 @@ def probe_packages(host: Host) -> dict[str, Fact]:
             facts[f"pkg.{key}"] = Fact(metadata.version(dist), source)
         except metadata.PackageNotFoundError:
             facts[f"pkg.{key}"] = missing(source, "not installed")
+    facts["pkg.cuda_dists"] = Fact(_cuda_dists(metadata.distributions()), source)
     return facts
+
+
+def _cuda_dists(dists) -> dict[str, str]:
+    found = {}
+    for dist in dists:
+        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
+        if name.startswith(CUDA_DIST_PREFIX):
+            found.setdefault(name, dist.version)
+    return dict(sorted(found.items()))
 
 
 def _from_interpreter(host: Host) -> dict[str, Fact]:
@@ -109,6 +127,7 @@ def _from_interpreter(host: Host) -> dict[str, Fact]:
     for dist, key in PACKAGES.items():
         value = versions.get(dist)
         facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")
+    facts["pkg.cuda_dists"] = Fact(dict(sorted((data.get("cuda") or {}).items())), source)
     return facts
 
 
@@ -125,7 +144,8 @@ def _from_root(host: Host) -> dict[str, Fact]:
     for site in sites:
         for name, version in _distributions(host, site):
             found.setdefault(name, version)
-    facts = {"python.version": _python_from_site(Path(rel), rel)}
+    cuda = {name: version for name, version in sorted(found.items()) if name.startswith(CUDA_DIST_PREFIX)}
+    facts = {"python.version": _python_from_site(Path(rel), rel), "pkg.cuda_dists": Fact(cuda, source)}
     for dist_name, key in PACKAGES.items():
         value = found.get(dist_name)
         facts[f"pkg.{key}"] = Fact(value, source) if value else missing(source, "not installed")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from packaging.version import Version
 
+from .. import compat
 from ..engine import Rule
 from ..model import Area, Facts, Finding, Severity
 from .stack import pkg
@@ -17,46 +19,107 @@ def setting(facts: Facts, name: str) -> str | None:
     return facts.value("env.settings", {}).get(name)
 
 
+# vllm-ascend reads additional_config weight_nz_mode first from v0.20.2rc1 (VLLM_ASCEND_ENABLE_NZ stays as a
+# deprecated fallback); USE_OPTIMIZED_MODEL is read up to v0.14.0rc1 and gone from v0.15.0rc1.
+NZ_CONFIG_FROM = Version("0.20.2rc1")
+OPTIMIZED_MODEL_GONE_IN = Version("0.15.0rc1")
+NZ_OVERRIDE = "+actor_rollout_ref.rollout.engine_kwargs.vllm.additional_config.weight_nz_mode=0"
+_ADDITIONAL_CONFIG = re.compile(r"^\+*actor_rollout_ref\.rollout\.engine_kwargs\.vllm\.additional_config(?P<path>(?:\.\w+)*)=(?P<value>.*)$")
+
+
+def additional_config(facts: Facts) -> dict[str, str]:
+    """vLLM additional_config keys the recipe's overrides set (dotted keys, or a {k: v} literal), as text."""
+    found: dict[str, str] = {}
+    for override in (facts.value("lint.recipe") or {}).get("overrides", []):
+        match = _ADDITIONAL_CONFIG.match(override.strip())
+        if not match:
+            continue
+        path, value = match.group("path").lstrip("."), match.group("value").strip().strip("'\"")
+        if path:
+            found[path] = value
+        else:  # additional_config={weight_nz_mode:0,rl_config:{enabled:true}}
+            for key, val in re.findall(r"(\w+)['\"]?\s*[:=]\s*['\"]?(\w+)", value):
+                found.setdefault(key, val)
+    return found
+
+
 class NzOff(Rule):
     id = "ARL-V001"
-    title = "VLLM_ASCEND_ENABLE_NZ=0 for RL"
+    title = "FRACTAL_NZ weights off for RL (weight_nz_mode=0 / VLLM_ASCEND_ENABLE_NZ=0)"
     severity = Severity.CRITICAL
     area = Area.ENV
-    what = "Checks VLLM_ASCEND_ENABLE_NZ, which makes vllm-ascend cast weights to the FRACTAL_NZ layout (default on)."
-    why = "In RL the trainer pushes new weights into vLLM every step; with NZ on, vllm-ascend's worker raises 'FRACTAL_NZ mode is enabled … Please set VLLM_ASCEND_ENABLE_NZ=0' when verl first wakes the rollout engine — the seed's second failure, found only after minutes of start-up."
-    fix = "export VLLM_ASCEND_ENABLE_NZ=0 in the launch script (verl's NPU CI scripts do)."
+    what = (
+        "Checks the NZ setting in the form the installed vllm-ascend reads: the VLLM_ASCEND_ENABLE_NZ env var up to v0.19.1rc1; "
+        "from v0.20.2rc1 additional_config weight_nz_mode (from the recipe's engine_kwargs.vllm.additional_config), with the env var as a deprecated fallback."
+    )
+    why = "In RL the trainer pushes new weights into vLLM every step; with NZ on (the default), vllm-ascend's worker raises 'FRACTAL_NZ mode is enabled …' when verl first wakes the rollout engine — found only after minutes of start-up."
+    fix = "vllm-ascend <= 0.19.1rc1: export VLLM_ASCEND_ENABLE_NZ=0; >= 0.20.2rc1: " + NZ_OVERRIDE
     fix_id = "nz-off"
-    sources = ("https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py", "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/worker/worker_v1.py", "https://github.com/vllm-project/vllm-ascend/issues/5747", "https://github.com/verl-project/verl/blob/v0.7.0/tests/special_npu/run_qwen2_5_vl_3b_npu.sh")
-
-    def evaluate(self, facts: Facts) -> Finding:
-        if pkg(facts, "vllm_ascend") is None:
-            return self.skip("vllm-ascend is not installed")
-        value = setting(facts, "VLLM_ASCEND_ENABLE_NZ")
-        if value is None:
-            return self.fail("VLLM_ASCEND_ENABLE_NZ is unset (vllm-ascend's default turns NZ on)")
-        if value.strip() != "0":
-            return self.fail(f"VLLM_ASCEND_ENABLE_NZ={value}", value=value)
-        return self.passed("VLLM_ASCEND_ENABLE_NZ=0")
-
-
-class OptimizedModelOff(Rule):
-    id = "ARL-V002"
-    title = "USE_OPTIMIZED_MODEL=0 for RL"
-    severity = Severity.ERROR
-    area = Area.ENV
-    what = "Checks USE_OPTIMIZED_MODEL on vllm-ascend releases that read it (0.11-0.13; gone by 0.18)."
-    why = "On (the default) vllm-ascend swaps in its own Qwen2.5-VL/Omni model code, which its own comment says is not suitable for RLHF weight updates; verl's Qwen2.5-VL NPU example turns it off."
-    fix = "export USE_OPTIMIZED_MODEL=0"
-    fix_id = "nz-off"
-    sources = ("https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py", "https://github.com/verl-project/verl/blob/v0.7.0/examples/grpo_trainer/run_qwen2_5_vl_7b_npu.sh")
+    sources = (
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.20.2rc1/vllm_ascend/ascend_config.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.20.2rc1/vllm_ascend/worker/worker.py",
+        "https://github.com/vllm-project/vllm-ascend/issues/5747",
+        "https://github.com/verl-project/verl/blob/v0.7.0/tests/special_npu/run_qwen2_5_vl_3b_npu.sh",
+    )
 
     def evaluate(self, facts: Facts) -> Finding:
         va = pkg(facts, "vllm_ascend")
         if va is None:
             return self.skip("vllm-ascend is not installed")
-        if va >= Version("0.18"):
-            return self.skip(f"vllm-ascend {va} no longer reads USE_OPTIMIZED_MODEL")
+        env = setting(facts, "VLLM_ASCEND_ENABLE_NZ")
+        config = additional_config(facts)
+        if va < NZ_CONFIG_FROM:
+            ignored = " (additional_config weight_nz_mode is not read by this release)" if "weight_nz_mode" in config else ""
+            fix = "export VLLM_ASCEND_ENABLE_NZ=0 in the launch script"
+            if env is None:
+                return self.fail(f"VLLM_ASCEND_ENABLE_NZ is unset (vllm-ascend {va}'s default turns NZ on){ignored}", fix=fix, form="env")
+            if env.strip() != "0":
+                return self.fail(f"VLLM_ASCEND_ENABLE_NZ={env}{ignored}", fix=fix, value=env, form="env")
+            return self.passed("VLLM_ASCEND_ENABLE_NZ=0", form="env")
+        fix = f"Add {NZ_OVERRIDE} to the training command (recipe overrides)"
+        if config.get("rl_config.enabled", config.get("enabled", "")).lower() == "true" and va > compat.newest_vllm_ascend():
+            return self.passed(f"additional_config.rl_config.enabled=true turns NZ off (vllm-ascend {va})", form="additional_config")
+        if "weight_nz_mode" in config:
+            value = config["weight_nz_mode"]
+            if value != "0":
+                return self.fail(f"additional_config weight_nz_mode={value} (vllm-ascend {va} reads it before VLLM_ASCEND_ENABLE_NZ)", fix=fix, value=value, form="additional_config")
+            return self.passed("additional_config weight_nz_mode=0", form="additional_config")
+        if env is None:
+            return self.fail(f"weight_nz_mode is not set in additional_config and VLLM_ASCEND_ENABLE_NZ is unset (vllm-ascend {va} defaults to NZ on)", fix=fix, form="additional_config")
+        if env.strip() != "0":
+            return self.fail(f"VLLM_ASCEND_ENABLE_NZ={env} (vllm-ascend {va} falls back to it when additional_config has no weight_nz_mode)", fix=fix, value=env, form="additional_config")
+        return self.warn(
+            f"VLLM_ASCEND_ENABLE_NZ=0 works on vllm-ascend {va} only as a deprecated fallback for additional_config weight_nz_mode",
+            fix=fix,
+            value=env,
+            form="additional_config",
+        )
+
+
+class OptimizedModelOff(Rule):
+    id = "ARL-V002"
+    title = "USE_OPTIMIZED_MODEL=0 for RL (vllm-ascend <= 0.14)"
+    severity = Severity.ERROR
+    area = Area.ENV
+    what = "Checks USE_OPTIMIZED_MODEL on vllm-ascend releases that read it (up to 0.14.0rc1); on later releases it is obsolete."
+    why = "On (the default) vllm-ascend swaps in its own Qwen2.5-VL/Omni model code, which its own comment says is not suitable for RLHF weight updates; verl's Qwen2.5-VL NPU example turns it off."
+    fix = "export USE_OPTIMIZED_MODEL=0 on vllm-ascend <= 0.14.0rc1; drop it on later releases"
+    fix_id = "nz-off"
+    sources = (
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/envs.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.14.0rc1/vllm_ascend/envs.py",
+        "https://github.com/verl-project/verl/blob/v0.7.0/examples/grpo_trainer/run_qwen2_5_vl_7b_npu.sh",
+    )
+
+    def evaluate(self, facts: Facts) -> Finding:
+        va = pkg(facts, "vllm_ascend")
+        if va is None:
+            return self.skip("vllm-ascend is not installed")
         value = setting(facts, "USE_OPTIMIZED_MODEL")
+        if va >= OPTIMIZED_MODEL_GONE_IN:
+            shown = "" if value is None else f" (USE_OPTIMIZED_MODEL={value} has no effect and can be dropped)"
+            return self.skip(f"USE_OPTIMIZED_MODEL is obsolete: vllm-ascend {va} no longer reads it (gone since v0.15.0rc1){shown}", value=value)
         if value is not None and value.strip() == "0":
             return self.passed("USE_OPTIMIZED_MODEL=0")
         shown = "unset (default 1)" if value is None else f"={value}"

@@ -74,7 +74,15 @@ class VllmMatchesVllmAscend(Rule):
         if vl is None:
             return self.fail(f"vllm-ascend {va} is installed but vllm is not (wants vllm {' or '.join(wanted)})", vllm_ascend=str(va))
         if any(Version(vl.public) == Version(w) for w in wanted):
-            return self.passed(f"vllm {vl} matches vllm-ascend {va}", vllm=str(vl), vllm_ascend=str(va))
+            if row.get("silent"):
+                return self.warn(
+                    f"vllm {vl} matches vllm-ascend {va}, a silent release: {row['silent']}",
+                    fix="Prefer a production release of vllm-ascend (0.23.0, or the 0.26 line) for long runs.",
+                    vllm=str(vl),
+                    vllm_ascend=str(va),
+                )
+            note = f" — note: {row['note']}" if row.get("note") else ""
+            return self.passed(f"vllm {vl} matches vllm-ascend {va}{note}", vllm=str(vl), vllm_ascend=str(va))
         return self.fail(
             f"vllm-ascend {va} wants vllm {' or '.join(wanted)}, found {vl}",
             fix=f"pip install vllm=={wanted[0]} (built from source with VLLM_TARGET_DEVICE=empty), or the vllm-ascend release matching vllm {vl}.",
@@ -154,39 +162,46 @@ class TorchNpuCann(Rule):
     title = "torch_npu supports the installed CANN"
     severity = Severity.CRITICAL
     area = Area.STACK
-    what = "Looks up the torch_npu build in Ascend's COMPATIBILITY table: which CANN releases ship or support it."
-    why = "torch_npu calls CANN runtime and operator APIs of its release; an older CANN lacks them (undefined symbols, aclnn errors at the first op)."
-    fix = "Install the CANN toolkit (and NNAL) the table pairs with this torch_npu, or the torch_npu build listed for your CANN."
-    sources = (TORCH_NPU_MATRIX,)
+    what = (
+        "Looks for a published statement that this torch_npu build runs on this CANN: Ascend/pytorch's compatibility table, "
+        "the TorchNPU release notes' set of compatible CANN releases, a vllm-ascend matrix row or a verl release's Ascend stack."
+    )
+    why = (
+        "torch_npu calls CANN runtime and operator APIs of its release; a CANN nobody tested it with can lack them "
+        "(undefined symbols, aclnn errors at the first op). No source lists incompatible pairs, so an unlisted pair is a warning, not a failure."
+    )
+    fix = "Install a torch_npu build documented for your CANN (same torch base), or the CANN (toolkit + NNAL) documented for your build."
+    sources = (TORCH_NPU_MATRIX, compat.source_of("torch_npu_builds"), VLLM_ASCEND_MATRIX)
 
     def evaluate(self, facts: Facts) -> Finding:
         npu = pkg(facts, "torch_npu")
-        cann = parse_ascend(facts.value("cann.toolkit.version"))
+        cann_text = facts.value("cann.toolkit.version")
+        cann = parse_ascend(cann_text)
         if npu is None:
             return self.skip("torch_npu is not installed")
         if cann is None:
             return self.skip("no CANN toolkit version was read (see ARL-A001)")
-        rows = compat.torch_npu_rows()
-        exact = [r for r in rows if any(Version(npu.public) == Version(b) for b in r["torch_npu"])]
-        same_base = [r for r in rows if any(base(Version(b)) == base(npu) for b in r["torch_npu"])]
-        listed = [parse_ascend(r["cann"]) for r in (exact or same_base)]
-        listed = [c for c in listed if c is not None]
-        found = dict(torch_npu=str(npu), cann=facts.value("cann.toolkit.version"))
-        if any(c == cann for c in listed):
-            return self.passed(f"torch_npu {npu} is listed for CANN {facts.value('cann.toolkit.version')}", **found)
-        if not listed:
-            return self.warn(f"torch_npu {npu} is not in the compatibility table", **found)
-        oldest, newest = min(listed), max(listed)
-        if cann < oldest:
-            return self.fail(
-                f"CANN {facts.value('cann.toolkit.version')} is older than any CANN listed for torch_npu {npu} (oldest {oldest})",
-                fix=f"Upgrade CANN (toolkit + NNAL) to at least the release listed for torch_npu {base(npu)}, or install the torch_npu built for your CANN.",
-                **found,
-            )
-        if any(minor(c) == minor(cann) for c in listed):
-            return self.warn(f"torch_npu {npu} is listed for another release of the CANN {minor(cann)} line", **found)
-        where = "newer than" if cann > newest else "between"
-        return self.warn(f"CANN {facts.value('cann.toolkit.version')} is {where} the CANN releases listed for torch_npu {npu}", **found)
+        found = dict(torch_npu=str(npu), cann=cann_text)
+        evidence = compat.torch_npu_supports(npu, cann)
+        if evidence:
+            return self.passed(f"torch_npu {npu} on CANN {cann_text}: {evidence.says} ({evidence.source})", **found, source=evidence.source)
+        known = compat.torch_npu_evidence(npu)
+        builds = compat.torch_npu_builds_for(cann, base(npu))
+        fix = (
+            f"If the first NPU op fails, install a build documented for CANN {cann_text}: pip install torch-npu=={builds[0]}"
+            if builds
+            else f"If the first NPU op fails, move to a CANN documented for torch_npu {npu}, or a torch_npu build documented for CANN {cann_text}."
+        )
+        if not known:
+            return self.warn(f"torch_npu {npu} is in no release note or matrix shipped here: its CANN support is unknown", fix=fix, **found)
+        listed = sorted({e.cann for e in known}, key=lambda c: parse_ascend(c.replace(".X", ".0").replace(".x", ".0")) or Version("0"))
+        sources = sorted({e.source for e in known})
+        return self.warn(
+            f"no release note or official matrix pairs torch_npu {npu} with CANN {cann_text}; it is documented with CANN {', '.join(listed)} ({'; '.join(sources)})",
+            fix=fix,
+            documented=listed,
+            **found,
+        )
 
 
 class VllmAscendCann(Rule):
@@ -215,6 +230,15 @@ class VllmAscendCann(Rule):
         if want is None or cann == want:
             return self.passed(f"CANN {cann_text} as vllm-ascend {va} lists", **found)
         if cann < want:
+            verl_rows = compat.verl_stacks_with(va, cann)
+            if verl_rows:
+                vrow = verl_rows[0]
+                return self.warn(
+                    f"vllm-ascend {va}'s matrix row names CANN {row['cann']}; verl {vrow['verl']}'s Ascend guide runs it on CANN {cann_text} "
+                    f"({vrow.get('ascend_source', vrow['source'])})",
+                    fix=f"Move to CANN {row['cann']} if an op fails that the release notes of vllm-ascend {va} fixed.",
+                    **found,
+                )
             return self.fail(f"vllm-ascend {va} needs CANN {row['cann']}; found {cann_text}", **found)
         return self.warn(f"CANN {cann_text} is newer than the {row['cann']} vllm-ascend {va} was released for", **found)
 
@@ -246,7 +270,8 @@ class CannDriver(Rule):
             return self.warn(f"no HDK table for CANN {cann_text} in the shipped data", **found)
         low, high = parse_ascend(row["min_driver"]), parse_ascend(row["max_driver"])
         assert low is not None and high is not None
-        note = f" ({row['note']}; {row['source']})"
+        unsourced = "; the range around the paired HDK has no source" if row.get("range_confirmed") is False else ""
+        note = f" ({row['note']}{unsourced}; {row['source']})"
         if driver < low:
             verdict = self.fail if row["confirmed"] else self.warn
             return verdict(f"driver {driver_info['version']} is older than CANN {cann_text} accepts (from {row['min_driver']}){note}", **found)
@@ -288,6 +313,43 @@ class DriverFirmware(Rule):
         return self.fail(f"firmware {firmware['version']} is outside the driver's accepted range [{window[0]}, {window[1]}]", **found)
 
 
+class CudaTorchNextToNpu(Rule):
+    id = "ARL-C014"
+    title = "No CUDA build of torch next to torch_npu"
+    severity = Severity.CRITICAL
+    area = Area.STACK
+    what = "Looks for a CUDA torch (a +cuXXX local version) or NVIDIA CUDA runtime wheels (nvidia-*) in the environment that has torch_npu."
+    why = (
+        "torch_npu needs the CPU build of its torch; a PyPI vllm, flash-attn or plain `pip install torch` swaps in a CUDA build "
+        "and its nvidia-* wheels, and torch_npu then refuses to load ('Two accelerators cannot be used at the same time in PyTorch')."
+    )
+    fix = "pip install --force-reinstall torch==<torch_npu base> --index-url https://download.pytorch.org/whl/cpu, uninstall the nvidia-* wheels, and install vllm from source with VLLM_TARGET_DEVICE=empty."
+    sources = (
+        "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/__init__.py",
+        "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/installation.md",
+    )
+
+    def evaluate(self, facts: Facts) -> Finding:
+        npu, torch = pkg(facts, "torch_npu"), pkg(facts, "torch")
+        if npu is None:
+            return self.skip("torch_npu is not installed")
+        cuda = dict(facts.value("pkg.cuda_dists") or {})
+        local = (torch.local or "") if torch else ""
+        fix = f"pip install --force-reinstall torch=={base(npu)} --index-url https://download.pytorch.org/whl/cpu" + (
+            f" && pip uninstall -y {' '.join(cuda)}" if cuda else ""
+        )
+        if local.startswith("cu"):
+            return self.fail(f"torch {torch} is a CUDA build (+{local}) next to torch_npu {npu}", fix=fix, torch=str(torch), cuda_dists=cuda)
+        if cuda:
+            shown = ", ".join(f"{k} {v}" for k, v in list(cuda.items())[:4]) + (" …" if len(cuda) > 4 else "")
+            return self.warn(
+                f"{len(cuda)} NVIDIA CUDA wheel(s) next to torch_npu {npu} ({shown}): a CUDA torch or vllm was installed from PyPI at some point",
+                fix=fix,
+                cuda_dists=cuda,
+            )
+        return self.passed(f"torch {torch} is not a CUDA build; no nvidia-* wheels", torch=str(torch) if torch else None)
+
+
 RULES: tuple[type[Rule], ...] = (
     PythonVersion,
     VllmMatchesVllmAscend,
@@ -297,4 +359,5 @@ RULES: tuple[type[Rule], ...] = (
     VllmAscendCann,
     CannDriver,
     DriverFirmware,
+    CudaTorchNextToNpu,
 )
