@@ -391,8 +391,8 @@ def expand(raw: str, env: Mapping[str, str], notes: list[str] | None = None, *, 
                 out.append("$")
                 i += 1
         else:
-            j = i
-            while j < n and raw[j] not in "\\'\"`$":
+            j = i + 1
+            while j < n and raw[j] not in ("\\\"`$" if quoted else "\\'\"`$"):
                 j += 1
             out.append(_literal(raw[i:j]))
             i = j
