@@ -57,8 +57,13 @@ def _private(path: Path, what: str, want_dir: bool) -> None:
         raise FixError(f"the {what} {path} is not a plain {'folder' if want_dir else 'file'}; refusing to follow it; files were not touched")
     if st.st_uid != os.geteuid():
         raise FixError(f"the {what} {path} belongs to uid {st.st_uid}, not to you (uid {os.geteuid()}); refusing to follow it; files were not touched")
-    if st.st_mode & 0o022:
-        raise FixError(f"the {what} {path} is writable by others (mode {st.st_mode & 0o7777:o}); refusing to follow it; files were not touched")
+    # `fix` writes journals 0600 in a 0700 folder; a journal anyone else could write (or one that came
+    # with a checked-out repository, 0644) is not one this user's apply wrote.
+    if st.st_mode & (0o022 if want_dir else 0o077):
+        raise FixError(
+            f"the {what} {path} is open to others (mode {st.st_mode & 0o7777:o}; `fix` writes it {'0700' if want_dir else '0600'}); "
+            "refusing to follow it; files were not touched"
+        )
 
 
 def _bad(journal: Path, why: str) -> FixError:

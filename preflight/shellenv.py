@@ -411,6 +411,8 @@ def _lookup(name: str, env: Mapping[str, str], notes: list[str] | None) -> str:
 
 def _braced(body: str, env: Mapping[str, str], notes: list[str] | None) -> str:
     m = _PARAM.fullmatch(body)
+    if not m and body[:1] and body[0] in "0123456789@*#?$!-":
+        raise Unknown(f"${{{body}}} (a shell parameter only known when it runs)")
     if not m:
         raise Unknown(f"${{{body}}} (only ${{V}}, ${{V:-w}} and ${{V:+w}} are read)")
     name, op, word = m.groups()
