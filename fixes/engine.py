@@ -405,12 +405,9 @@ def refusal(stop: StopProcess, holders: set[int] | None) -> str | None:
 
 
 def _stop_all(stops: Sequence[StopProcess], holders: Holders | None) -> tuple[list[int], list[tuple[int, str]]]:
-    if not stops:
-        return [], []
-    now_holding = holders() if holders is not None else None
     stopped, refused = [], []
     for stop in stops:
-        why = refusal(stop, now_holding)
+        why = refusal(stop, holders() if holders is not None else None)  # npu-smi read again for each
         if why is not None:
             refused.append((stop.pid, why))
         elif stop_process(stop):

@@ -63,53 +63,48 @@ class Command:
     skipped: str | None  # why its effects do not reach the shell ("inside if … fi"), None when they do
 
 
+def _skip_quoted(text: str, i: int, *, single: bool = True) -> int | None:
+    """Index just past the escape, quote, `…`, $(…) or ${…} starting at ``i``; None when none starts there."""
+    c = text[i]
+    if c == "\\":
+        return i + 2
+    if c == "'" and single:
+        j = text.find("'", i + 1)
+        return len(text) if j < 0 else j + 1
+    if c == '"':
+        return _skip_double(text, i + 1)
+    if c == "`":
+        return _skip_backtick(text, i + 1)
+    if c == "$" and text[i + 1 : i + 2] in ("(", "{"):
+        return _skip_balanced(text, i + 2, text[i + 1], ")" if text[i + 1] == "(" else "}")
+    return None
+
+
 def _skip_balanced(text: str, i: int, open_: str, close: str) -> int:
     """Index just past the ``close`` matching the ``open_`` before ``i``; quotes and nesting respected."""
     depth = 1
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
+    while i < len(text):
+        nxt = _skip_quoted(text, i)
+        if nxt is not None:
+            i = nxt
             continue
-        if c == "'" and open_ == "(":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-            continue
-        if c == '"':
-            i = _skip_double(text, i + 1)
-            continue
-        if c == "`":
-            i = _skip_backtick(text, i + 1)
-            continue
-        if c == "$" and text[i + 1 : i + 2] in ("(", "{"):
-            i = _skip_balanced(text, i + 2, text[i + 1], ")" if text[i + 1] == "(" else "}")
-            continue
-        if c == open_:
+        if text[i] == open_:
             depth += 1
-        elif c == close:
+        elif text[i] == close:
             depth -= 1
             if depth == 0:
                 return i + 1
         i += 1
-    return n
+    return len(text)
 
 
 def _skip_double(text: str, i: int) -> int:
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-        elif c == '"':
+    while i < len(text):
+        if text[i] == '"':
             return i + 1
-        elif c == "`":
-            i = _skip_backtick(text, i + 1)
-        elif c == "$" and text[i + 1 : i + 2] in ("(", "{"):
-            i = _skip_balanced(text, i + 2, text[i + 1], ")" if text[i + 1] == "(" else "}")
-        else:
-            i += 1
-    return n
+        nxt = _skip_quoted(text, i, single=False)
+        i = nxt if nxt is not None else i + 1
+    return len(text)
 
 
 def _skip_backtick(text: str, i: int) -> int:
@@ -137,19 +132,8 @@ def _scan_word(text: str, i: int) -> int:
                 i = _skip_balanced(text, i + 1, "(", ")")
                 continue
             return i
-        if c == "\\":
-            i += 2
-        elif c == "'":
-            j = text.find("'", i + 1)
-            i = n if j < 0 else j + 1
-        elif c == '"':
-            i = _skip_double(text, i + 1)
-        elif c == "`":
-            i = _skip_backtick(text, i + 1)
-        elif c == "$" and text[i + 1 : i + 2] in ("(", "{"):
-            i = _skip_balanced(text, i + 2, text[i + 1], ")" if text[i + 1] == "(" else "}")
-        else:
-            i += 1
+        nxt = _skip_quoted(text, i)
+        i = nxt if nxt is not None else i + 1
     return min(i, n)
 
 
