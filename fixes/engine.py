@@ -33,7 +33,6 @@ STATE_DIR = ".ascendrl"
 ENV_FILE = "env.sh"
 STOP_GRACE_S = 10.0
 
-__all__ = ["FixError", "apply_plan", "build_plan", "latest_journal", "undo_last", "atomic_write"]
 
 
 def unified_diff(old: bytes | None, new: bytes, label_old: str, label_new: str) -> str:
