@@ -50,13 +50,15 @@ def check_editable(path: str, data: bytes | None = None) -> os.stat_result:
             f"{path} has {st.st_nlink} hard links: replacing it would leave the other names with the old content; "
             "edit it by hand or give it a single name first; nothing was changed"
         )
-    if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
-        raise FixError(f"{path} is read-only (mode {st.st_mode & 0o7777:o}); make it writable first if it should be edited; nothing was changed")
     try:
         if os.statvfs(path).f_flag & os.ST_RDONLY:
             raise FixError(f"{path} is on a read-only filesystem; nothing was changed")
     except OSError:
         pass
+    if not st.st_mode & 0o222:
+        raise FixError(f"{path} is read-only (mode {st.st_mode & 0o7777:o}); make it writable first if it should be edited; nothing was changed")
+    if not os.access(path, os.W_OK):
+        raise FixError(f"{path} is read-only for you (owner uid {st.st_uid}, mode {st.st_mode & 0o7777:o}); nothing was changed")
     if data is not None and (problem := text_problem(data)):
         raise FixError(f"{path} {problem}; only text scripts are edited; nothing was changed")
     return st

@@ -368,3 +368,27 @@ def test_a_hand_made_plan_naming_pid_1_or_ourselves_is_refused(tmp_path):
     plan = build_plan([Proposal("kill-npu-holders", "k", Applicability.UNSAFE, (), stops)], target=str(tmp_path / "env.sh"), managed=True, unsafe=True)
     result = apply_plan(plan, state_dir=str(tmp_path / ".ascendrl"), holders=lambda: {1, os.getpid()})
     assert result.stopped == () and {pid for pid, _ in result.refused} == {1, os.getpid()}
+
+
+def test_a_file_the_user_cannot_write_is_refused(open_dir):
+    """As uid 1000 (a forked child that dropped root), a root-owned 0644 script is refused, not replaced."""
+    script = open_dir / "train.sh"
+    script.write_bytes(ORIGINAL)
+    script.chmod(0o644)
+    (open_dir).chmod(0o777)  # the folder would even allow a rename over the file
+    pid = os.fork()
+    if pid == 0:  # child: imports are done; drop to uid 1000 and try
+        code = 1
+        try:
+            os.setgroups([])
+            os.setgid(1000)
+            os.setuid(1000)
+            build_plan([nz()], target=str(script), managed=False, unsafe=False)
+        except FixError as exc:
+            code = 0 if "read-only for you" in str(exc) else 2
+        except BaseException:
+            code = 3
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert script.read_bytes() == ORIGINAL and script.stat().st_uid == 0
