@@ -299,6 +299,16 @@ def parse(data: bytes) -> list[Command]:
 
 
 # ---- values ----------------------------------------------------------------------------------
+# `$(…)` bodies that only compute the folder of the file being sourced (CANN/NNAL and project scripts use them).
+_SELF = r'"?\$\{?BASH_SOURCE(?:\[0\])?\}?"?'
+_HERE = re.compile(
+    rf'dirname\s+{_SELF}'
+    rf'|cd\s+"?\$\(\s*dirname\s+{_SELF}\s*\)"?\s*(?:[&>]+\s*/dev/null(?:\s+2>&1)?\s*)?(?:&&|;)\s*pwd'
+    rf'|dirname\s+"?\$\(\s*(?:readlink\s+-f|realpath)\s+{_SELF}\s*\)"?'
+    rf'|(?:realpath|readlink\s+-f)\s+"?\$\(\s*dirname\s+{_SELF}\s*\)"?'
+)
+
+
 class Unknown(Exception):
     """A value that cannot be known without running something; the message says what."""
 
@@ -311,12 +321,14 @@ def _literal(piece: str) -> str:
     return piece.encode("latin-1").decode("utf-8", "replace")
 
 
-def expand(raw: str, env: Mapping[str, str], notes: list[str] | None = None, *, tilde: bool = True) -> str:
+def expand(raw: str, env: Mapping[str, str], notes: list[str] | None = None, *, tilde: bool = True, here: str | None = None) -> str:
     """The value bash gives the word ``raw`` in an assignment (no splitting, no globbing).
 
     Raises :class:`Unknown` for command substitution, arithmetic, positional parameters and
     expansions beyond ``$V``, ``${V}``, ``${V:-w}``/``${V-w}``/``${V:+w}``/``${V+w}``. A variable
-    that is not set expands to "" (as in bash) and is noted in ``notes``.
+    that is not set expands to "" (as in bash) and is noted in ``notes``. With ``here`` (the
+    folder of the file being read), the "my own folder" idioms (``$(cd "$(dirname
+    "${BASH_SOURCE[0]}")" && pwd)``, ``$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")``…) are that folder.
     """
     out: list[str] = []
     i, n = 0, len(raw)
@@ -355,9 +367,19 @@ def expand(raw: str, env: Mapping[str, str], notes: list[str] | None = None, *, 
             quoted = not quoted
             i += 1
         elif c == "`":
-            raise Unknown("a `…` command substitution (not run)")
+            j = _skip_backtick(raw, i + 1)
+            if here is None or not _HERE.fullmatch(raw[i + 1 : j - 1].strip()):
+                raise Unknown("a `…` command substitution (not run)")
+            out.append(here)
+            i = j
         elif c == "$":
             nxt = raw[i + 1 : i + 2]
+            if nxt == "(" and here is not None and raw[i + 2 : i + 3] != "(":
+                j = _skip_balanced(raw, i + 2, "(", ")")
+                if _HERE.fullmatch(raw[i + 2 : j - 1].strip()):
+                    out.append(here)
+                    i = j
+                    continue
             if nxt == "(":
                 raise Unknown("a $(…) command substitution (not run)" if raw[i + 2 : i + 3] != "(" else "$((…)) arithmetic")
             if nxt == "{":
@@ -459,6 +481,7 @@ class _Reader:
         self.vars: dict[str, str] = dict(host.env)
         self.exported: set[str] = set(host.env)
         self.allexport = False
+        self.here: str | None = None  # the folder of the file being read
         self.read: list[str] = []
         self.unresolved: list[str] = []
 
@@ -469,7 +492,7 @@ class _Reader:
     def value(self, raw: str, where: str, name: str) -> str | None:
         notes: list[str] = []
         try:
-            out = expand(raw, self.vars, notes)
+            out = expand(raw, self.vars, notes, here=self.here)
         except Unknown as exc:
             self.note(where, f"{name}: {exc}; left as it was")
             return None
@@ -499,7 +522,11 @@ class _Reader:
             self.note(display, f"not read ({exc.strerror or exc})")
             return
         self.read.append(display)
-        self.run(parse(data), display, depth)
+        outer, self.here = self.here, os.path.dirname(display)
+        try:
+            self.run(parse(data), display, depth)
+        finally:
+            self.here = outer
 
     def run(self, commands: list[Command], display: str, depth: int) -> None:
         sure = True  # the previous command is one whose success is known (so `&& next` runs)

@@ -46,6 +46,8 @@ export N
 for i in 1 2; do export IN_LOOP=$i; done
 case "$x" in a) export IN_CASE=1;; esac
 export P+=suffix Q=$HOME/q R="$NOT_SET_ANYWHERE/r"
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export LIB="$HERE/lib:`dirname ${BASH_SOURCE[0]}`"
 """
 
 
@@ -136,12 +138,17 @@ def test_fix_dry_run_and_check_env_file_never_run_the_script(tmp_path):
     assert time.monotonic() - started < 30  # the script's sleeps were never started
 
 
-def test_run_dry_run_never_runs_the_env_file(tmp_path):
+def test_run_reads_but_never_runs_the_env_file(tmp_path, monkeypatch):
+    from ascendrl.run_cmd import run_env
+
     marker = tmp_path / "ran"
     (tmp_path / ".ascendrl").mkdir()
     (tmp_path / ".ascendrl" / "env.sh").write_text(f'touch "{marker}"\nexport FROM_ENV_FILE=yes\n')
     proc = _cli("run", "--dry-run", "--", "true", cwd=tmp_path)
     assert proc.returncode in (0, 1, 2), proc.stderr
+    monkeypatch.chdir(tmp_path)
+    env, _ = run_env(None)
+    assert env["FROM_ENV_FILE"] == "yes"
     assert not marker.exists()
 
 
