@@ -18,6 +18,7 @@ so :mod:`ascendrl.fixes.shellfile` edits exactly the bytes of a value and nothin
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import os
 import re
@@ -200,16 +201,9 @@ def parse(data: bytes) -> list[Command]:
     pending_function = False
     skip_redir_target = False
 
-    def line_of(offset: int) -> int:
-        lo, hi = 0, len(line_starts)
-        while lo + 1 < hi:
-            mid = (lo + hi) // 2
-            lo, hi = (mid, hi) if line_starts[mid] <= offset else (lo, mid)
-        return lo + 1
-
     def context(next_op: str) -> str | None:
         for frame in frames:
-            if frame not in ("brace",):
+            if frame != "brace":
                 return {"if": "inside if … fi", "loop": "inside a loop", "case": "inside case … esac", "function": "inside a function", "subshell": "inside ( … )"}.get(frame, f"inside {frame}")
         if prev_op == "||":
             return "after ||"
@@ -223,7 +217,7 @@ def parse(data: bytes) -> list[Command]:
         nonlocal assigns, words, prev_op
         if assigns or words:
             first = (assigns or words)[0]
-            commands.append(Command(tuple(assigns), tuple(words), line_of(first.start), prev_op, context(next_op)))
+            commands.append(Command(tuple(assigns), tuple(words), bisect.bisect_right(line_starts, first.start), prev_op, context(next_op)))
         assigns, words = [], []
         prev_op = next_op
 
@@ -293,7 +287,7 @@ def parse(data: bytes) -> list[Command]:
                 finish(";")
                 frames.pop()
             continue
-        finish(value if value != "\n" else "\n")
+        finish(value)
     finish("\n")
     return commands
 
