@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -116,6 +117,7 @@ HOSTILE = """#!/bin/bash
 touch "{marker}"
 sleep 30 &
 export VLLM_ASCEND_ENABLE_NZ=1
+export WHO=$(whoami)
 python3 -c 'import time; time.sleep(30)'
 """
 
@@ -132,6 +134,9 @@ def test_fix_dry_run_and_check_env_file_never_run_the_script(tmp_path):
     started = time.monotonic()
     dry = _cli("fix", "--script", str(script), "--npu-smi", "/dev/null", cwd=tmp_path)
     assert dry.returncode == 0, dry.stderr
+    assert "not determined" in dry.stderr and "WHO: a $(…) command substitution (not run)" in dry.stderr
+    as_json = _cli("fix", "--json", "--script", str(script), "--npu-smi", "/dev/null", cwd=tmp_path)
+    assert any("WHO: a $(…)" in line for line in json.loads(as_json.stdout)["unresolved"])
     checked = _cli("check", "--env-file", str(script), "--npu-smi", "/dev/null", "--json", cwd=tmp_path)
     assert checked.returncode in (0, 1), checked.stderr
     assert not marker.exists()
