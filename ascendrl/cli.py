@@ -94,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     mode = fix.add_mutually_exclusive_group()
     mode.add_argument("--apply", action="store_true", help="apply the safe fixes (and unsafe ones with --unsafe), then re-check")
     mode.add_argument("--undo", action="store_true", help="restore every file the last apply touched to its previous bytes")
+    fix.add_argument("--force", action="store_true", help="with --undo: restore even files changed since the apply (their current bytes are kept next to the journal)")
     fix.add_argument("--unsafe", action="store_true", help="also apply unsafe fixes (stopping processes that hold NPUs)")
     fix.add_argument("--only", action="append", default=[], metavar="ID", help="only this fix (repeatable)")
     fix.add_argument("--skip", action="append", default=[], metavar="ID", help="not this fix (repeatable)")
@@ -289,15 +290,17 @@ def _cmd_plan(args: argparse.Namespace) -> int:
 
 def _cmd_fix(args: argparse.Namespace) -> int:
     from ascendrl import render_fix
-    from ascendrl.fixes import check_as_run_sees_it, propose, unknown_ids
+    from ascendrl.fixes import check_as_run_sees_it, npu_holders, propose, read_env_file, unknown_ids
     from ascendrl.fixes.engine import ENV_FILE, STATE_DIR, FixError, apply_plan, build_plan, undo_last
 
     unknown = unknown_ids(args.only + args.skip)
     if unknown:
         raise UsageError(f"no fix {', '.join(unknown)}; see `ascendrl check --list-rules` for fix ids")
+    if args.force and not args.undo:
+        raise UsageError("--force goes with --undo")
     if args.undo:
         try:
-            journal, doc = undo_last(STATE_DIR)
+            journal, doc = undo_last(STATE_DIR, force=args.force)
         except FixError as exc:
             print(f"ascendrl fix: {exc}", file=sys.stderr)
             return EXIT_FINDINGS
@@ -307,22 +310,26 @@ def _cmd_fix(args: argparse.Namespace) -> int:
         raise UsageError(f"--script {args.script}: no such file")
     host = _host(args)
     target = args.script or os.path.join(STATE_DIR, ENV_FILE)
-    before = check_as_run_sees_it(host, target)
+    shell = read_env_file(host, target)  # read, never run
+    before = check_as_run_sees_it(host, target, shell)
     proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None)
     try:
         plan = build_plan(proposals, target=target, managed=not args.script, unsafe=args.unsafe, only=args.only, skip=args.skip)
     except FixError as exc:
         raise UsageError(str(exc)) from None
+    if shell is not None and shell.unresolved and not args.json:
+        print(render_fix.unresolved_text(target, shell.unresolved), file=sys.stderr)
+    unresolved = list(shell.unresolved) if shell is not None else []
     if not args.apply:
-        print(render_fix.plan_json(plan, before) if args.json else render_fix.plan_text(plan, before))
+        print(render_fix.plan_json(plan, before, unresolved) if args.json else render_fix.plan_text(plan, before))
         return EXIT_OK
     try:
-        result = apply_plan(plan, state_dir=STATE_DIR)
+        result = apply_plan(plan, state_dir=STATE_DIR, holders=npu_holders(host))
     except FixError as exc:
         print(f"ascendrl fix: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
     after = check_as_run_sees_it(host, target)
-    print(render_fix.outcome_json(plan, result, before, after) if args.json else render_fix.outcome_text(plan, result, before, after))
+    print(render_fix.outcome_json(plan, result, before, after, unresolved) if args.json else render_fix.outcome_text(plan, result, before, after))
     return EXIT_FINDINGS if after.failed else EXIT_OK
 
 

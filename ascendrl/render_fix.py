@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from ascendrl.fixes.engine import ApplyResult, Plan, summary_changes
@@ -57,8 +58,17 @@ def plan_text(plan: Plan, report: Report) -> str:
     return "\n".join(out)
 
 
-def plan_json(plan: Plan, report: Report) -> str:
-    return json.dumps({"schema": 1, "mode": "dry-run", "plan": plan.to_json()}, indent=2)
+def unresolved_text(target: str, unresolved: Sequence[str], limit: int = 20) -> str:
+    """What reading ``target`` (never running it) could not determine."""
+    out = [f"Read {target} without running it; not determined (the check assumes these are as they were):"]
+    out += [f"  {line}" for line in unresolved[:limit]]
+    if len(unresolved) > limit:
+        out.append(f"  … and {len(unresolved) - limit} more (see --json)")
+    return "\n".join(out)
+
+
+def plan_json(plan: Plan, report: Report, unresolved: Sequence[str] = ()) -> str:
+    return json.dumps({"schema": 1, "mode": "dry-run", "plan": plan.to_json(), "unresolved": list(unresolved)}, indent=2)
 
 
 def _outcome(plan: Plan, before: Report, after: Report) -> list[tuple[str, str, str]]:
@@ -74,6 +84,9 @@ def outcome_text(plan: Plan, result: ApplyResult, before: Report, after: Report)
         out += [f"  wrote {path}" for path in result.written]
         out += [f"  created {d}" for d in result.created_dirs]
         out += [f"  stopped PID {pid}" for pid in result.stopped]
+        out += [f"  did NOT stop PID {pid}: {why}" for pid, why in result.refused]
+        if result.rebuilt:
+            out.append("  (the file had changed since the plan, e.g. another apply: the edit was made on its current bytes)")
         out.append(f"  journal {result.journal} (undo with `ascendrl fix --undo`)")
     out += ["", "Before → after:"]
     out += [f"  {rid}: {b} → {a}" for rid, b, a in _outcome(plan, before, after)]
@@ -84,13 +97,21 @@ def outcome_text(plan: Plan, result: ApplyResult, before: Report, after: Report)
     return "\n".join(out)
 
 
-def outcome_json(plan: Plan, result: ApplyResult, before: Report, after: Report) -> str:
+def outcome_json(plan: Plan, result: ApplyResult, before: Report, after: Report, unresolved: Sequence[str] = ()) -> str:
     return json.dumps(
         {
             "schema": 1,
             "mode": "apply",
             "plan": plan.to_json(),
-            "result": {"journal": result.journal, "written": list(result.written), "created_dirs": list(result.created_dirs), "stopped": list(result.stopped)},
+            "result": {
+                "journal": result.journal,
+                "written": list(result.written),
+                "created_dirs": list(result.created_dirs),
+                "stopped": list(result.stopped),
+                "refused": [{"pid": pid, "reason": why} for pid, why in result.refused],
+                "rebuilt": result.rebuilt,
+            },
+            "unresolved": list(unresolved),
             "before_after": [{"id": rid, "before": b, "after": a} for rid, b, a in _outcome(plan, before, after)],
             "summary_after": after.counts(),
         },
@@ -104,6 +125,8 @@ def undo_text(journal: str, doc: dict[str, Any]) -> str:
         out.append(f"  {'restored' if record['existed'] else 'removed'} {record['path']}")
     for d in reversed(doc.get("dirs", [])):
         out.append(f"  removed {d} (if it was still empty)")
+    if doc.get("kept"):
+        out.append(f"  the changed versions (--force) are kept in {doc['kept']}")
     if doc.get("stopped"):
         out.append(f"  stopped processes cannot be restarted: {', '.join(map(str, doc['stopped']))}")
     return "\n".join(out)

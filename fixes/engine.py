@@ -1,53 +1,64 @@
-"""The one place that writes: plan → journal (synced) → atomic writes → re-check; and undo.
+"""The one place that writes: plan → lock → re-read → journal (synced) → atomic writes → re-check; and undo.
 
-A dry run builds the same plan and stops before the journal. Every file write is a temp
-file in the same directory, fsynced, then renamed over the original with its mode kept,
-so a kill at any moment leaves the old or the new bytes, never a torn file. The journal,
-written and synced before the first change, holds the exact previous bytes for --undo.
+A dry run builds the same plan and stops before the journal. Under the state folder's lock
+and a lock on each target, the target is read again and the edit rebuilt from those bytes,
+so two applies at once both land. Every write keeps the file's identity (see ``files``);
+a kill at any moment leaves the old or the new bytes. The journal, written and synced before
+the first change, holds the previous and the written bytes; --undo refuses a file that was
+changed since (unless forced, and then keeps a copy), and follows only a verified journal.
+Processes are signalled only after checking, right then, that they are the ones planned.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import datetime
 import difflib
-import hashlib
-import json
 import os
 import signal
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ascendrl.preflight.model import Report
 
+from . import journal as journals
 from . import shellfile
+from .files import FixError, atomic_write, check_editable, clean_stale_temps, locked, state_lock
 from .model import Applicability, Instruction, MakeDir, Proposal, SetEnv, SourceScript, StopProcess
 
 STATE_DIR = ".ascendrl"
 ENV_FILE = "env.sh"
-TMP_SUFFIX = ".ascendrl-tmp"
 STOP_GRACE_S = 10.0
 
 
-class FixError(Exception):
-    """An apply or undo that could not be done; the message says what and what was left how."""
+
+def unified_diff(old: bytes | None, new: bytes, label_old: str, label_new: str) -> str:
+    a = (old or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    b = new.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(a, b, fromfile=label_old, tofile=label_new)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 @dataclasses.dataclass(frozen=True)
 class FileChange:
-    path: str
+    path: str  # the real file (a symlink's target)
     before: bytes | None  # None: the file does not exist yet
     after: bytes
+    exports: tuple[tuple[str, str], ...] = ()
+    sources: tuple[str, ...] = ()
+    managed: bool = False
+    shown: str = ""  # the path as the user gave it
 
     def diff(self) -> str:
-        old = (self.before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-        new = self.after.decode("utf-8", "replace").splitlines(keepends=True)
-        label = self.path if self.before is not None else "/dev/null"
-        lines = difflib.unified_diff(old, new, fromfile=label, tofile=self.path)
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        label = self.shown or self.path
+        return unified_diff(self.before, self.after, label if self.before is not None else "/dev/null", label)
+
+    def rebuilt(self, fresh: bytes | None) -> FileChange:
+        """The same edit made on the bytes the file has now."""
+        return dataclasses.replace(self, before=fresh, after=shellfile.edit(fresh, self.exports, self.sources, managed=self.managed))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +81,7 @@ class Plan:
             "fixes": [p.to_json() for p in self.proposals],
             "manual": [p.to_json() for p in self.manual],
             "needs_unsafe": [p.to_json() for p in self.hidden_unsafe],
-            "files": [{"path": c.path, "created": c.before is None, "diff": c.diff()} for c in self.changes],
+            "files": [{"path": c.shown or c.path, "real_path": c.path, "created": c.before is None, "diff": c.diff()} for c in self.changes],
             "mkdirs": list(self.mkdirs),
             "stop_pids": [s.pid for s in self.stops],
         }
@@ -112,12 +123,15 @@ def build_plan(
                 stops.append(action)
     changes = []
     if exports or sources:
-        before = _read(target)
+        real = os.path.realpath(target)  # a symlinked script: edit what it points to, keep the link
+        before = _read(real)
         if before is None and not managed:
             raise FixError(f"{target}: no such script (pass an existing launch script to --script, or leave it out to use {STATE_DIR}/{ENV_FILE})")
-        after = shellfile.edit(before, list(exports.items()), sources, managed=managed)
-        if after != before:
-            changes.append(FileChange(target, before, after))
+        if before is not None:
+            check_editable(real, before)
+        change = FileChange(real, before, b"", tuple(exports.items()), tuple(sources), managed, target).rebuilt(before)
+        if change.after != before:
+            changes.append(change)
     return Plan(tuple(chosen), tuple(manual), tuple(hidden), target, tuple(changes), tuple(mkdirs), tuple(stops))
 
 
@@ -129,49 +143,8 @@ def _read(path: str) -> bytes | None:
         return None
     except IsADirectoryError:
         raise FixError(f"{path} is a directory, not a script") from None
-
-
-# ---- writing ---------------------------------------------------------------------------------
-def _fsync_dir(directory: str) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: str, data: bytes, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=TMP_SUFFIX, dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(directory)
-
-
-def _clean_stale_temps(path: str) -> None:
-    """Temp files a killed apply may have left next to ``path``."""
-    directory = os.path.dirname(os.path.abspath(path))
-    for stale in Path(directory).glob(f".{os.path.basename(path)}.*{TMP_SUFFIX}"):
-        try:
-            stale.unlink()
-        except OSError:
-            pass
+    except OSError as exc:
+        raise FixError(f"{path}: {exc.strerror or exc}") from None
 
 
 def _missing_ancestors(path: str) -> list[str]:
@@ -191,8 +164,14 @@ def journal_dir(state_dir: str) -> Path:
     return Path(state_dir) / "journal"
 
 
-def _journal_write(path: Path, doc: dict[str, Any]) -> None:
-    atomic_write(str(path), json.dumps(doc, indent=1).encode())
+def _private_dir(path: Path) -> None:
+    """mkdir -p with the last two levels 0700: the journal is only ever this user's."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for p in (path.parent, path):
+        try:
+            p.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
 
 
 def latest_journal(state_dir: str) -> Path | None:
@@ -209,37 +188,60 @@ class ApplyResult:
     written: tuple[str, ...]
     created_dirs: tuple[str, ...]
     stopped: tuple[int, ...]
+    refused: tuple[tuple[int, str], ...] = ()  # PIDs not signalled, and why
+    rebuilt: bool = False  # a target had changed since the plan; the edit was made on its new bytes
 
 
-def apply_plan(plan: Plan, *, state_dir: str = STATE_DIR) -> ApplyResult:
-    """Journal, then change. On any error, put back what was already changed and raise FixError."""
+Holders = Callable[[], "set[int] | None"]
+
+
+def apply_plan(plan: Plan, *, state_dir: str = STATE_DIR, holders: Holders | None = None) -> ApplyResult:
+    """Lock, re-read, journal, then change. On any error, put back what was already changed and raise FixError.
+
+    ``holders`` re-reads which PIDs hold an NPU right now (None when that cannot be read);
+    without it, no process is signalled.
+    """
     if plan.empty:
         return ApplyResult("", (), (), ())
-    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     folder = journal_dir(state_dir)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _private_dir(folder)
     except OSError as exc:
         raise FixError(f"cannot write the journal in {folder}: {exc.strerror or exc}; nothing was changed") from None
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(state_lock(Path(state_dir)))
+        except OSError as exc:
+            raise FixError(f"cannot lock {state_dir}: {exc.strerror or exc}; nothing was changed") from None
+        changes, rebuilt = [], False
+        for change in plan.changes:
+            stack.enter_context(locked(change.path))
+            fresh = _read(change.path)
+            if fresh != change.before:  # someone (another apply?) wrote it since the plan: redo the edit on it
+                change, rebuilt = change.rebuilt(fresh), True
+            if fresh is not None:
+                check_editable(change.path, fresh)
+            if change.after != fresh:
+                changes.append(change)
+        if not (changes or plan.mkdirs or plan.stops):
+            return ApplyResult("", (), (), (), (), rebuilt)
+        return _apply_locked(plan, changes, folder, state_dir, holders, rebuilt)
+
+
+def _apply_locked(plan: Plan, changes: list[FileChange], folder: Path, state_dir: str, holders: Holders | None, rebuilt: bool) -> ApplyResult:
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
     dirs: list[str] = []
     for target in plan.mkdirs:
         dirs += [d for d in _missing_ancestors(target) if d not in dirs]
-    files = []
-    for change in plan.changes:
-        mode = os.stat(change.path).st_mode & 0o7777 if change.before is not None else None
-        files.append(
-            {
-                "path": os.path.abspath(change.path),
-                "existed": change.before is not None,
-                "before_b64": base64.b64encode(change.before or b"").decode(),
-                "mode": mode,
-                "after_sha256": hashlib.sha256(change.after).hexdigest(),
-            }
-        )
+    identity = {c.path: os.stat(c.path) for c in changes if c.before is not None}
+    files = [journals.file_record(c.path, c.before, c.after, identity[c.path].st_mode if c.path in identity else None) for c in changes]
     journal = folder / f"{stamp}.json"
-    doc: dict[str, Any] = {"version": 1, "created": stamp, "state": "started", "files": files, "dirs": dirs, "stopped": []}
+    doc: dict[str, Any] = {
+        "version": 2, "created": stamp, "state": "started", "uid": os.geteuid(),
+        "targets": [c.path for c in changes], "files": files, "dirs": dirs, "stopped": [], "refused": [],
+    }
     try:
-        _journal_write(journal, doc)
+        journals.write(journal, doc)
     except OSError as exc:
         raise FixError(f"cannot write the journal {journal}: {exc.strerror or exc}; nothing was changed") from None
     written: list[str] = []
@@ -248,80 +250,185 @@ def apply_plan(plan: Plan, *, state_dir: str = STATE_DIR) -> ApplyResult:
         for d in dirs:
             os.mkdir(d)
             created.append(d)
-        for change, record in zip(plan.changes, files):
+        for change in changes:
             if change.before is None:
-                os.makedirs(os.path.dirname(os.path.abspath(change.path)), exist_ok=True)
-            atomic_write(change.path, change.after, record["mode"] if record["mode"] is not None else 0o644)
-            written.append(change.path)
+                os.makedirs(os.path.dirname(change.path), exist_ok=True)
+            atomic_write(change.path, change.after, like=identity.get(change.path))
+            written.append(change.shown or change.path)
     except OSError as exc:
         problem = f"{getattr(exc, 'filename', None) or ''}: {exc.strerror or exc}".lstrip(": ")
-        leftover = _restore(doc)
+        leftover = _restore(doc, state_dir, force=False)[1]
         doc["state"] = "rolled_back"
-        try:
-            _journal_write(journal, doc)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            journals.write(journal, doc)
         tail = "every file is as it was" if not leftover else f"could not restore {', '.join(leftover)}; run `ascendrl fix --undo`"
         raise FixError(f"apply stopped: {problem}; {tail}") from None
-    stopped = [s.pid for s in plan.stops if stop_process(s.pid)]
-    doc["state"], doc["stopped"] = "complete", stopped
-    _journal_write(journal, doc)
-    return ApplyResult(str(journal), tuple(written), tuple(created), tuple(stopped))
+    stopped, refused = _stop_all(plan.stops, holders)
+    doc["state"], doc["stopped"], doc["refused"] = "complete", stopped, [list(r) for r in refused]
+    journals.write(journal, doc)
+    return ApplyResult(str(journal), tuple(written), tuple(created), tuple(stopped), tuple(refused), rebuilt)
 
 
-def _restore(doc: dict[str, Any]) -> list[str]:
-    """Put every journaled file back to its previous bytes; remove what the apply created."""
-    failed: list[str] = []
+# ---- undo ------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Conflict:
+    path: str
+    diff: str  # from what apply wrote to what is there now
+
+
+def _current(path: str) -> bytes | None:
+    try:
+        return _read(path)
+    except FixError:
+        return None
+
+
+def _restore(doc: dict[str, Any], state_dir: str, *, force: bool, keep: Path | None = None) -> tuple[list[Conflict], list[str]]:
+    """Put journaled files back to their previous bytes; remove what the apply created.
+
+    A file is touched only when it holds exactly what the apply wrote (or ``force``; then
+    its current bytes are first copied under ``keep``). Returns (conflicts, failures).
+    """
+    plan: list[tuple[dict[str, Any], bytes | None, bytes]] = []
+    conflicts: list[Conflict] = []
     for record in doc["files"]:
         path = record["path"]
         before = base64.b64decode(record["before_b64"])
+        with contextlib.suppress(OSError):
+            clean_stale_temps(path)  # our own leftovers from a killed apply
+        now = _current(path)
+        if (now is None and not record["existed"]) or (now == before and record["existed"]):
+            continue  # already as it was (an apply killed before its rename, or undone by hand)
+        if now is None or journals.sha256(now) != record["after_sha256"]:
+            after = journals.record_after(record)
+            shown = unified_diff(after, now or b"", f"{path} (as fix --apply wrote it)", f"{path} (now)") if after is not None else ""
+            conflicts.append(Conflict(path, shown or f"{path} was {'removed' if now is None else 'changed'} since apply\n"))
+        plan.append((record, now, before))
+    if conflicts and not force:
+        return conflicts, []
+    failed: list[str] = []
+    for index, (record, now, before) in enumerate(plan):
+        path = record["path"]
         try:
-            _clean_stale_temps(path)
-            if not record["existed"]:
-                if os.path.exists(path):
-                    os.unlink(path)
-                continue
-            if _read(path) != before:
-                atomic_write(path, before, record["mode"])
+            with locked(path):
+                if now is not None and journals.sha256(now) != record["after_sha256"] and keep is not None:
+                    keep.mkdir(mode=0o700, parents=True, exist_ok=True)
+                    atomic_write(str(keep / f"{index}-{os.path.basename(path)}"), now, mode=0o600)
+                if not record["existed"]:
+                    if os.path.lexists(path):
+                        os.unlink(path)
+                    continue
+                like = os.stat(path) if now is not None else None
+                atomic_write(path, before, like=like, mode=(record["mode"] or 0o644) & 0o777)
         except OSError:
             failed.append(path)
     for d in reversed(doc.get("dirs", [])):
-        try:
-            os.rmdir(d)
-        except FileNotFoundError:
-            pass
-        except OSError:
-            pass  # not empty: the run already used it; leave it
-    return failed
+        with contextlib.suppress(OSError):
+            if os.stat(d).st_uid == os.geteuid():
+                os.rmdir(d)  # only if empty: a run that already used it keeps it
+    return conflicts, failed
 
 
-def undo_last(state_dir: str = STATE_DIR) -> tuple[str, dict[str, Any]]:
-    """Restore what the last apply touched, even if that apply was killed half-way."""
+class UndoConflict(FixError):
+    """--undo would discard changes made since the apply; nothing was touched."""
+
+    def __init__(self, journal: str, conflicts: tuple[Conflict, ...]) -> None:
+        super().__init__(journal)
+        self.journal, self.conflicts = journal, conflicts
+
+    def __str__(self) -> str:
+        names = ", ".join(c.path for c in self.conflicts)
+        return (
+            f"{names} changed since `ascendrl fix --apply` wrote it; undo would lose those changes, so nothing was touched.\n"
+            + "".join(c.diff for c in self.conflicts)
+            + "To keep them, edit the file by hand; to restore the previous version anyway, run "
+            "`ascendrl fix --undo --force` (the current bytes are kept next to the journal)."
+        )
+
+
+def undo_last(state_dir: str = STATE_DIR, *, force: bool = False) -> tuple[str, dict[str, Any]]:
+    """Restore what the last apply touched, even if that apply was killed half-way.
+
+    Refuses (UndoConflict) when a file no longer holds what the apply wrote, unless ``force``.
+    """
     journal = latest_journal(state_dir)
     if journal is None:
         raise FixError(f"nothing to undo: no journal in {journal_dir(state_dir)}")
-    try:
-        doc = json.loads(journal.read_text())
-    except (OSError, ValueError) as exc:
-        raise FixError(f"the journal {journal} is unreadable ({exc}); files were not touched") from None
-    failed = _restore(doc)
-    if failed:
-        raise FixError(f"could not restore {', '.join(failed)} (journal kept at {journal})")
-    journal.rename(journal.with_suffix(".undone"))
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(state_lock(Path(state_dir)))
+        except OSError as exc:
+            raise FixError(f"cannot lock {state_dir}: {exc.strerror or exc}; files were not touched") from None
+        doc = journals.load_verified(journal, state_dir)
+        keep = journal.with_suffix(".kept")
+        conflicts, failed = _restore(doc, state_dir, force=force, keep=keep)
+        if conflicts and not force:
+            raise UndoConflict(str(journal), tuple(conflicts))
+        if failed:
+            raise FixError(f"could not restore {', '.join(failed)} (journal kept at {journal})")
+        journal.rename(journal.with_suffix(".undone"))
+        if conflicts:
+            doc["kept"] = str(keep)
     return str(journal), doc
 
 
-def stop_process(pid: int, grace: float = STOP_GRACE_S) -> bool:
-    """SIGTERM, wait, SIGKILL; True when the process is gone."""
+# ---- stopping processes ----------------------------------------------------------------------
+def refusal(stop: StopProcess, holders: set[int] | None) -> str | None:
+    """Why ``stop`` must not be signalled now, or None when it is still the process that was planned."""
+    import psutil
+
+    from .units import protected_pids
+
+    protected = protected_pids()
+    if stop.pid <= 1 or stop.pid in protected:
+        return protected.get(stop.pid, "not a process id")
+    if stop.create_time is None or not stop.argv:
+        return "the plan did not record its start time and command line"
+    try:
+        proc = psutil.Process(stop.pid)
+        with proc.oneshot():
+            started, argv = proc.create_time(), tuple(proc.cmdline())
+    except psutil.NoSuchProcess:
+        return "already gone"
+    except psutil.AccessDenied:
+        return "cannot be inspected (no permission)"
+    if started != stop.create_time:
+        return "the PID now belongs to a process started after the plan"
+    if argv != stop.argv:
+        return f"its command line changed (now {' '.join(argv)[:120]!r})"
+    if holders is None:
+        return "npu-smi could not be read again to confirm it still holds an NPU"
+    if stop.pid not in holders:
+        return "npu-smi no longer lists it as holding an NPU"
+    return None
+
+
+def _stop_all(stops: Sequence[StopProcess], holders: Holders | None) -> tuple[list[int], list[tuple[int, str]]]:
+    stopped, refused = [], []
+    for stop in stops:
+        why = refusal(stop, holders() if holders is not None else None)  # npu-smi read again for each
+        if why is not None:
+            refused.append((stop.pid, why))
+        elif stop_process(stop):
+            stopped.append(stop.pid)
+        else:
+            refused.append((stop.pid, "did not stop (no permission?)"))
+    return stopped, refused
+
+
+def stop_process(stop: StopProcess, grace: float = STOP_GRACE_S) -> bool:
+    """SIGTERM, wait, SIGKILL; True when the process is gone. The last check is made on the handle signalled."""
     import psutil
 
     try:
-        proc = psutil.Process(pid)
+        proc = psutil.Process(stop.pid)
+        if proc.create_time() != stop.create_time:
+            return False
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(timeout=grace)
         except psutil.TimeoutExpired:
-            proc.kill()
+            proc.kill()  # psutil checks the process's identity (create time) before signalling
             proc.wait(timeout=grace)
         return True
     except psutil.NoSuchProcess:

@@ -41,11 +41,17 @@ class MakeDir:
 
 @dataclasses.dataclass(frozen=True)
 class StopProcess:
-    """SIGTERM, then SIGKILL after a grace period. Cannot be undone."""
+    """SIGTERM, then SIGKILL after a grace period. Cannot be undone.
+
+    ``create_time`` and ``argv`` are what the process was when the plan was made; the engine
+    signals only a process that still matches them (a reused PID is another process).
+    """
 
     pid: int
     name: str
     cmdline: str
+    create_time: float | None = None
+    argv: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,8 +1,12 @@
-"""Edit `export` and `source` lines of a shell file, keeping every other byte as it was.
+"""Edit the assignments and `source` lines of a shell file, keeping every other byte as it was.
 
 Works on bytes so CRLF files, files without a trailing newline and non-UTF-8 comments
-survive untouched. An existing ``export NAME=…`` is corrected in place; missing lines go in
-one marked block near the top (after the shebang, leading comments and ``set`` lines).
+survive untouched. Every top-level assignment to a wanted name (``export NAME=…``,
+``NAME=…``, ``declare -x NAME=…``, the ``NAME=…`` prefix of a command, anywhere in an
+``&&``/``;`` chain) gets the new value in place: only the value's bytes change. A name the
+file does not export yet goes in one marked block near the top (after the shebang, leading
+comments and ``set`` lines), as do missing ``source`` lines. Blocks the file does not
+always run (``if``, loops, functions) are left alone.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from ascendrl.preflight.shellenv import EXPORT_LINE, exported_value, read_sources
+from ascendrl.preflight.shellenv import ASSIGN, DECLARE, Unknown, expand, parse, read_exports, read_sources
 
 BLOCK_BEGIN = b"# >>> ascendrl fix >>>"
 BLOCK_END = b"# <<< ascendrl fix <<<"
@@ -21,8 +25,6 @@ MANAGED_HEADER = (
     b"# `ascendrl fix --undo` restores the previous version.\n"
 )
 _HEAD = re.compile(rb"^(?:#.*|[ \t]*|set[ \t].*)$")
-# An export's value, and what follows it on the line (spaces and a comment), kept as written.
-_VALUE_AND_REST = re.compile(rb"""^(?P<value>(?:'[^']*'|"(?:\\.|[^"\\])*"|[^\s#'"]+)*)(?P<rest>\s*(?:#.*)?)$""")
 
 
 def _split_lines(data: bytes) -> list[bytes]:
@@ -43,25 +45,18 @@ def edit(data: bytes | None, exports: Sequence[tuple[str, str]], sources: Sequen
     if data is None:
         data = MANAGED_HEADER if managed else b""
     nl = _newline(data)
-    lines = _split_lines(data)
     pending: list[bytes] = []
     present_sources = set(read_sources(data))
     for path in sources:
         if path not in present_sources:
             pending.append(b"source " + shlex.quote(path).encode())
-    for name, value in exports:
-        encoded = shlex.quote(value).encode()
-        for i, line in enumerate(lines):
-            m = EXPORT_LINE.match(_body(line))
-            if m and m.group("name").decode() == name and not m.group("indent"):
-                if exported_value(m.group("value")) != value:
-                    ending = line[len(_body(line)):]
-                    kept = _VALUE_AND_REST.match(m.group("value"))
-                    rest = kept.group("rest") if kept else b""
-                    lines[i] = b"export " + name.encode() + b"=" + encoded + rest + ending
-                break
-        else:
-            pending.append(b"export " + name.encode() + b"=" + encoded)
+    wanted = dict(exports)
+    data = _set_values(data, wanted)
+    lines = _split_lines(data)
+    exported = read_exports(data)
+    for name, value in wanted.items():
+        if exported.get(name) != value:
+            pending.append(b"export " + name.encode() + b"=" + shlex.quote(value).encode())
     if not pending:
         return b"".join(lines)
     block_end = next((i for i, line in enumerate(lines) if _body(line) == BLOCK_END), None)
@@ -75,3 +70,26 @@ def edit(data: bytes | None, exports: Sequence[tuple[str, str]], sources: Sequen
             lines[-1] = lines[-1] + nl  # the file ends in a header line without a newline
         block = [BLOCK_BEGIN + nl, *[p + nl for p in pending], BLOCK_END + nl]
     return b"".join(lines[:insert_at] + block + lines[insert_at:])
+
+
+def _set_values(data: bytes, wanted: dict[str, str]) -> bytes:
+    """Replace the value bytes of every top-level assignment to a wanted name whose value differs."""
+    spans: list[tuple[int, int, bytes]] = []
+    for cmd in parse(data):
+        if cmd.skipped and cmd.skipped.startswith("inside"):
+            continue
+        declaring = bool(cmd.words) and cmd.words[0].raw in DECLARE
+        for word in (*cmd.assigns, *(cmd.words[1:] if declaring else ())):
+            m = ASSIGN.match(word.raw)
+            if not m or m.group("name") not in wanted:
+                continue
+            value = wanted[m.group("name")]
+            try:
+                same = not m.group("plus") and expand(word.raw[m.end() :], {}, tilde=False) == value
+            except Unknown:
+                same = False
+            if not same:
+                spans.append((word.start + len(m.group("name")), word.end, b"=" + shlex.quote(value).encode()))
+    for start, end, new in sorted(spans, reverse=True):
+        data = data[:start] + new + data[end:]
+    return data

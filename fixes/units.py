@@ -159,17 +159,37 @@ class StopNpuHolders(Fix):
         import psutil
 
         actions: list = []
+        protected = protected_pids()
         for pid in sorted({p for f in targets for p in f.facts["pids"]}):
+            if pid in protected:
+                actions.append(Instruction(f"PID {pid} is listed by npu-smi but is {protected[pid]}: not stopped; stop the NPU work yourself."))
+                continue
             try:
                 proc = psutil.Process(pid)
-                actions.append(StopProcess(pid, proc.name(), " ".join(proc.cmdline())[:300]))
+                with proc.oneshot():
+                    argv = tuple(proc.cmdline())
+                    actions.append(StopProcess(pid, proc.name(), " ".join(argv)[:300], proc.create_time(), argv))
             except psutil.NoSuchProcess:
                 continue
             except psutil.AccessDenied:
-                actions.append(StopProcess(pid, "?", "(no permission to read; run as its owner or root)"))
+                actions.append(Instruction(f"PID {pid} holds an NPU but cannot be inspected from here (run as its owner or root)."))
         if not actions:
             actions.append(Instruction("The PIDs npu-smi lists are not visible from here (another container?): stop them from the host."))
         return self._proposal(targets, actions)
+
+
+def protected_pids() -> dict[int, str]:
+    """PIDs `fix` never stops, with why: init, ascendrl itself and every process above it."""
+    import psutil
+
+    out = {1: "PID 1 (the container's or host's init)", os.getpid(): "ascendrl itself"}
+    try:
+        for parent in psutil.Process().parents():
+            out.setdefault(parent.pid, f"an ancestor of ascendrl ({parent.name()})")
+    except psutil.Error:
+        pass
+    out.setdefault(os.getppid(), "ascendrl's parent")
+    return out
 
 
 class ContainerSetup(Fix):

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from ascendrl.catalog import load_catalog
-from ascendrl.fixes import FIXES, check_as_run_sees_it, propose
+from ascendrl.fixes import FIXES, check_as_run_sees_it, npu_holders, propose
 from ascendrl.fixes.engine import apply_plan, build_plan
 from ascendrl.fixes.model import Instruction, StopProcess
 from ascendrl.preflight.host import Host
@@ -79,7 +79,7 @@ def test_stopping_npu_holders_needs_unsafe_and_stops_the_real_process(tmp_path):
         stops = [a for a in proposals[0].actions if isinstance(a, StopProcess)]
         assert [s.pid for s in stops] == [child.pid] and "time.sleep(600)" in stops[0].cmdline
         plan = build_plan(proposals, target=str(tmp_path / "env.sh"), managed=True, unsafe=True)
-        result = apply_plan(plan, state_dir=str(tmp_path / "state"))
+        result = apply_plan(plan, state_dir=str(tmp_path / "state"), holders=npu_holders(host))
         assert result.stopped == (child.pid,)
         child.wait(timeout=5)  # already reaped by the fix's wait; this only confirms it is gone
         assert child.returncode is not None

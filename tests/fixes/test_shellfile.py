@@ -64,3 +64,33 @@ def test_indented_exports_inside_functions_are_not_touched():
     after = shellfile.edit(before, [("VLLM_ASCEND_ENABLE_NZ", "0")], [], managed=False)
     assert b"  export VLLM_ASCEND_ENABLE_NZ=1\n" in after
     assert read_exports(after)["VLLM_ASCEND_ENABLE_NZ"] == "0"
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # issue 9 item 4: the rest of the line is kept byte for byte
+        (b"export VLLM_ASCEND_ENABLE_NZ=1 && export MY_SETTING=42 && echo ready\n", b"export VLLM_ASCEND_ENABLE_NZ=0 && export MY_SETTING=42 && echo ready\n"),
+        (b"export USE_OPTIMIZED_MODEL=1; source ./cluster_env.sh\r\n", b"export USE_OPTIMIZED_MODEL=0; source ./cluster_env.sh\r\n"),
+        (b"export VLLM_ASCEND_ENABLE_NZ='1'  # why\n", b"export VLLM_ASCEND_ENABLE_NZ=0  # why\n"),
+        (b'export VLLM_ASCEND_ENABLE_NZ="1";export X="a b"', b'export VLLM_ASCEND_ENABLE_NZ=0;export X="a b"'),
+        (b"declare -x VLLM_ASCEND_ENABLE_NZ=$(echo 1) Y=2\n", b"declare -x VLLM_ASCEND_ENABLE_NZ=0 Y=2\n"),
+        (b"VLLM_ASCEND_ENABLE_NZ=1\nexport VLLM_ASCEND_ENABLE_NZ\n", b"VLLM_ASCEND_ENABLE_NZ=0\nexport VLLM_ASCEND_ENABLE_NZ\n"),
+    ],
+)
+def test_only_the_value_bytes_change(before, after):
+    wanted = [(name, "0") for name in ("VLLM_ASCEND_ENABLE_NZ", "USE_OPTIMIZED_MODEL") if name.encode() in before]
+    assert shellfile.edit(before, wanted, [], managed=False) == after
+
+
+def test_prefix_assignments_are_edited_and_the_shell_gets_an_export():
+    before = b"#!/bin/bash\nA=1 VLLM_ASCEND_ENABLE_NZ=1 python3 -m verl.trainer.main_ppo x=1 2>&1 | tee log.txt # run\n"
+    after = shellfile.edit(before, [("VLLM_ASCEND_ENABLE_NZ", "0")], [], managed=False)
+    assert after.endswith(b"A=1 VLLM_ASCEND_ENABLE_NZ=0 python3 -m verl.trainer.main_ppo x=1 2>&1 | tee log.txt # run\n")
+    assert read_exports(after) == {"VLLM_ASCEND_ENABLE_NZ": "0"}  # A=1 stays the command's own
+
+
+def test_heredoc_bodies_and_conditionals_are_left_alone():
+    before = b"cat <<EOF > cfg\nexport VLLM_ASCEND_ENABLE_NZ=1\nEOF\nif true; then export VLLM_ASCEND_ENABLE_NZ=1; fi\n"
+    after = shellfile.edit(before, [("VLLM_ASCEND_ENABLE_NZ", "0")], [], managed=False)
+    assert after.endswith(before) and after.count(b"VLLM_ASCEND_ENABLE_NZ=0") == 1
