@@ -1,0 +1,64 @@
+"""Normalise log text before matching: colour escapes in every spelling, and the prefixes log shippers add.
+
+A pasted log has rarely been copied straight from the terminal. journald and syslog write the ESC
+byte as ``#033``, ``cat -v`` and some pagers as ``^[``, JSON log drivers as ``\\u001b``; Docker,
+kubectl, containerd, syslog and torch's launchers put timestamps, pod names and ``[rankN]:`` in
+front of every line. Signatures are written against what the program printed, so all of that is
+removed first. Escapes are removed from whole blocks (bytes, cheap when absent); prefixes only from
+the few candidate lines the classifier looks at.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The escape sequence itself (CSI ... final byte) after any spelling of ESC.
+ESCAPES = re.compile(rb"(?:\x1b|#033|\^\[|\\x1[bB]|\\033|\\e|\\u001[bB])\[[0-9;?]*[ -/]*[@-~]")
+_ESCAPE_HINTS = (b"\x1b", b"033[", b"^[[", b"1b[", b"1B[", b"\\e[")
+
+_TS = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+_SYSLOG_TS = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+# One prefix at a time, tried repeatedly (a container timestamp before a syslog header, and so on).
+PREFIX = re.compile(
+    "|".join(
+        (
+            rf"(?:<\d+>)?(?:{_SYSLOG_TS}|{_TS}) \S+ [\w./@:-]+(?:\[\d+\])?: ",  # syslog / journald / rsyslog
+            rf"{_TS} (?:stdout|stderr) [FP] ",  # containerd / CRI-O log files
+            rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
+            r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
+            r"[\w.-]+\s*\| ",  # docker compose service column
+        )
+    )
+)
+RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
+RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: pid=\d+)?|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
+
+
+def strip_escapes(block: bytes) -> bytes:
+    """Remove colour/cursor escapes written as the ESC byte or as any of its printable spellings."""
+    if any(hint in block for hint in _ESCAPE_HINTS):
+        return ESCAPES.sub(b"", block)
+    return block
+
+
+def strip_prefixes(text: str) -> tuple[str, str]:
+    """(the line as the program printed it, the prefix that tells concurrent writers apart).
+
+    The second value keeps Ray's ``(WorkerDict pid=N, ip=X)`` and torch's ``[rankN]:`` so that
+    interleaved tracebacks from different processes are not mixed up.
+    """
+    for _ in range(4):
+        m = PREFIX.match(text)
+        if m is None:
+            break
+        text = text[m.end():]
+    key = ""
+    ray = RAY_PREFIX.match(text)
+    if ray:
+        key = ray.group(0).strip()
+        text = text[ray.end():]
+    rank = RANK.match(text)
+    if rank:
+        key += rank.group(0).strip()
+        text = text[rank.end():]
+    return text, key
