@@ -54,7 +54,7 @@ GENERIC_PREFILTER = (
     r"Error executing job with overrides",
     r"ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
-    r"^(?:Segmentation fault|Aborted|Bus error)",
+    r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 VERSION = re.compile(

@@ -4,17 +4,17 @@ A pasted log has rarely been copied straight from the terminal. journald and sys
 byte as ``#033``, ``cat -v`` and some pagers as ``^[``, JSON log drivers as ``\\u001b``; Docker,
 kubectl, containerd, syslog and torch's launchers put timestamps, pod names and ``[rankN]:`` in
 front of every line. Signatures are written against what the program printed, so all of that is
-removed first. Escapes are removed from whole blocks (bytes, cheap when absent); prefixes only from
-the few candidate lines the classifier looks at.
+removed first. The ESC byte is removed from whole blocks (cheap when absent); spelled-out escapes and
+prefixes only from the few candidate lines the classifier looks at.
 """
 
 from __future__ import annotations
 
 import re
 
-# The escape sequence itself (CSI ... final byte) after any spelling of ESC.
-ESCAPES = re.compile(rb"(?:\x1b|#033|\^\[|\\x1[bB]|\\033|\\e|\\u001[bB])\[[0-9;?]*[ -/]*[@-~]")
-_ESCAPE_HINTS = (b"\x1b", b"033[", b"^[[", b"1b[", b"1B[", b"\\e[")
+# The escape sequence itself (CSI ... final byte) after the ESC byte, and after its printable spellings.
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")  # a literal prefix: fast on the common case
+SPELLED = re.compile(r"(?:#033|\^\[|\\x1[bB]|\\033|\\e|\\u001[bB])\[[0-9;?]*[ -/]*[@-~]")
 
 _TS = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
 _SYSLOG_TS = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
@@ -35,10 +35,17 @@ RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: pid=\d+)?|pid=\d+)(?:, ip=[0-9a
 
 
 def strip_escapes(block: bytes) -> bytes:
-    """Remove colour/cursor escapes written as the ESC byte or as any of its printable spellings."""
-    if any(hint in block for hint in _ESCAPE_HINTS):
-        return ESCAPES.sub(b"", block)
+    """Remove colour/cursor escapes written as the ESC byte (whole blocks: cheap when there are none)."""
+    if b"\x1b" in block:
+        block = ANSI.sub(b"", block)
     return block
+
+
+def strip_spelled(text: str) -> str:
+    """Remove escapes spelled out in printable characters (``#033[0m``, ``^[[0m``, ``\\x1b[0m``) from one line."""
+    if "033[" in text or "^[[" in text or "\\" in text:
+        return SPELLED.sub("", text)
+    return text
 
 
 def strip_prefixes(text: str) -> tuple[str, str]:
@@ -47,6 +54,7 @@ def strip_prefixes(text: str) -> tuple[str, str]:
     The second value keeps Ray's ``(WorkerDict pid=N, ip=X)`` and torch's ``[rankN]:`` so that
     interleaved tracebacks from different processes are not mixed up.
     """
+    text = strip_spelled(text)
     for _ in range(4):
         m = PREFIX.match(text)
         if m is None:

@@ -105,6 +105,8 @@ def _row(code: str, family: str, table: dict[str, Any], key: Any) -> CodeInfo | 
 
 def _torch_npu(code: str, table: dict[str, Any]) -> CodeInfo | None:
     sub, err = int(code[3:5]), int(code[5:])
+    if err == 0:
+        return None  # ERRxx000 is "success": nothing to decode
     if code in (table.get("special") or {}):
         name, meaning, *rest = table["special"][code]
         return CodeInfo(code, "torch_npu", name, meaning, rest[0] if rest else "", str(table.get("source", "")))
