@@ -40,6 +40,12 @@ PROCESS_DEATH = re.compile(
     r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
+# An exception message pasted without its type: the type it always comes with.
+PHRASE = re.compile(
+    r"^(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"|(.*\(\) got an unexpected keyword argument '))"
+)
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError")
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
@@ -86,6 +92,7 @@ class Link:
     text: str = ""  # the line as printed (normalised)
     families: tuple[str, ...] = ()  # families of the catalog entries matched on it (set by the analyzers' driver)
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
+    inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
 
     @property
     def short_type(self) -> str:
@@ -172,12 +179,16 @@ class ChainTracker:
         self.last = number
         return done
 
-    def frame(self, m: re.Match, number: int) -> None:
-        if self.frames is None and self.join == "remote":
+    def frame(self, m: re.Match, number: int) -> Chain | None:
+        done = None
+        if self.frames is None and self.join != "remote":
+            done = self.traceback(number)  # a paste that starts mid-traceback: the header was cut off
+        if self.frames is None:
             self.frames = deque(maxlen=MAX_FRAMES)
         if self.frames is not None:
             self.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
             self.last = number
+        return done
 
     def marker(self, how: str, number: int) -> None:
         if self.chain is not None:
@@ -194,7 +205,7 @@ class ChainTracker:
         kind = "python" if self.frames is not None else "bare"
         if self.join == "remote" and self.frames is not None:
             kind = "remote"
-        link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300])
+        link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
         self._place(link)
         self.frames = None
@@ -290,6 +301,13 @@ class ChainTracker:
             links.append(link)
 
     def _close(self) -> Chain | None:
+        if self.chain is not None and self.join == "remote" and self.frames:
+            # A Ray wrapper whose remote traceback was cut off before its last line: the frames and
+            # the type in RayTaskError(X) still say what raised where.
+            wrapper = next((link for link in reversed(self.chain.links) if link.inner), None)
+            if wrapper is not None:
+                frames = list(self.frames)
+                self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
         chain, self.chain = self.chain, None
         self.frames, self.join, self.current, self.anchor = None, None, None, None
         return chain if chain is not None and chain.links else None

@@ -52,9 +52,10 @@ GENERIC_PREFILTER = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
+    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute )|undefined symbol: |got an unexpected keyword argument '",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 VERSION = re.compile(
@@ -103,12 +104,14 @@ class Diagnosis:
     basis: str = "catalog"  # catalog: a known-failure entry matched; derived: an analyzer reasoned it from the failure
     evidence: tuple[str, ...] = ()  # the log lines the diagnosis rests on
     notes: tuple[str, ...] = ()  # what the analyzers read from this failure's own lines (numbers, codes, packages)
+    kind: str = ""  # for derived diagnoses: the root-cause label the analyzer recognised
 
     def to_json(self) -> dict[str, Any]:
         e = self.entry
         return {
             "id": e.id,
             "basis": self.basis,
+            **({"kind": self.kind} if self.kind else {}),
             "title": e.title,
             "family": e.family,
             "severity": e.severity,
@@ -306,6 +309,9 @@ class Classifier:
             text = text[: rep.start()]
         stripped = text.strip()
         exc = EXCEPTION.match(stripped)
+        if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
+            exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
+            exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         entries = self.matcher.entries_in(text)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
@@ -375,7 +381,7 @@ class Classifier:
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
-            tracker.frame(frame, number)
+            self._store(tracker.frame(frame, number))
             return
         elif stripped.startswith(chains.CAUSE):
             tracker.marker("cause", number)
@@ -432,7 +438,10 @@ class Classifier:
     def result(self) -> Explanation:
         from .analyzers import derive
 
-        all_chains = list(self.chains.values()) + [t.chain for t in self.trackers.values() if t.chain is not None and t.chain.links]
+        for tracker in self.trackers.values():  # chains still open at the end of the input are complete now
+            self._store(tracker.close())
+        self.trackers.clear()
+        all_chains = list(self.chains.values())
         for c in all_chains:
             c.tail = max(c.tail, c.last_line)
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
@@ -457,7 +466,7 @@ class Classifier:
             candidates.append(((0 if h.fatal else 1, int(h.entry.generic) + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
-                          basis="derived", evidence=item.evidence)
+                          basis="derived", evidence=item.evidence, kind=item.kind)
             candidates.append(((0 if item.fatal else 1, int(item.demoted_by is not None), 1 + int(item.weak), item.order), d))
         diagnoses = tuple(d for _, d in sorted(candidates, key=lambda c: c[0]))
         specific_fatal = any(d.fatal and not d.entry.generic and d.demoted_by is None for d in diagnoses) or any(

@@ -27,11 +27,13 @@ PREFIX = re.compile(
             rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
             r"[\w.-]+\s*\| ",  # docker compose service column
+            r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+\] ",  # vLLM's logger
         )
     )
 )
 RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
-RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: pid=\d+)?|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
+# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)".
+RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
 
 
 def strip_escapes(block: bytes) -> bytes:
@@ -55,18 +57,13 @@ def strip_prefixes(text: str) -> tuple[str, str]:
     interleaved tracebacks from different processes are not mixed up.
     """
     text = strip_spelled(text)
-    for _ in range(4):
+    key = ""
+    for _ in range(6):  # prefixes nest: a container timestamp, then Ray's, then vLLM's logger, then [rankN]:
         m = PREFIX.match(text)
         if m is None:
-            break
+            m = RAY_PREFIX.match(text) or RANK.match(text)
+            if m is None:
+                break
+            key += m.group(0).strip()
         text = text[m.end():]
-    key = ""
-    ray = RAY_PREFIX.match(text)
-    if ray:
-        key = ray.group(0).strip()
-        text = text[ray.end():]
-    rank = RANK.match(text)
-    if rank:
-        key += rank.group(0).strip()
-        text = text[rank.end():]
     return text, key

@@ -29,6 +29,7 @@ class Finding:
     sources: tuple[str, ...]
     key: str  # the same failure seen twice (eight workers) is one diagnosis
     family: str = ""
+    kind: str = ""  # the root-cause label (enospc, package-mismatch, process-segfault …), stable across wordings
     weak: bool = False  # a decoded code or a watchdog timeout: ranked below anything specific
     fatal: bool = True
     severity: str = "critical"
@@ -73,6 +74,7 @@ class DerivedItem:
     evidence: tuple[str, ...]
     weak: bool
     order: int
+    kind: str = ""
 
 
 @dataclasses.dataclass
@@ -149,7 +151,7 @@ def derive(chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str
                         item = by_key[key] = DerivedItem(
                             entry_for(type(analyzer), dataclasses.replace(finding, fatal=finding.fatal and fatal)),
                             link.file, link.line, (link.text or link.message)[:300], 0, finding.fatal and fatal,
-                            None, finding.evidence, finding.weak, link.seq,
+                            None, finding.evidence, finding.weak, link.seq, finding.kind,
                         )
                         out.items.append(item)
                     item.count += chain.count

@@ -143,6 +143,7 @@ class Memory(Analyzer):
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
             (SOURCES[kind], SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
+            kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
         )
 
     def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:

@@ -87,7 +87,7 @@ class OSErrors(Analyzer):
                 + "The filesystem holding it is full (or the quota used up); the write failed and the run stopped.",
                 tuple(x for x in (f"Check which filesystem it is and what fills it: df -h {path or '.'} ; du -sh {path.rsplit('/', 1)[0] if path else '.'}",
                                   move or "Move the writer's directory to a larger disk, or free space", "Delete old checkpoints / Ray sessions (/tmp/ray/session_*) you no longer need") if x),
-                ev, (doc, ERRNO_DOC), key=f"space:{who}", family="disk",
+                ev, (doc, ERRNO_DOC), key=f"space:{who}", family="disk", kind="enospc" if errno == 28 else "edquot",
             )
         if errno in (13, 1, 30):
             who, move, doc = writer(path, link)
@@ -98,7 +98,7 @@ class OSErrors(Analyzer):
                 + (f" ({who})" if who else "") + ".",
                 (f"ls -ld {path or '<path>'} ; id — then chown/chmod the directory, or run as its owner",
                  move or "Or point the writer at a directory this user owns"),
-                ev, (doc, ERRNO_DOC), key=f"perm:{path}", family="disk",
+                ev, (doc, ERRNO_DOC), key=f"perm:{path}", family="disk", kind={13: "eacces", 1: "eperm", 30: "erofs"}[errno],
             )
         if errno == 2 and path:
             key = config_key(path, facts, link)
@@ -108,7 +108,7 @@ class OSErrors(Analyzer):
                 + (f" The path comes from the config key {key}." if key else " It is read from a configured path or a relative path resolved from the wrong working directory."),
                 (f"Check that {path} exists on every node (ls -l {path}); use an absolute path" + (f" in {key}" if key else ""),
                  "Paths are resolved on the worker nodes too: a path that exists only on the driver node fails on the workers"),
-                ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model",
+                ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model", kind="enoent",
             )
         if errno == 24:
             return Finding(
@@ -118,7 +118,7 @@ class OSErrors(Analyzer):
                 ("Raise the limit before launching: ulimit -n 65536 (or LimitNOFILE / docker --ulimit nofile=65536:65536)",
                  "Check the current limit inside the container: ulimit -n"),
                 ev, ("https://docs.ray.io/en/latest/cluster/vms/user-guides/large-cluster-best-practices.html", ERRNO_DOC),
-                key="emfile", family="ray",
+                key="emfile", family="ray", kind="emfile",
             )
         if errno == 98:
             pm = PORT.search(" ".join([link.message, *link.detail]))
@@ -129,13 +129,13 @@ class OSErrors(Analyzer):
                 "from an earlier run) holds the port.",
                 (f"Find the holder: ss -ltnp | grep :{port or '<port>'} — stop it (ray stop --force; kill leftover python processes)",
                  "Or choose another port (MASTER_PORT, --port, HCCL_IF_BASE_PORT)"),
-                ev, (ERRNO_DOC,), key=f"port:{port}", family="ray",
+                ev, (ERRNO_DOC,), key=f"port:{port}", family="ray", kind="eaddrinuse",
             )
         if errno == 12:
             return Finding(
                 "Cannot allocate memory (host)",
                 f"{link.short_type}: [Errno 12] Cannot allocate memory: the host (or the container's cgroup) ran out of RAM or address space.",
                 ("Check free -g and the container memory limit; reduce dataloader workers, CPU offload or Ray object store size",),
-                ev, (ERRNO_DOC,), key="enomem", family="memory",
+                ev, (ERRNO_DOC,), key="enomem", family="memory", kind="host-oom",
             )
         return None

@@ -102,7 +102,7 @@ class PackageMismatch(Analyzer):
                     + (f" (imported from {caller})." if caller else "."),
                     (f"Install it into the training environment: python -m pip install {dist(module)} (matching versions: ascendrl check)",
                      "Make sure the interpreter that runs the job (and Ray's workers) is the one you installed into: which python; ray's runtime_env"),
-                    evidence(link), (MATRIX,), key=f"missing:{module}",
+                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="module-missing",
                 )
         elif m := NO_ATTR.search(msg):
             owner = m.group(1).split(".")[0]
@@ -138,5 +138,5 @@ class PackageMismatch(Analyzer):
         return Finding(
             f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
             (MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,),
-            key=f"{caller}:{owner}:{what}",
+            key=f"{caller}:{owner}:{what}", kind="package-mismatch",
         )

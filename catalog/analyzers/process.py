@@ -55,7 +55,7 @@ class ProcessDeath(Analyzer):
                 ("Read the `what():` line and the CANN lines (EZxxxx, error codes) just above it: they name the failing call",
                  "Rerun with ASCEND_LAUNCH_BLOCKING=1 so NPU errors surface at the op that caused them, not on a background thread",
                  "If it happens at import or start-up, check that torch and torch_npu are the same version (ascendrl check)"),
-                lines, (SOURCES["terminate"],), key=f"{kind}:{message[:80]}",
+                lines, (SOURCES["terminate"],), key=f"{kind}:{message[:80]}", kind="cpp-terminate",
             )
         if kind == "watchdog":
             return Finding(
@@ -66,7 +66,7 @@ class ProcessDeath(Analyzer):
                 ("Look for the earliest error of any rank (other worker logs, Ray's session folder) — that is the cause",
                  "If every rank was healthy but slow (first compile, long rollout), raise HCCL_EXEC_TIMEOUT and the process group timeout",
                  "Check the HCCL network (hccn_tool -i N -link -g) if the timeout repeats at the same step"),
-                lines, (SOURCES["watchdog"],), key="watchdog", family="hccl", weak=True,
+                lines, (SOURCES["watchdog"],), key="watchdog", family="hccl", weak=True, kind="collective-timeout",
             )
         signal = kind.split(":", 1)[1] if ":" in kind else message
         return Finding(
@@ -78,4 +78,5 @@ class ProcessDeath(Analyzer):
              "Check torch / torch_npu / CANN / driver versions with `ascendrl check` — mismatched native libraries crash this way",
              "If it is SIGKILL, check `dmesg | grep -i oom` for the kernel OOM killer and host memory"),
             lines, (SOURCES["fatal"] if kind == "fatal" else SOURCES["signal"],), key=f"signal:{signal}",
+            kind="process-segfault" if "SEGV" in signal.upper() or "Segmentation" in signal else "process-killed",
         )

@@ -86,9 +86,10 @@ class VerlCondition(Analyzer):
                     "dataset was not produced by it, or uses other column names.",
                     ("Run the dataset through verl's preprocessing script for its task (examples/data_preprocess/*.py), or add the field",
                      "If the column has another name, set data.prompt_key (or the reward function's field) to it"),
-                    evidence(link), (PREPROCESS, VERL_CONFIG), key=f"field:{field}", family="data-model",
+                    evidence(link), (PREPROCESS, VERL_CONFIG), key=f"field:{field}", family="data-model", kind="data-missing-field",
                 )
-        if link.short_type == "NotImplementedError" and "Reward function is not implemented for" in msg:
+        reward_path = any("reward" in f.path or "compute_score" in f.func for f in link.frames[-4:])
+        if link.short_type == "NotImplementedError" and ("Reward function is not implemented for" in msg or reward_path and not msg):
             source = re.search(r"data_source=?'?([^'\s)]*)", msg)
             name = source.group(1) if source else ""
             return Finding(
@@ -97,7 +98,7 @@ class VerlCondition(Analyzer):
                 "(empty, misspelled, or a dataset not prepared with verl's scripts).",
                 ("Write data_source with a known value in preprocessing (e.g. openai/gsm8k), or",
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
-                evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model",
+                evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
         if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and "chunk" in msg):
             return None
@@ -129,7 +130,7 @@ class VerlCondition(Analyzer):
         fix.append("Check the whole config before launching: ascendrl check --recipe <recipe> (composes verl's config and runs its validation)")
         return Finding(
             f"verl config condition failed: {msg[:100]}", cause, tuple(fix), evidence(link), (VERL_CONFIG, PROTOCOL),
-            key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}",
+            key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}", kind="dataproto-equal-chunk" if "equal chunk" in msg else "verl-batch-config",
         )
 
 
@@ -157,5 +158,5 @@ class HydraKey(Analyzer):
         fix.append(f"To add a key that is really new, prefix the override with +: +{key.strip(chr(39))}=…")
         return Finding(
             f"Unknown config key: {key}"[:160], cause, tuple(fix), evidence(link), (OMEGACONF, VERL_CONFIG),
-            key=f"key:{key}",
+            key=f"key:{key}", kind="hydra-not-in-struct",
         )
