@@ -80,7 +80,7 @@ class Frame:
 class Link:
     """One exception (or CANN report, or process death) and where it was printed."""
 
-    kind: str  # python | remote | bare | cann | process | hydra
+    kind: str  # python | remote | bare | cann | process | hydra | code
     type: str
     message: str
     file: str
@@ -261,6 +261,20 @@ class ChainTracker:
         link = Link("process", kind_text, message[:300], self.file, number, text=text[:300])
         link.hits.extend(hits)
         self._place(link)
+        self.current, self.anchor, self.last = link, link, number
+        return done
+
+    def near(self, number: int) -> bool:
+        """Is a link open that a line this close belongs to?"""
+        return self.current is not None and number - self.last <= CANN_GAP
+
+    def coded(self, code: str, text: str, number: int, hits: list[str]) -> Chain | None:
+        """A line that reports a failure by its code only (``dcmi … failed. ret is -8005``)."""
+        done = self._close()
+        self.chain = Chain(self.file)
+        link = Link("code", code, text[:300], self.file, number, codes=[code], text=text[:300])
+        link.hits.extend(hits)
+        self.chain.links.append(link)
         self.current, self.anchor, self.last = link, link, number
         return done
 

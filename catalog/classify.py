@@ -52,12 +52,13 @@ GENERIC_PREFILTER = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute )|undefined symbol: |got an unexpected keyword argument '",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
+FAILED = re.compile(r"(?i)\bfail|\berror\b")
 VERSION = re.compile(
     r"\b(torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)(\d+\.\d+[\w.+-]*)"
 )
@@ -395,6 +396,8 @@ class Classifier:
             done = self._death(tracker, death, stripped, name, number, hits)
         elif (cann := chains.CANN_LINE.match(stripped)) is not None:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
+        elif codes and FAILED.search(stripped) and not tracker.near(number):
+            done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)
             codes = []
@@ -482,7 +485,7 @@ class Classifier:
             if not fatal_chain[id(c)]:
                 continue
             for link in c.links:
-                if id(link) in explained or link.kind in ("cann", "hydra", "process"):
+                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code"):
                     continue
                 if link.hits and all(self.hits[i].entry.generic is False for i in link.hits if i in self.hits):
                     continue
