@@ -43,9 +43,10 @@ PROCESS_DEATH = re.compile(
 # An exception message pasted without its type: the type it always comes with.
 PHRASE = re.compile(
     r"^(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
-    r"|(.*\(\) got an unexpected keyword argument '))"
+    r"|(.*\(\) got an unexpected keyword argument ')"
+    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens))"
 )
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError")
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 

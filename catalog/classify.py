@@ -55,7 +55,8 @@ GENERIC_PREFILTER = (
     r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
-    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute )|undefined symbol: |got an unexpected keyword argument '",
+    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",
+    r"\(errno: \d+ - ",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")

@@ -25,12 +25,14 @@ RESERVED = re.compile(rf"{SIZE} reserved in total by PyTorch")
 KV_NEED = re.compile(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
 KV_AVAIL = re.compile(rf"available KV cache memory \({SIZE}\)", re.I)
 KV_MAX = re.compile(r"estimated maximum model length is (\d+)")
+KV_TOKENS = re.compile(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
 RAY_MEM = re.compile(r"was ([\d.]+)GB / ([\d.]+)GB \(([\d.]+)\), which exceeds the memory usage threshold of ([\d.]+)")
 OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
 
 SOURCES = {
     "alloc": "https://www.hiascend.com/document/detail/zh/Pytorch/710/comref/Envvariables/Envir_012.html",
     "kv": "https://github.com/vllm-project/vllm/blob/main/vllm/v1/core/kv_cache_utils.py",
+    "kv0": "https://github.com/vllm-project/vllm/blob/v0.6.3/vllm/worker/worker.py",
     "ray": "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html",
     "verl": "https://verl.readthedocs.io/en/latest/perf/perf_tuning.html",
 }
@@ -75,6 +77,12 @@ def allocator_advice(text: str) -> list[str]:
 
 def kv_advice(text: str) -> list[str]:
     need_m, avail_m, max_m = KV_NEED.search(text), KV_AVAIL.search(text), KV_MAX.search(text)
+    if (tokens := KV_TOKENS.search(text)) is not None:  # vLLM V0's wording
+        return [
+            f"max_model_len {tokens.group(1)} is more than the {tokens.group(2)} tokens the KV cache holds",
+            f"set actor_rollout_ref.rollout.max_model_len (or data.max_prompt_length + data.max_response_length) to at "
+            f"most {tokens.group(2)}, or raise gpu_memory_utilization",
+        ]
     if need_m is None and avail_m is None:
         return []
     out = []
@@ -142,7 +150,7 @@ class Memory(Analyzer):
         fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
-            (SOURCES[kind], SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
+            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
             kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
         )
 

@@ -18,6 +18,7 @@ PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
+C10D_ERRNO = re.compile(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = re.compile(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
@@ -65,8 +66,13 @@ class OSErrors(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind in ("cann", "process", "hydra"):
             return None
+        if link.kind == "code" and not link.type.startswith("errno:"):
+            return None
         m = ERRNO.search(link.message)
-        if m:
+        c10d = C10D_ERRNO.search(link.message)
+        if c10d:
+            errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
+        elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
         else:
             found = next(((p, n) for p, n in PHRASES.items() if p in link.message), None)

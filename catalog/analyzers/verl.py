@@ -30,13 +30,14 @@ KEYS = (  # words in a message -> the config keys they stand for
     (re.compile(r"train_batch_size|batch[_ ]size", re.I), ("data.train_batch_size",)),
     (re.compile(r"rollout\.n\b|\bn_samples|\bn \(", re.I), ("actor_rollout_ref.rollout.n",)),
     (re.compile(r"world[_ ]size|n_gpus|dp[_ ]size|divisible", re.I), ("trainer.n_gpus_per_node", "trainer.nnodes")),
-    (re.compile(r"tensor_model_parallel|tp[_ ]size|num_attention_heads|num_key_value_heads", re.I), ("actor_rollout_ref.rollout.tensor_model_parallel_size",)),
+    (re.compile(r"tensor_model_parallel|tp[_ ]size|infer_tp|num_attention_heads|num_key_value_heads", re.I), ("actor_rollout_ref.rollout.tensor_model_parallel_size",)),
     (re.compile(r"max_prompt_length|prompt length", re.I), ("data.max_prompt_length",)),
     (re.compile(r"max_response_length|response length", re.I), ("data.max_response_length",)),
     (re.compile(r"max_model_len|max_num_batched_tokens", re.I), ("actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens")),
     (re.compile(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
 )
-DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should)? ?be divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
+DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
+CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
 CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 NOT_IN_STRUCT = re.compile(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
@@ -100,7 +101,7 @@ class VerlCondition(Analyzer):
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
                 evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
-        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and "chunk" in msg):
+        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg)):
             return None
         keys: list[str] = []
         for pattern, names in KEYS:
@@ -119,7 +120,11 @@ class VerlCondition(Analyzer):
             a, b = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
             if b:
                 lower, upper = (a // b) * b, ((a + b - 1) // b) * b
-                advice.append(f"{a} is not a multiple of {b}: use {upper}" + (f" or {lower}" if lower and lower != upper else ""))
+                divisors = [d for d in range(b, 0, -1) if a % d == 0][:1]
+                advice.append(
+                    f"{a} is not a multiple of {b}: raise the first to {upper}" + (f" (or lower it to {lower})" if lower and lower != upper else "")
+                    + (f", or lower the second to {divisors[0]}" if divisors and divisors[0] != b else "")
+                )
         overrides = [f"{k}={facts.overrides[k]}" for k in keys if k in facts.overrides]
         cause = (
             f"{link.short_type} raised by verl ({link.frames[-1] if link.frames else 'verl'}): {msg[:200]}. "

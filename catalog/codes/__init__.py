@@ -21,7 +21,8 @@ CANN = re.compile(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
 TORCH_NPU = re.compile(r"\bERR(\d\d)(\d{3})\b")
 HCCL = re.compile(r"HCCL function error: .*?error code is (\d{1,2})\b|\bHcclResult\D{0,12}(\d{1,2})\b")
 DCMI = re.compile(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
-HINT = re.compile(r"(?i)\d{5}|dcmi|hccl function error")
+ERRNO = re.compile(r"\(errno: (\d+) - ")
+HINT = re.compile(r"(?i)\d{5}|dcmi|hccl function error|errno: ")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +52,8 @@ def extract(text: str) -> list[str]:
         found.append((m.start(1), m.group(1)))
     for m in HCCL.finditer(text):
         found.append((m.start(), f"hccl:{m.group(1) or m.group(2)}"))
+    for m in ERRNO.finditer(text):
+        found.append((m.start(1), f"errno:{m.group(1)}"))
     for m in DCMI.finditer(text):
         found.append((m.start(1), f"dcmi:{m.group(1)}"))
     out: list[str] = []
@@ -80,6 +83,8 @@ def decode(code: str) -> CodeInfo | None:
         return _torch_npu(code, t.get("torch_npu") or {})
     if code.startswith("hccl:"):
         return _row(code, "hccl", t.get("hccl") or {}, int(code[5:]))
+    if code.startswith("errno:"):
+        return None  # the OS-error analyzer reads errno with its path and writer
     if code.startswith("dcmi:"):
         return _row(code, "dcmi", t.get("dcmi") or {}, int(code[5:]))
     if code[0] == "E":
