@@ -60,6 +60,9 @@ GENERIC_PREFILTER = (
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
+# Codes that report a failure on their own line. ACL return codes are not among them: plog and
+# vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
+STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
 VERSION = re.compile(
     r"\b(torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)(\d+\.\d+[\w.+-]*)"
 )
@@ -397,7 +400,7 @@ class Classifier:
             done = self._death(tracker, death, stripped, name, number, hits)
         elif (cann := chains.CANN_LINE.match(stripped)) is not None:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
-        elif codes and FAILED.search(stripped) and not tracker.near(number):
+        elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)

@@ -99,6 +99,11 @@ def test_handled_traceback_is_not_fatal_and_healthy_codes_are_not_fatal(catalog)
     assert not classify(catalog, log).fatal
     plog = "[INFO] RUNTIME(123,python):2025-11-20-10:00:00.000 [memcpy.cc:100] rtMemcpy ret 107030 ignored\nstep:1 - ok\n"
     assert not classify(catalog, plog).fatal
+    # A serving log has no step lines: a logged, handled runtime code must still not be fatal.
+    capture = "[ERROR] RUNTIME(4242,python):2025-11-20-10:00:00.000 [api.cc:10] rtMemcpy failed, runtime result = 107030\n"
+    vllm_c = "WARNING 11-20 10:03:12 [_custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\n"
+    result = classify(catalog, "INFO 11-20 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n" + capture + vllm_c)
+    assert not result.fatal, (result.diagnoses, result.unknown)
 
 
 def test_codes_are_extracted_and_decoded():
