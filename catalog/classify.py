@@ -178,8 +178,7 @@ class _Matcher:
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self.engine = "re"
-        self._py_lines = [re.compile(p) for p in patterns]
-        self.scan = re.compile(combined.encode())
+        self._py_lines: list[re.Pattern[str]] = []
         self._set = None
         if _re2 is not None:
             try:
@@ -191,8 +190,10 @@ class _Matcher:
                 self._set = line_set
                 self.engine = "re2"
             except Exception:  # a signature RE2 cannot take: keep Python's re for all
-                self.scan = re.compile(combined.encode())
                 self._set = None
+        if self._set is None:  # compiled only when needed: Python's re takes ~50 ms on the whole catalog
+            self.scan = re.compile(combined.encode())
+            self._py_lines = [re.compile(p) for p in patterns]
 
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:

@@ -11,7 +11,7 @@ ordered tuple: the first analyzer with a finding for a link wins, so specific on
 from __future__ import annotations
 
 import dataclasses
-import inspect
+import sys
 from pathlib import Path
 
 from ..chain import Chain, Link
@@ -97,7 +97,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
         cause=finding.cause,
         fix=finding.fix,
         sources=finding.sources,
-        origin=f"catalog/analyzers/{Path(inspect.getfile(cls)).name}",
+        origin=f"catalog/analyzers/{Path(sys.modules[cls.__module__].__file__ or cls.__module__).name}",
     )
 
 
