@@ -32,7 +32,7 @@ FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
 HYDRA = re.compile(r"^Error executing job with overrides: ")
 ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
-CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5}): ?(.*)$")
+CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
 PROCESS_DEATH = re.compile(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"

@@ -52,7 +52,7 @@ GENERIC_PREFILTER = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",

@@ -111,7 +111,7 @@ def test_codes_are_extracted_and_decoded():
     assert decode("507015").name == "ACL_ERROR_RT_AICORE_EXCEPTION"
     assert decode("ERR00100").meaning.startswith("an ACL")
     assert decode("hccl:9").name == "HCCL_E_TIMEOUT"
-    assert "HCCP" in decode("EJ0003").meaning
+    assert "HCCP" in decode("EJ0007").meaning and decode("EJ0003").name == "Bind failed"
     assert decode("999999") is None
 
 
