@@ -229,6 +229,16 @@ class ChainTracker:
         """An ``EZ9999: …`` style line: a CANN report explaining the exception printed just above it."""
         done = None
         current = self.current
+        fresh = [h for h in hits if current is None or h not in current.hits]
+        if current is not None and current.kind == "cann" and number - self.last <= CANN_GAP and fresh and current.hits and self.chain is not None:
+            # A later CANN line that a catalog entry recognises explains the head line above it
+            # ("call aclnnX failed, detail: EZ9999" then "… there is an aicore error exception").
+            link = Link("cann", code, message[:300], self.file, number, codes=[code], text=text[:300])
+            link.hits.extend(hits)
+            links = self.chain.links
+            links.insert(links.index(current) if current in links else 0, link)
+            self.current, self.last = link, number
+            return None
         if current is not None and current.kind == "cann" and number - self.last <= CANN_GAP:
             current.add_detail(text)
             if code not in current.codes and len(current.codes) < MAX_CODES:
