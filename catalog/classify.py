@@ -222,6 +222,7 @@ class Classifier:
         self.files: list[str] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
+        self._word_heads: list[tuple[re.Pattern[str], KnownFailure, Signature]] = []
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -358,18 +359,21 @@ class Classifier:
 
     def _known_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         """A pasted exception line that is the first words of a known message (its tail cut off)."""
-        if len(stripped) < 24:
+        if len(stripped) < 20:
             return []
         if self._heads is None:
             self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
+            self._word_heads = [(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)]
         candidates = [stripped.rstrip(" .:")]
         if ": " in stripped:
             candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
-        found = []
         for head, entry, sig in self._heads:
             if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
-                found.append((entry, sig))
-        return found[:1]
+                return [(entry, sig)]
+        for rx, entry, sig in self._word_heads:  # the same, for signatures with regex parts early on
+            if any(len(c) >= 16 and rx.fullmatch(c) for c in candidates):
+                return [(entry, sig)]
+        return []
 
     def _track(self, stripped: str, exc: re.Match | None, name: str, number: int, prefix: str, hits: list[str]) -> None:
         """Feed one candidate line to the chain of the process that printed it."""
@@ -521,6 +525,20 @@ def _literal_head(regex: str) -> str:
         out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _word_prefixes(regex: str) -> list[re.Pattern[str]]:
+    """The signature cut after each of its words (3 words or more), as patterns for a whole pasted message."""
+    body = regex[1:] if regex.startswith("^") else regex
+    words = body.split(" ")
+    out = []
+    for k in range(len(words) - 1, 2, -1):
+        head = " ".join(words[:k]).rstrip(",.:;\\")
+        try:
+            out.append(re.compile(head + r"[\s.,:;]*"))
+        except re.error:
+            continue
+    return out
 
 
 def _innermost_user_frame(frames: list) -> str | None:
