@@ -80,4 +80,4 @@ class ErrorCodes(Analyzer):
         )
 
     def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
-        return [f"code {i.summary()}" for i in self._decoded(link)][:4]
+        return [f"code {i.summary()}" for i in self._decoded(link) if _weight(i) >= 2][:4]

@@ -148,3 +148,15 @@ def test_chains_stay_bounded(catalog):
     c = Classifier(catalog)
     c.feed_stream(io.BytesIO(block.encode()), "many")
     assert len(c.chains) <= 256 and c.result().fatal
+
+
+def test_package_mismatch_uses_the_logged_versions_and_the_matrix(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "import_name_with_versions.log"]).diagnoses[0]
+    assert "vllm-ascend 0.11.0rc1" in top.entry.cause and "vllm 0.11.0" in top.entry.cause
+    assert any("vllm-ascend 0.11.0rc1 pairs with vllm 0.11.0" in step for step in top.entry.fix)
+
+
+def test_full_rendering_of_every_diagnosis(catalog, capsys):
+    assert main(["explain", "--all", "--color", "never", str(HERE / "derived" / "aclnn_caused_by_aicore.log")]) == 1
+    out = capsys.readouterr().out
+    assert out.index("ARL-E330") < out.index("ARL-E331") and "consequence of ARL-E330" not in out.split("Also found")[0]
