@@ -51,17 +51,31 @@ def verl_keys() -> tuple[str, ...]:
 
 
 def nearest_keys(key: str, n: int = 3) -> list[str]:
+    """Valid keys close to an unknown one: the same leaf elsewhere, then similar siblings, then similar paths."""
     keys = verl_keys()
     clean = key.strip("'\" +~")
-    close = difflib.get_close_matches(clean, keys, n=n, cutoff=0.6)
-    if not close:  # the leaf name alone, anywhere in the tree
-        leaf = clean.rsplit(".", 1)[-1]
-        leaves = {}
+    parent, _, leaf = clean.rpartition(".")
+    out = [k for k in keys if k.rsplit(".", 1)[-1] == leaf and k != clean][:n]
+    siblings = [k.rsplit(".", 1)[-1] for k in keys if k.rpartition(".")[0] == parent]
+    out += [f"{parent}.{s}" for s in difflib.get_close_matches(leaf, siblings, n=n, cutoff=0.72)]
+    if not out:  # a similar leaf anywhere (a renamed or moved option)
+        by_leaf: dict[str, list[str]] = {}
         for k in keys:
-            leaves.setdefault(k.rsplit(".", 1)[-1], []).append(k)
-        for name in difflib.get_close_matches(leaf, list(leaves), n=n, cutoff=0.7):
-            close += leaves[name][:2]
-    return close[:n]
+            by_leaf.setdefault(k.rsplit(".", 1)[-1], []).append(k)
+        for name in difflib.get_close_matches(leaf, list(by_leaf), n=n, cutoff=0.8):
+            out += by_leaf[name][:2]
+    return list(dict.fromkeys(out))[:n]
+
+
+def known_suffix(key: str) -> str | None:
+    """The key as verl's current config spells it, when the unknown key is a valid key under a wrapper prefix or as is."""
+    keys = set(verl_keys())
+    parts = key.strip("'\" +~").split(".")
+    for i in range(len(parts)):
+        candidate = ".".join(parts[i:])
+        if candidate in keys:
+            return candidate
+    return None
 
 
 def _in_verl(link: Link) -> bool:
@@ -152,9 +166,14 @@ class HydraKey(Analyzer):
         full = FULL_KEY.search(text)
         key = (full.group(1) if full else None) or m.group(2) or m.group(1) or m.group(3)
         quoted = bool(re.search(r"['\"][\w.]+['\"]", key)) or "'" in (m.group(1) or "")[1:-1]
-        close = nearest_keys(key)
+        current = known_suffix(key)
+        close = [k for k in nearest_keys(key) if k != current]
         cause = f"{link.short_type}: the key {key!r} is not in verl's config (OmegaConf struct mode rejects unknown keys)."
         fix = []
+        if current:
+            cause += (f" verl's current config has {current}: the installed verl is older than the config or recipe that "
+                      "sets it (or a wrapper framework pins an older verl).")
+            fix.append(f"Upgrade verl to a release that has {current}, or drop the setting")
         if quoted:
             cause += " The key itself contains quotes: a quoted, dotted key in YAML is one literal name, not a path."
             fix.append("Remove the quotes (write the key as nested YAML or as an unquoted dotted override)")
