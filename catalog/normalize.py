@@ -27,7 +27,8 @@ PREFIX = re.compile(
             rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
             r"[\w.-]+\s*\| ",  # docker compose service column
-            r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+\] ",  # vLLM's logger
+            # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
+            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+\] ",
         )
     )
 )

@@ -166,3 +166,9 @@ def test_unknown_key_that_newer_verl_has_says_upgrade(catalog):
     top = explain_paths(catalog, [HERE / "derived" / "hydra_key_from_newer_verl.log"]).diagnoses[0]
     assert top.entry.id == "DRV-hydra-key" and "older" in top.entry.cause
     assert top.entry.fix[0].startswith("Upgrade verl") and "actor_rollout_ref.actor.optim.optimizer" in top.entry.fix[0]
+
+
+def test_exception_text_in_a_warning_line_is_not_a_failure(catalog):
+    log = "WARNING 11-20 10:03:12 [utils.py:20] ImportError: cannot import name 'foo' from 'bar' (/x/site-packages/bar/__init__.py)\n"
+    assert not classify(catalog, log).fatal
+    assert classify(catalog, log.replace("WARNING", "ERROR")).fatal
