@@ -323,7 +323,8 @@ class Classifier:
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
             if joined is not None:
-                entries = self.matcher.entries_in(joined)
+                tail = {e.id for e, _ in self.matcher.entries_in(joined[len(text):])}
+                entries = [(e, s) for e, s in self.matcher.entries_in(joined) if e.id not in tail]  # matched across the cut only
                 if entries:
                     text = stripped = joined.strip()
             if not entries:
@@ -347,7 +348,7 @@ class Classifier:
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
         """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""
-        if not block or end >= len(block):
+        if not block or end >= len(block) or len(text) < 40:
             return None
         nxt_end = block.find(b"\n", end + 1)
         nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
