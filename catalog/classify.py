@@ -56,7 +56,7 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",
-    r"\(errno: \d+ - ",
+    r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")

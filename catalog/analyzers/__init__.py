@@ -132,7 +132,11 @@ def derive(chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str
             if specific:
                 tier, top = 3, specific[0].id
                 for analyzer in analyzers:
-                    for note in analyzer.note(link, chain, facts):
+                    try:
+                        notes = analyzer.note(link, chain, facts)
+                    except Exception:  # noqa: BLE001 - a note is never worth a crash
+                        notes = []
+                    for note in notes:
                         bucket = out.notes.setdefault(top, [])
                         if note not in bucket and len(bucket) < 8:
                             bucket.append(note)

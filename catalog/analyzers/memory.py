@@ -16,7 +16,7 @@ import re
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 
-SIZE = r"(-?[\d.]+) ?([KMGT]i?B)"
+SIZE = r"(-?\d+(?:\.\d+)?) ?([KMGT]i?B)"
 ALLOC = re.compile(rf"Tried to allocate {SIZE}")
 TOTAL = re.compile(rf"{SIZE} total capacity")
 FREE = re.compile(rf"{SIZE} free")
@@ -26,7 +26,8 @@ KV_NEED = re.compile(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", 
 KV_AVAIL = re.compile(rf"available KV cache memory \({SIZE}\)", re.I)
 KV_MAX = re.compile(r"estimated maximum model length is (\d+)")
 KV_TOKENS = re.compile(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
-RAY_MEM = re.compile(r"was ([\d.]+)GB / ([\d.]+)GB \(([\d.]+)\), which exceeds the memory usage threshold of ([\d.]+)")
+NUM = r"(\d+(?:\.\d+)?)"
+RAY_MEM = re.compile(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
 OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
 
 SOURCES = {

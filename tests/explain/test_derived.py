@@ -172,3 +172,19 @@ def test_exception_text_in_a_warning_line_is_not_a_failure(catalog):
     log = "WARNING 11-20 10:03:12 [utils.py:20] ImportError: cannot import name 'foo' from 'bar' (/x/site-packages/bar/__init__.py)\n"
     assert not classify(catalog, log).fatal
     assert classify(catalog, log.replace("WARNING", "ERROR")).fatal
+
+
+def test_ray_memory_monitor_numbers_become_notes(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0]
+    assert top.entry.id == "ARL-E117" and any("240.1 of 250.0 GB" in n for n in top.notes)
+
+
+def test_an_analyzer_bug_does_not_crash_explain(catalog, monkeypatch):
+    from ascendrl.catalog.analyzers import memory
+
+    def broken(self, link, chain, facts):
+        raise ValueError("bug")
+
+    monkeypatch.setattr(memory.Memory, "note", broken)
+    monkeypatch.setattr(memory.Memory, "analyze", broken)
+    assert explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0].entry.id == "ARL-E117"
