@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ascendrl.catalog import Classifier, explain_paths, load_catalog
 from ascendrl.catalog.analyzers import registry
@@ -188,3 +190,30 @@ def test_an_analyzer_bug_does_not_crash_explain(catalog, monkeypatch):
     monkeypatch.setattr(memory.Memory, "note", broken)
     monkeypatch.setattr(memory.Memory, "analyze", broken)
     assert explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0].entry.id == "ARL-E117"
+
+
+FRAGMENTS = [
+    "Traceback (most recent call last):", '  File "/x/site-packages/vllm_ascend/a.py", line 3, in f', '  File "/w/verl/verl/protocol.py", line 9, in chunk',
+    "OSError: [Errno 28] No space left on device: '/ckpt/global_step_1/x.pt'", "PermissionError: [Errno 13] Permission denied: '/root/.cache'",
+    "ImportError: cannot import name 'X' from 'vllm.a' (/x/site-packages/vllm/a.py)", "No module named 'vllm.v1.x'",
+    "AttributeError: module 'torch_npu' has no attribute 'y'", "OSError: /x/site-packages/torch_npu/lib/a.so: undefined symbol: _ZN3c104impl",
+    "TypeError: LLM.__init__() got an unexpected keyword argument 'z'", "AssertionError: only support equal chunk. Got size of DataProto 7 and chunk 0.",
+    "ValueError: 3 must be divisible by 0", "torch.OutOfMemoryError: NPU out of memory. Tried to allocate 1.00 GiB (NPU 0; 0 GiB total capacity; 2 GiB free)",
+    "ValueError: To serve at least one request with the models's max seq len (10), (-1.5 GiB KV cache is needed, which is larger than the available KV cache memory (-2.0 GiB).",
+    "was 1.0GB / 0.0GB (1.0), which exceeds the memory usage threshold of 0.95.", "EZ9999: Inner Error!", "EI0002: timeout", "Bind_Failed(EJ0003): x",
+    "[ERROR] 2025 (PID:1, Device:0, RankID:0) ERR99999 UNKNOWN applicaiton exception", "RuntimeError: x, error code is 507015", "dcmi init failed. ret is -8005",
+    "terminate called after throwing an instance of 'c10::Error'", "  what():  boom", "*** SIGSEGV (@0x0) received by PID 1 (TID 0x1) from PID 0",
+    "The above exception was the direct cause of the following exception:", "ray.exceptions.RayTaskError(KeyError): ray::T.run()",
+    "Error executing job with overrides: ['a.b=1']", "omegaconf.errors.ConfigAttributeError: Key 'x' is not in struct", "    full_key: a.'b'.x", "step:1 - ok",
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.sampled_from(["", "(WorkerDict pid=7, ip=1.2.3.4) ", "[rank1]: ", "#033[31m"]))
+def test_analyzers_never_crash_on_mixed_failures(catalog, lines, prefix):
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(("\n".join(prefix + line for line in lines) + "\n").encode()), "mix")
+    result = c.result()
+    for d in result.diagnoses:
+        assert d.entry.id and d.entry.title and (d.basis == "catalog" or d.entry.fix)
+    json.dumps(result.to_json())
