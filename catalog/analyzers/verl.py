@@ -124,7 +124,7 @@ class VerlCondition(Analyzer):
         if not keys:
             return None
         advice = []
-        if m := CHUNK.search(msg):
+        if (m := CHUNK.search(msg)) and int(m.group(2)) > 0:
             size, chunks = int(m.group(1)), int(m.group(2))
             advice.append(
                 f"a batch of {size} cannot be split into {chunks} equal parts: make data.train_batch_size x rollout.n "
