@@ -105,7 +105,8 @@ def _row(code: str, family: str, table: dict[str, Any], key: Any) -> CodeInfo | 
     if row is None:
         return None
     name, meaning, *rest = row
-    return CodeInfo(code, family, str(name), str(meaning), str(rest[0]) if rest else "", str(table.get("source", "")))
+    source = str(rest[1]) if len(rest) > 1 and rest[1] else str(table.get("source", ""))
+    return CodeInfo(code, family, str(name), str(meaning), str(rest[0]) if rest else "", source)
 
 
 def _torch_npu(code: str, table: dict[str, Any]) -> CodeInfo | None:
