@@ -23,13 +23,19 @@ def _where(d: Diagnosis) -> str:
 
 def _full(d: Diagnosis) -> list[str]:
     e = d.entry
+    derived = d.basis == "derived"
     lines = [
         f"{e.id}  {e.title}",
-        f"  [{e.family}, {e.severity}{', fatal' if d.fatal else ''}]  at {_where(d)}",
+        f"  [{e.family}, {e.severity}{', fatal' if d.fatal else ''}{', derived' if derived else ''}]  at {_where(d)}",
         f"  > {d.excerpt}",
+        *[f"  > {line}" for line in d.evidence[1:4]],
         "",
-        "  Cause",
+        "  Cause" + ("  (derived from the failure itself: no catalog entry names it)" if derived else ""),
         *textwrap.wrap(e.cause, width=100, initial_indent="    ", subsequent_indent="    "),
+    ]
+    if d.notes:
+        lines += ["", "  From this log", *[f"    - {note}" for note in d.notes]]
+    lines += [
         "",
         "  Fix",
         *[f"    {i}. {step}" for i, step in enumerate(e.fix, 1)],
@@ -67,6 +73,7 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
                 out += [""] + _full(d)
             else:
                 why = f"; consequence of {d.demoted_by}" if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
+                why += " (derived)" if d.basis == "derived" else ""
                 out.append(f"  {d.entry.id}  {d.entry.title}  — {_where(d)}{why}")
     out += ["", f"Read {explanation.lines_read:,} lines ({explanation.bytes_read:,} bytes) from {len(explanation.files)} file(s)."]
     if explanation.skipped:
@@ -88,7 +95,7 @@ def print_rich(explanation: Explanation, console: Console, *, full: bool = False
             style = "bold"
         elif line.startswith("  > "):
             style = "yellow"
-        elif line.startswith("ARL-") or line.startswith("  ARL-"):
+        elif line.startswith(("ARL-", "  ARL-", "DRV-", "  DRV-")):
             style = "bold"
         console.print(Text(line, style=style))
 

@@ -21,8 +21,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from . import chain as chains
+from .chain import Chain, ChainTracker, Link
+from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
+from .normalize import strip_escapes, strip_prefixes
 
 try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2
@@ -35,23 +39,35 @@ MIN_MAX_LINE = 64 << 10  # lines up to this long are always judged whole, whatev
 MAX_EXCERPT = 300
 MAX_UNKNOWN = 64
 MAX_TRACEBACKS = 64
-MAX_FRAMES = 200
+MAX_CHAINS = 256
+MAX_TRACKERS = 256
+MAX_VERSIONS = 64
 
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")
-RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: pid=\d+)?|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
-TRACEBACK = "Traceback (most recent call last)"
-FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
-# Exceptions that wrap or end a failure rather than cause it.
-WRAPPERS = (
-    "RayTaskError", "RayActorError", "ActorDiedError", "ActorUnavailableError", "WorkerCrashedError",
-    "TaskCancelledError", "SystemExit", "KeyboardInterrupt", "InstantiationException", "ConfigCompositionException",
-)
+TRACEBACK = chains.TRACEBACK
+FRAME = chains.FRAME
+EXCEPTION = chains.EXCEPTION
+# Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
+# tags and CANN codes, process deaths, error codes, and the versions a log states.
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
+    r"The above exception was the direct cause|During handling of the above exception",
+    r"Error executing job with overrides",
+    r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
+    r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
+    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",
+    r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
+)
+FAILED = re.compile(r"(?i)\bfail|\berror\b")
+# Codes that report a failure on their own line. ACL return codes are not among them: plog and
+# vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
+STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+VERSION = re.compile(
+    r"\b(torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)(\d+\.\d+[\w.+-]*)"
 )
 PROGRESS = b"step:"
 
@@ -67,6 +83,7 @@ class Hit:
     order: int
     fatal: bool
     count: int = 0
+    basis: str = "catalog"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,11 +109,17 @@ class Diagnosis:
     count: int
     fatal: bool  # the entry's, or a matched signature's override
     demoted_by: str | None  # the entry this one is a consequence of, if any
+    basis: str = "catalog"  # catalog: a known-failure entry matched; derived: an analyzer reasoned it from the failure
+    evidence: tuple[str, ...] = ()  # the log lines the diagnosis rests on
+    notes: tuple[str, ...] = ()  # what the analyzers read from this failure's own lines (numbers, codes, packages)
+    kind: str = ""  # for derived diagnoses: the root-cause label the analyzer recognised
 
     def to_json(self) -> dict[str, Any]:
         e = self.entry
         return {
             "id": e.id,
+            "basis": self.basis,
+            **({"kind": self.kind} if self.kind else {}),
             "title": e.title,
             "family": e.family,
             "severity": e.severity,
@@ -111,6 +134,8 @@ class Diagnosis:
             "excerpt": self.excerpt,
             "count": self.count,
             "consequence_of": self.demoted_by,
+            "evidence": list(self.evidence),
+            "notes": list(self.notes),
         }
 
 
@@ -144,16 +169,6 @@ class Explanation:
                 "skipped": [{"path": path, "reason": why} for path, why in self.skipped],
             },
         }
-
-
-@dataclasses.dataclass
-class _Exception:
-    type: str
-    message: str
-    file: str
-    line: int
-    frame: str | None
-    wrapper: bool
 
 
 def _prefilter_source(regex: str) -> str:
@@ -212,8 +227,10 @@ class Classifier:
         self.chunk_size = chunk_size
         self.max_line = max_line if max_line is not None else max(2 * chunk_size, MIN_MAX_LINE)
         self.hits: dict[str, Hit] = {}
-        self.unknowns: list[_Exception] = []
-        self.tracebacks: OrderedDict[tuple[str, str], list[str]] = OrderedDict()
+        self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
+        self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
+        self.versions: dict[str, str] = {}  # package -> version, as the log states them
+        self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self.last_progress: dict[str, int] = {}
         self.order = 0
         self.bytes_read = 0
@@ -221,6 +238,8 @@ class Classifier:
         self.files: list[str] = []
         self.skipped: list[tuple[str, str]] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
+        self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
+        self._word_heads: list[tuple[re.Pattern[str], KnownFailure, Signature]] = []
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -337,13 +356,12 @@ class Classifier:
 
     def first_specific_fatal(self) -> Hit | None:
         """The earliest fatal, non-generic match so far: what a supervisor stops a run for."""
-        found = [h for h in self.hits.values() if h.fatal and not h.entry.generic]
+        found = [h for h in self.hits.values() if h.fatal and not h.entry.generic] + self.deaths
         return min(found, key=lambda h: h.order) if found else None
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
-        if b"\x1b" in block:
-            block = ANSI.sub(b"", block)
+        block = strip_escapes(block)
         counted_to, line_no, last_line_start = 0, base, -1
         for m in self.matcher.scan.finditer(block):
             start = block.rfind(b"\n", 0, m.start()) + 1
@@ -354,68 +372,168 @@ class Classifier:
             end = len(block) if end == -1 else end
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
-            self._line(block[start:end], name, line_no + 1)
-        if self.unknowns or self.hits:
+            self._line(block[start:end], name, line_no + 1, block, end)
+        if self.trackers or self.hits:
             pos = block.rfind(PROGRESS)
             if pos != -1:
                 self.last_progress[name] = base + block.count(b"\n", 0, pos) + 1
         return base + block.count(b"\n")
 
-    def _line(self, raw: bytes, name: str, number: int) -> None:
+    def _line(self, raw: bytes, name: str, number: int, block: bytes = b"", end: int = 0) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
-        prefix_match = RAY_PREFIX.match(text)
-        prefix = prefix_match.group(0).strip() if prefix_match else ""
-        text = text[prefix_match.end():] if prefix_match else text
+        text, prefix = strip_prefixes(text)
         repeats = 1
         rep = REPEATED.search(text)
         if rep:
             repeats += int(rep.group(1))
             text = text[: rep.start()]
+        stripped = text.strip()
+        exc = EXCEPTION.match(stripped)
+        if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
+            exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
+            exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         entries = self.matcher.entries_in(text)
+        if not entries and exc is not None:
+            joined = self._wrapped(text, block, end)
+            if joined is not None:
+                tail = {e.id for e, _ in self.matcher.entries_in(joined[len(text):])}
+                entries = [(e, s) for e, s in self.matcher.entries_in(joined) if e.id not in tail]  # matched across the cut only
+                if entries:
+                    text = stripped = joined.strip()
+            if not entries:
+                entries = self._known_head(stripped)
+        self.order += 1
         seen: set[str] = set()
         for entry, sig in entries:
             fatal = entry.fatal if sig.fatal is None else sig.fatal
             hit = self.hits.get(entry.id)
             if hit is None:
-                self.order += 1
                 hit = self.hits[entry.id] = Hit(entry, name, number, text.strip()[:MAX_EXCERPT], self.order, fatal)
             elif fatal and not hit.fatal:
                 hit.fatal = True
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
-        self._track_traceback(text, name, number, prefix, known=bool(entries))
+        if len(self.versions) < MAX_VERSIONS:
+            for m in VERSION.finditer(text):
+                self.versions.setdefault(m.group(1).replace("-", "_"), m.group(2))
+        self._track(stripped, exc, name, number, prefix, list(seen))
 
-    def _track_traceback(self, text: str, name: str, number: int, prefix: str, *, known: bool) -> None:
+    def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
+        """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""
+        if not block or end >= len(block) or len(text) < 40:
+            return None
+        nxt_end = block.find(b"\n", end + 1)
+        nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
+        nxt_text, _ = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))
+        head = nxt_text.strip()
+        if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or head.startswith(("Traceback", "[", "(")):
+            return None
+        return f"{text.rstrip()} {head}" if not text.endswith("-") else text + head
+
+    def _known_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
+        """A pasted exception line that is the first words of a known message (its tail cut off)."""
+        if len(stripped) < 20:
+            return []
+        if self._heads is None:
+            self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
+            self._word_heads = [(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)]
+        candidates = [stripped.rstrip(" .:")]
+        if ": " in stripped:
+            candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
+        for head, entry, sig in self._heads:
+            if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
+                return [(entry, sig)]
+        for rx, entry, sig in self._word_heads:  # the same, for signatures with regex parts early on
+            if any(len(c) >= 16 and rx.fullmatch(c) for c in candidates):
+                return [(entry, sig)]
+        return []
+
+    def _track(self, stripped: str, exc: re.Match | None, name: str, number: int, prefix: str, hits: list[str]) -> None:
+        """Feed one candidate line to the chain of the process that printed it."""
         key = (name, prefix)
-        stripped = text.strip()
+        tracker = self.trackers.get(key)
+        if tracker is None:
+            tracker = self.trackers[key] = ChainTracker(name)
+            if len(self.trackers) > MAX_TRACKERS:
+                _, old = self.trackers.popitem(last=False)
+                self._store(old.close())
+        else:
+            self.trackers.move_to_end(key)
+        codes = extract_codes(stripped)
+        done = None
         if stripped.startswith(TRACEBACK):
-            self.tracebacks[key] = []
-            self.tracebacks.move_to_end(key)
-            while len(self.tracebacks) > MAX_TRACEBACKS:
-                self.tracebacks.popitem(last=False)
+            done = tracker.traceback(number)
+        elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
+            self._store(tracker.frame(frame, number))
             return
-        frame = FRAME.match(text)
-        if frame:
-            frames = self.tracebacks.get(key)
-            if frames is not None and len(frames) < MAX_FRAMES:
-                frames.append(f"{frame.group(1)}:{frame.group(2)}" + (f" in {frame.group(3)}" if frame.group(3) else ""))
+        elif stripped.startswith(chains.CAUSE):
+            tracker.marker("cause", number)
+        elif stripped.startswith(chains.CONTEXT):
+            tracker.marker("context", number)
+        elif exc is not None:
+            done = tracker.exception(exc, stripped, number, hits)
+        elif chains.HYDRA.match(stripped):
+            done = tracker.hydra(stripped, number, hits)
+        elif (death := chains.PROCESS_DEATH.search(stripped)) is not None:
+            done = self._death(tracker, death, stripped, name, number, hits)
+        elif (cann := chains.CANN_LINE.match(stripped)) is not None:
+            done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
+        elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
+            done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
+        else:
+            tracker.attach(stripped, number, hits, codes)
+            codes = []
+        if codes and tracker.current is not None:
+            link = tracker.current
+            link.codes.extend(c for c in codes if c not in link.codes)
+            del link.codes[chains.MAX_CODES:]
+        if tracker.current is not None and tracker.current.line == number:
+            tracker.current.seq = self.order
+        self._store(done)
+
+    def _death(self, tracker: ChainTracker, m: re.Match, text: str, name: str, number: int, hits: list[str]) -> Chain | None:
+        from .analyzers.process import death_kind
+
+        kind, message = death_kind(m)
+        done = tracker.process(kind, message, text, number, hits)
+        if len(self.deaths) < MAX_UNKNOWN:
+            from .analyzers import entry_for
+            from .analyzers.process import ProcessDeath
+
+            entry = entry_for(ProcessDeath, ProcessDeath.finding(kind, message, (text,)))
+            self.deaths.append(Hit(entry, name, number, text[:MAX_EXCERPT], self.order, True, 1, "derived"))
+        return done
+
+    def _store(self, chain: Chain | None) -> None:
+        if chain is None:
             return
-        exc = EXCEPTION.match(stripped)
-        if exc is None:
+        key = chain.key()
+        known = self.chains.get(key)
+        if known is not None:
+            known.count += chain.count
+            known.tail = max(known.tail, chain.last_line)
             return
-        frames = self.tracebacks.pop(key, None)
-        if known or frames is None and not stripped.startswith(("ray.exceptions.", "hydra.errors.")):
-            return  # explained by the catalog, or not a raised exception (a logged phrase)
-        exc_type, message = exc.group(1), (exc.group(3) or "").strip()
-        short = exc_type.rsplit(".", 1)[-1]
-        if len(self.unknowns) < MAX_UNKNOWN:
-            self.unknowns.append(
-                _Exception(exc_type, message[:MAX_EXCERPT], name, number, _innermost_user_frame(frames or []), short in WRAPPERS)
-            )
+        chain.tail = chain.last_line
+        self.chains[key] = chain
+        if len(self.chains) > MAX_CHAINS:  # forget the oldest failure nothing in the catalog recognised
+            drop = next((k for k, c in self.chains.items() if not any(link.hits for link in c.links)), next(iter(self.chains)))
+            del self.chains[drop]
 
     # ---- ranking -----------------------------------------------------------------------
     def result(self) -> Explanation:
+        from .analyzers import derive
+
+        for tracker in self.trackers.values():  # chains still open at the end of the input are complete now
+            self._store(tracker.close())
+        self.trackers.clear()
+        all_chains = list(self.chains.values())
+        for c in all_chains:
+            c.tail = max(c.tail, c.last_line)
+        fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
+        entries = {e.id: e for e in self.catalog.entries}
+        derived = derive(all_chains, fatal_chain, self.versions, entries)
+
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}
         cause_of: dict[str, str] = {}
@@ -423,37 +541,87 @@ class Classifier:
             for consequence in h.entry.consequences:
                 if consequence in matched and consequence != h.entry.id:
                     cause_of.setdefault(consequence, h.entry.id)
+        for entry_id, cause in derived.demoted.items():
+            if entry_id not in derived.roots:
+                cause_of.setdefault(entry_id, cause)
 
-        def rank(h: Hit) -> tuple[int, int, int]:
-            # Fatal before non-fatal; then specific before generic wrappers and before what another
-            # match is known to cause; then the earliest.
-            secondary = int(h.entry.generic) + int(h.entry.id in cause_of)
-            return (0 if h.fatal else 1, secondary, h.order)
-
-        diagnoses = tuple(
-            Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id))
-            for h in sorted(hits, key=rank)
+        candidates: list[tuple[tuple, Diagnosis]] = []
+        for h in hits:
+            d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id),
+                          notes=tuple(derived.notes.get(h.entry.id, ())))
+            candidates.append(((0 if h.fatal else 1, int(h.entry.generic) + int(h.entry.id in cause_of), 0, h.order), d))
+        for item in derived.items:
+            d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
+                          basis="derived", evidence=item.evidence, kind=item.kind)
+            candidates.append(((0 if item.fatal else 1, int(item.demoted_by is not None), 1 + int(item.weak), item.order), d))
+        diagnoses = tuple(d for _, d in sorted(candidates, key=lambda c: c[0]))
+        specific_fatal = any(d.fatal and not d.entry.generic and d.demoted_by is None for d in diagnoses) or any(
+            d.fatal and not d.entry.generic for d in diagnoses if d.basis == "catalog"
         )
-        specific_fatal = any(d.fatal and not d.entry.generic for d in diagnoses)
-        unknown = None if specific_fatal else self._relevant_unknown()
+        unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped))
 
-    def _relevant_unknown(self) -> UnknownError | None:
-        """The earliest unexplained exception the run did not survive; wrappers only as a last resort."""
-        fatal = [u for u in self.unknowns if self.last_progress.get(u.file, 0) < u.line]
-        if not fatal:
+    def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
+        """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
+        options: list[tuple[tuple, Link]] = []
+        for c in all_chains:
+            if not fatal_chain[id(c)]:
+                continue
+            for link in c.links:
+                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code"):
+                    continue
+                if link.hits and all(self.hits[i].entry.generic is False for i in link.hits if i in self.hits):
+                    continue
+                options.append(((int(link.wrapper), int(link.kind == "bare"), link.seq), link))
+        if not options:
             return None
-        chosen = next((u for u in fatal if not u.wrapper), fatal[0])
-        return UnknownError(chosen.type, chosen.message, chosen.file, chosen.line, chosen.frame)
+        chosen = min(options, key=lambda o: o[0])[1]
+        return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
 
 
-def _innermost_user_frame(frames: list[str]) -> str | None:
+def _literal_head(regex: str) -> str:
+    """The literal text a signature starts with (escapes resolved), up to its first regex construct."""
+    out = []
+    i = 1 if regex.startswith("^") else 0
+    while i < len(regex):
+        ch = regex[i]
+        if ch == "\\" and i + 1 < len(regex):
+            nxt = regex[i + 1]
+            if nxt.isalnum():
+                break
+            out.append(nxt)
+            i += 2
+            continue
+        if ch in ".^$*+?{}[]|()":
+            if ch in "?*{" and out:
+                out.pop()  # the previous character is optional
+            break
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _word_prefixes(regex: str) -> list[re.Pattern[str]]:
+    """The signature cut after each of its words (3 words or more), as patterns for a whole pasted message."""
+    body = regex[1:] if regex.startswith("^") else regex
+    words = body.split(" ")
+    out = []
+    for k in range(len(words) - 1, 2, -1):
+        head = " ".join(words[:k]).rstrip(",.:;\\")
+        try:
+            out.append(re.compile(head + r"[\s.,:;]*"))
+        except re.error:
+            continue
+    return out
+
+
+def _innermost_user_frame(frames: list) -> str | None:
     """The deepest frame outside the standard library and third-party packages (verl counts as user code)."""
     for frame in reversed(frames):
-        path = frame.split(":", 1)[0]
+        path = frame.path
         if "/verl/" in path or ("site-packages" not in path and "/lib/python3" not in path and not path.startswith("<")):
-            return frame
-    return frames[-1] if frames else None
+            return str(frame)
+    return str(frames[-1]) if frames else None
 
 
 def explain_paths(catalog: Catalog, paths: Iterable[str | os.PathLike[str]]) -> Explanation:

@@ -1,0 +1,83 @@
+"""Decode every error code a failure carries (ACL/runtime, CANN, HCCL, torch_npu, DCMI).
+
+The tables are data (``catalog/codes/*.yaml``) with their sources. A finding names the most
+specific code; a link with only catch-all codes (``EZ9999`` Inner Error, ``ERR99999``) still gets a
+decoded diagnosis, but a weak one that anything specific outranks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from ..codes import CodeInfo, decode
+from . import Analyzer, Facts, Finding, evidence
+
+# Codes that only say "something failed underneath": never the best explanation when another code is present.
+AICORE = re.compile(r"(?:aicore|aivec(?:tor)?|aic|aiv|vector core) (?:error|exception)", re.I)
+# Codes whose meaning is a root-cause class of its own.
+KINDS = {
+    "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
+    "507042": "aicore-exception", "507043": "aicore-exception", "507044": "aicore-exception", "507045": "aicore-exception",
+    "507014": "aicore-timeout", "507034": "aicore-timeout", "507033": "device-setup-failed", "207001": "npu-oom", "207018": "npu-oom",
+    "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
+    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
+}
+# Timeouts: one rank waited for another; the other rank's failure is the cause.
+TIMEOUTS = {"107019", "107020", "507046", "507047", "EI0002", "EI0006", "hccl:9"}
+CATCH_ALL = {"507011", "EZ9999", "E19999", "EE9999", "EI9999", "EJ9999", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
+
+
+def _weight(info: CodeInfo) -> int:
+    if info.code in CATCH_ALL:
+        return 0
+    return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+
+
+class ErrorCodes(Analyzer):
+    id = "DRV-code"
+    title = "Error code decoded from the official tables"
+    family = "operator"
+
+    def _decoded(self, link: Link) -> list[CodeInfo]:
+        out = []
+        for code in link.codes:
+            info = decode(code)
+            if info is not None:
+                out.append(info)
+        return out
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind == "cann" and (core := AICORE.search(" ".join([link.message, *link.detail]))) and "operator" not in link.families:
+            return Finding(
+                "AI Core / vector core exception on the device",
+                f"The CANN report says the device raised an {core.group(0)} while running an operator: the kernel faulted "
+                "(out-of-range address, bad input shape or dtype, or a bug in the operator). Any aclnn/stream error printed "
+                "after it (507011, 507015, 507035, ERR00100) is its consequence.",
+                ("Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator (the report names it with its task and stream)",
+                 "Read the device log (plog) for the operator name and the reason; try the newest CANN / vllm-ascend release that fixes the operator",
+                 "If it happens during graph capture, try enforce_eager / disabling ACL graph to confirm"),
+                evidence(link), (decode("507015").source if decode("507015") else "",), key="aicore", family="operator", kind="aicore-exception",
+            )
+        decoded = self._decoded(link)
+        if not decoded:
+            return None
+        best = max(decoded, key=_weight)
+        family = "device" if best.family in ("acl", "dcmi") else ("hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
+        if family in link.families:
+            return None  # a catalog entry of this family already explains the line; the code adds nothing
+        others = [i.summary() for i in decoded if i is not best]
+        cause = f"The failure carries {best.summary()}."
+        if others:
+            cause += " Also: " + "; ".join(others) + "."
+        fix = [best.advice] if best.advice else []
+        fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
+        sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
+        return Finding(
+            f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")[:160],
+            cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=KINDS.get(best.code, f"code-{best.code}"),
+            weak=_weight(best) <= 1 or best.code in TIMEOUTS,
+        )
+
+    def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
+        return [f"code {i.summary()}" for i in self._decoded(link) if _weight(i) >= 2][:4]

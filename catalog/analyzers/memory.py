@@ -1,0 +1,159 @@
+"""Read the numbers in out-of-memory messages and say which knob to turn, by roughly how much.
+
+Three sources print numbers: torch_npu's caching allocator ("Tried to allocate X GiB (… Y GiB total
+capacity; … Z GiB free; … reserved in total by PyTorch)"), vLLM's KV-cache check ("N GiB KV cache is
+needed, which is larger than the available KV cache memory (M GiB)… estimated maximum model length
+is L") and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage
+threshold of 0.95"). The catalog has entries for these messages; this analyzer adds the arithmetic
+as notes to them, and diagnoses the variants the catalog does not spell out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+SIZE = r"(-?\d+(?:\.\d+)?) ?([KMGT]i?B)"
+ALLOC = re.compile(rf"Tried to allocate {SIZE}")
+TOTAL = re.compile(rf"{SIZE} total capacity")
+FREE = re.compile(rf"{SIZE} free")
+ALLOCATED = re.compile(rf"{SIZE} already allocated")
+RESERVED = re.compile(rf"{SIZE} reserved in total by PyTorch")
+KV_NEED = re.compile(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
+KV_AVAIL = re.compile(rf"available KV cache memory \({SIZE}\)", re.I)
+KV_MAX = re.compile(r"estimated maximum model length is (\d+)")
+KV_TOKENS = re.compile(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
+NUM = r"(\d+(?:\.\d+)?)"
+RAY_MEM = re.compile(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
+OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
+
+SOURCES = {
+    "alloc": "https://www.hiascend.com/document/detail/zh/Pytorch/710/comref/Envvariables/Envir_012.html",
+    "kv": "https://github.com/vllm-project/vllm/blob/main/vllm/v1/core/kv_cache_utils.py",
+    "kv0": "https://github.com/vllm-project/vllm/blob/v0.6.3/vllm/worker/worker.py",
+    "ray": "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html",
+    "verl": "https://verl.readthedocs.io/en/latest/perf/perf_tuning.html",
+}
+
+
+def gib(m: re.Match | None, offset: int = 1) -> float | None:
+    if m is None:
+        return None
+    value, unit = float(m.group(offset)), m.group(offset + 1)
+    return value * {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0}[unit[0]]
+
+
+def _round_up(x: float, step: float = 0.05) -> float:
+    return math.ceil(x / step - 1e-9) * step
+
+
+def allocator_advice(text: str) -> list[str]:
+    need, total, free = gib(ALLOC.search(text)), gib(TOTAL.search(text)), gib(FREE.search(text))
+    allocated, reserved = gib(ALLOCATED.search(text)), gib(RESERVED.search(text))
+    if need is None:
+        return []
+    out = []
+    short = need - (free or 0.0)
+    if total:
+        out.append(
+            f"the allocator needed {need:.2f} GiB more with {free or 0:.2f} GiB free of {total:.2f} GiB: short by "
+            f"{short:.2f} GiB ({short / total:.0%} of the card)"
+        )
+        util = _round_up(short / total)
+        out.append(
+            f"if vLLM shares the card (hybrid engine), lower actor_rollout_ref.rollout.gpu_memory_utilization by at least {util:.2f}; "
+            f"otherwise halve the micro batch (ppo_micro_batch_size_per_gpu / log_prob_micro_batch_size_per_gpu) or enable "
+            f"actor/ref param_offload"
+        )
+    if allocated is not None and reserved is not None and reserved - allocated > max(need, 0.5):
+        out.append(
+            f"{reserved - allocated:.2f} GiB is reserved but unallocated (fragmentation): "
+            "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True helps (not with vLLM sleep mode, see ARL-E207)"
+        )
+    return out
+
+
+def kv_advice(text: str) -> list[str]:
+    need_m, avail_m, max_m = KV_NEED.search(text), KV_AVAIL.search(text), KV_MAX.search(text)
+    if (tokens := KV_TOKENS.search(text)) is not None:  # vLLM V0's wording
+        return [
+            f"max_model_len {tokens.group(1)} is more than the {tokens.group(2)} tokens the KV cache holds",
+            f"set actor_rollout_ref.rollout.max_model_len (or data.max_prompt_length + data.max_response_length) to at "
+            f"most {tokens.group(2)}, or raise gpu_memory_utilization",
+        ]
+    if need_m is None and avail_m is None:
+        return []
+    out = []
+    avail = gib(avail_m)
+    if avail is not None and avail <= 0:
+        out.append(
+            f"the KV-cache budget is negative ({avail:.2f} GiB): weights and activations alone exceed "
+            "gpu_memory_utilization x card memory — raise actor_rollout_ref.rollout.gpu_memory_utilization, or raise "
+            "tensor_model_parallel_size so each card holds less of the model, or free the card (actor offload)"
+        )
+    if need_m is not None:
+        max_len, need = int(need_m.group(1)), gib(need_m, 2)
+        msg = f"max_model_len {max_len} needs {need:.2f} GiB of KV cache"
+        if avail is not None:
+            msg += f", {avail:.2f} GiB is available"
+        out.append(msg)
+        if max_m is not None:
+            out.append(
+                f"set actor_rollout_ref.rollout.max_model_len (or data.max_prompt_length + data.max_response_length) to at "
+                f"most {max_m.group(1)}, or raise gpu_memory_utilization"
+            )
+        elif need and avail and avail > 0:
+            out.append(f"raise gpu_memory_utilization so that about {need - avail:.2f} GiB more is left for the KV cache, or lower max_model_len")
+    return out
+
+
+def ray_advice(text: str) -> list[str]:
+    m = RAY_MEM.search(text)
+    if m is None:
+        return []
+    used, total, _, threshold = (float(g) for g in m.groups())
+    over = used - threshold * total
+    return [
+        f"host RAM was {used:.1f} of {total:.1f} GB, {max(over, 0):.1f} GB over Ray's kill threshold ({threshold:.2f})",
+        "reduce what the node's workers hold in host RAM: fewer workers per node, CPU offload off (param/optimizer offload "
+        "uses host RAM), smaller data.dataloader_num_workers; or raise RAY_memory_usage_threshold only if RAM is really free",
+    ]
+
+
+class Memory(Analyzer):
+    id = "DRV-memory"
+    title = "Out of memory, with the numbers the message gives"
+    family = "memory"
+
+    def _advice(self, link: Link) -> tuple[str, list[str]]:
+        text = " ".join([link.message, *link.detail])
+        for kind, fn in (("alloc", allocator_advice), ("kv", kv_advice), ("ray", ray_advice)):
+            advice = fn(text)
+            if advice:
+                return kind, advice
+        return "", []
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        kind, advice = self._advice(link)
+        if not advice:
+            if not OOM.search(link.message) or link.kind == "cann":
+                return None
+            kind, advice = "alloc", ["the message gives no sizes; see the fix"]
+        titles = {
+            "alloc": "NPU out of memory in the caching allocator",
+            "kv": "vLLM KV cache too small for max_model_len" if "negative" not in advice[0] else "vLLM KV-cache budget is negative",
+            "ray": "Ray's memory monitor killed a worker: host RAM",
+        }
+        fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
+        fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
+        return Finding(
+            titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
+            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
+            kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
+        )
+
+    def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
+        return self._advice(link)[1]

@@ -1,0 +1,147 @@
+"""OS errors by errno, with the path and who was writing it.
+
+``[Errno 28] No space left on device: '/ckpt/global_step_40/…'`` says more than its class: the path
+tells the writer (verl's checkpoint directory, Ray's temp/spill directory, a Hugging Face cache,
+/dev/shm), and each writer has its own setting to move it. ENOENT on a path the user configured is
+mapped back to the config key that names it (from the Hydra overrides in the log).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+ERRNO = re.compile(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
+PHRASES = {
+    "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
+    "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
+}
+C10D_ERRNO = re.compile(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
+PORT = re.compile(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
+ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
+RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
+HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
+VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
+
+
+def writer(path: str, link: Link) -> tuple[str, str, str]:
+    """(who writes there, the setting that moves it, its doc) from the path and the raising frames."""
+    p = path.lower()
+    frames = " ".join(f.path for f in link.frames[-6:]).lower()
+    if "/dev/shm" in p:
+        return "shared memory (/dev/shm)", "start the container with a larger --shm-size (e.g. 64g) or give Ray a smaller object store", RAY_TEMP
+    if "ray" in p.split("/")[1:4] or "/ray/session" in p or "session_" in p or "spill" in p:
+        return "Ray's temp/spill directory", "export RAY_TMPDIR=/big/disk/ray_tmp (or ray_init._temp_dir=…) before starting Ray", RAY_TEMP
+    if "huggingface" in p or "/hub/" in p or "datasets" in p or "hf_" in p:
+        return "a Hugging Face cache", "export HF_HOME=/big/disk/hf (HF_DATASETS_CACHE for datasets) before launching", HF_CACHE
+    if any(k in p for k in ("checkpoint", "ckpt", "global_step")) or "checkpoint" in frames or "serialization.py" in frames:
+        return "verl's checkpoint saving", "set trainer.default_local_dir to a large disk, and trainer.max_actor_ckpt_to_keep to keep fewer checkpoints", VERL_CONFIG
+    if any(k in p for k in ("kernel_meta", "ascend", "atc_data", "/.triton", "torch_extensions")):
+        return "a compiler/kernel cache", "point the cache at a large disk (ASCEND_CACHE_PATH / TRITON_CACHE_DIR / TORCH_EXTENSIONS_DIR)", ERRNO_DOC
+    if p.startswith("/tmp") or "/tmp/" in p:
+        return "the temp directory", "export TMPDIR=/big/disk/tmp (and RAY_TMPDIR) before launching", RAY_TEMP
+    return "", "", ERRNO_DOC
+
+
+def config_key(path: str, facts: Facts, link: Link) -> str:
+    for key, value in facts.overrides.items():
+        if path and (value.strip("\"'") == path or path.startswith(value.rstrip("/") + "/") or value in path):
+            return key
+    p = path.lower()
+    frames = " ".join(f.path for f in link.frames[-6:])
+    if p.endswith((".parquet", ".jsonl", ".json")) and "dataset" in frames:
+        return "data.train_files / data.val_files"
+    if p.endswith(("config.json", "tokenizer_config.json", ".safetensors")) or "from_pretrained" in " ".join(f.func for f in link.frames):
+        return "actor_rollout_ref.model.path"
+    return ""
+
+
+class OSErrors(Analyzer):
+    id = "DRV-oserror"
+    title = "Operating-system error"
+    family = "disk"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind in ("cann", "process", "hydra"):
+            return None
+        if link.kind == "code" and not link.type.startswith("errno:"):
+            return None
+        m = ERRNO.search(link.message)
+        c10d = C10D_ERRNO.search(link.message)
+        if c10d:
+            errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
+        elif m:
+            errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
+        else:
+            found = next(((p, n) for p, n in PHRASES.items() if p in link.message), None)
+            if found is None:
+                return None
+            text, errno = found
+            pm = re.search(r"['\"](/[^'\"]+)['\"]", link.message)
+            path = pm.group(1) if pm else ""
+        ev = evidence(link)
+        where = f" ({path})" if path else ""
+        if errno in (28, 122):
+            who, move, doc = writer(path, link)
+            what = "No space left on device" if errno == 28 else "Disk quota exceeded"
+            return Finding(
+                f"{what}" + (f": {who}" if who else "") + where,
+                f"{link.short_type}: [Errno {errno}] {what}{where}. "
+                + (f"The path belongs to {who}. " if who else "")
+                + "The filesystem holding it is full (or the quota used up); the write failed and the run stopped.",
+                tuple(x for x in (f"Check which filesystem it is and what fills it: df -h {path or '.'} ; du -sh {path.rsplit('/', 1)[0] if path else '.'}",
+                                  move or "Move the writer's directory to a larger disk, or free space", "Delete old checkpoints / Ray sessions (/tmp/ray/session_*) you no longer need") if x),
+                ev, (doc, ERRNO_DOC), key=f"space:{who}", family="disk", kind="enospc" if errno == 28 else "edquot",
+            )
+        if errno in (13, 1, 30):
+            who, move, doc = writer(path, link)
+            label = {13: "Permission denied", 1: "Operation not permitted", 30: "Read-only file system"}[errno]
+            return Finding(
+                f"{label}{where}",
+                f"{link.short_type}: [Errno {errno}] {label}{where}. The process's user cannot write or open this path"
+                + (f" ({who})" if who else "") + ".",
+                (f"ls -ld {path or '<path>'} ; id — then chown/chmod the directory, or run as its owner",
+                 move or "Or point the writer at a directory this user owns"),
+                ev, (doc, ERRNO_DOC), key=f"perm:{path}", family="disk", kind={13: "eacces", 1: "eperm", 30: "erofs"}[errno],
+            )
+        if errno == 2 and path:
+            key = config_key(path, facts, link)
+            return Finding(
+                f"File or directory not found: {path}"[:160],
+                f"{link.short_type}: [Errno 2] No such file or directory: '{path}'."
+                + (f" The path comes from the config key {key}." if key else " It is read from a configured path or a relative path resolved from the wrong working directory."),
+                (f"Check that {path} exists on every node (ls -l {path}); use an absolute path" + (f" in {key}" if key else ""),
+                 "Paths are resolved on the worker nodes too: a path that exists only on the driver node fails on the workers"),
+                ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model", kind="enoent",
+            )
+        if errno == 24:
+            return Finding(
+                "Too many open files (open-file limit)",
+                f"{link.short_type}: [Errno 24] Too many open files. The process hit its open-file limit (ulimit -n); Ray workers, "
+                "dataloader workers and safetensors shards each hold many descriptors.",
+                ("Raise the limit before launching: ulimit -n 65536 (or LimitNOFILE / docker --ulimit nofile=65536:65536)",
+                 "Check the current limit inside the container: ulimit -n"),
+                ev, ("https://docs.ray.io/en/latest/cluster/vms/user-guides/large-cluster-best-practices.html", ERRNO_DOC),
+                key="emfile", family="ray", kind="emfile",
+            )
+        if errno == 98:
+            pm = PORT.search(" ".join([link.message, *link.detail]))
+            port = pm.group(1) if pm else ""
+            return Finding(
+                f"Address already in use{(' (port ' + port + ')') if port else ''}",
+                f"{link.short_type}: [Errno 98] Address already in use. Another process (often a leftover Ray/vLLM/torchrun "
+                "from an earlier run) holds the port.",
+                (f"Find the holder: ss -ltnp | grep :{port or '<port>'} — stop it (ray stop --force; kill leftover python processes)",
+                 "Or choose another port (MASTER_PORT, --port, HCCL_IF_BASE_PORT)"),
+                ev, (ERRNO_DOC,), key=f"port:{port}", family="ray", kind="eaddrinuse",
+            )
+        if errno == 12:
+            return Finding(
+                "Cannot allocate memory (host)",
+                f"{link.short_type}: [Errno 12] Cannot allocate memory: the host (or the container's cgroup) ran out of RAM or address space.",
+                ("Check free -g and the container memory limit; reduce dataloader workers, CPU offload or Ray object store size",),
+                ev, (ERRNO_DOC,), key="enomem", family="memory", kind="host-oom",
+            )
+        return None

@@ -1,0 +1,142 @@
+"""Two packages that do not fit together: a failed import, a missing attribute, an undefined symbol.
+
+``cannot import name X from M``, ``No module named M.sub``, ``module M has no attribute X``,
+``undefined symbol`` in a ``.so`` and ``unexpected keyword argument`` across a package boundary all
+mean the caller was written against another release of the module it calls. The caller is the
+package of the innermost frame (or of the ``.so``); the owner is the module's top-level package.
+The answer names both, their versions where the log states them, and the supported pair from the
+compatibility matrices that ``ascendrl check`` uses (preflight/data/compat.yaml).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link, package_of
+from . import Analyzer, Facts, Finding, evidence
+
+CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)' from '([\w.]+)'(?: \(([^)]*)\))?")
+NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+NO_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
+UNDEFINED = re.compile(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+UNEXPECTED_KW = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+DIST = {  # import name -> pip name
+    "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
+    "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
+}
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
+
+
+def dist(module: str) -> str:
+    top = module.split(".")[0]
+    return DIST.get(top, top.replace("_", "-"))
+
+
+def owner_of_symbol(symbol: str) -> str:
+    if any(s in symbol for s in ("c10", "at6native", "2at", "torch")):
+        return "torch"
+    if "Py" in symbol[:4]:
+        return "python"
+    return ""
+
+
+def pins(a: str, b: str, versions: dict[str, str]) -> list[str]:
+    """Supported pairs for two import names, from the compatibility matrices."""
+    try:
+        from ascendrl.preflight import compat
+        from ascendrl.preflight.versions import parse_python_pkg
+    except ImportError:  # pragma: no cover - the catalog used on its own
+        return []
+    pair = {a, b}
+    out: list[str] = []
+    rows = compat.matrices()["vllm_ascend"]["rows"]
+    if "vllm_ascend" in pair and (pair & {"vllm", "torch", "torch_npu", "transformers"}):
+        other = next(iter(pair - {"vllm_ascend"}))
+        have = versions.get("vllm_ascend")
+        chosen = [r for r in rows if have and r["vllm_ascend"] == have] or rows[:3]
+        for r in chosen:
+            value = r.get(other)
+            if value:
+                out.append(f"vllm-ascend {r['vllm_ascend']} pairs with {dist(other)} {', '.join(value) if isinstance(value, list) else value}")
+    elif pair == {"torch", "torch_npu"}:
+        have = versions.get("torch") or versions.get("torch_npu")
+        out.append("torch_npu's version must start with torch's (torch 2.7.1 <-> torch-npu 2.7.1.postN)"
+                   + (f"; the log shows {have}" if have else ""))
+    elif "verl" in pair:
+        other = next(iter(pair - {"verl"}), "")
+        have = parse_python_pkg(versions.get("verl"))
+        verl_rows = [r for r in compat.matrices()["verl"]["rows"] if have is None or r["verl"] == str(have)] or compat.matrices()["verl"]["rows"][-2:]
+        for r in verl_rows[-2:]:
+            ascend = r.get("ascend") or {}
+            value = r.get(other) or ascend.get(other)
+            if value:
+                out.append(f"verl {r['verl']} supports {dist(other)} {value}")
+    return out[:4]
+
+
+class PackageMismatch(Analyzer):
+    id = "DRV-package"
+    title = "Package versions that do not fit together"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind in ("cann", "process", "hydra"):
+            return None
+        msg = link.message
+        caller = link.raiser
+        what, owner = "", ""
+        if m := CANNOT_IMPORT.search(msg):
+            owner = m.group(2).split(".")[0]
+            if m.group(3) and (pkg := package_of(m.group(3))):
+                owner = pkg
+            what = f"{m.group(2)} has no {m.group(1)}"
+        elif m := NO_MODULE.search(msg):
+            module = m.group(1)
+            owner = module.split(".")[0]
+            what = f"no module {module}" if "." in module else f"{module} is not installed"
+            if "." not in module and caller in (None, owner):
+                return Finding(
+                    f"Python module not installed: {module}",
+                    f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {dist(module)} installed"
+                    + (f" (imported from {caller})." if caller else "."),
+                    (f"Install it into the training environment: python -m pip install {dist(module)} (matching versions: ascendrl check)",
+                     "Make sure the interpreter that runs the job (and Ray's workers) is the one you installed into: which python; ray's runtime_env"),
+                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="module-missing",
+                )
+        elif m := NO_ATTR.search(msg):
+            owner = m.group(1).split(".")[0]
+            what = f"{m.group(1)} has no attribute {m.group(2)}"
+        elif m := UNDEFINED.search(msg):
+            caller = package_of(m.group(1)) or caller
+            owner = owner_of_symbol(m.group(2))
+            what = f"{m.group(1).rsplit('/', 1)[-1]} needs symbol {m.group(2)[:60]}"
+        elif m := UNEXPECTED_KW.search(msg):
+            what = f"{m.group(1)}() does not take {m.group(2)}="
+            callee = next((f.package for f in reversed(link.frames[:-1]) if f.package and f.package != caller), None)
+            owner = callee or ""
+            if not caller or not owner or caller == owner:
+                return None
+        else:
+            return None
+        if not owner or owner == caller:
+            caller = caller or "your code"
+            if owner == caller:
+                return None
+        caller = caller or "your code"
+        versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
+        supported = pins(caller, owner, facts.versions)
+        cause = (
+            f"{link.short_type}: {what}. {caller} calls into {owner}, but the installed {dist(owner)} is not the release "
+            f"{caller} was written for" + (f" (the log shows {', '.join(versions)})" if versions else "") + "."
+        )
+        fix = []
+        if supported:
+            fix.append("Install a supported pair: " + "; ".join(supported))
+        fix.append(f"Check the installed versions against the matrix: ascendrl check --python $(which python)  (pip show {dist(caller) if caller != 'your code' else ''} {dist(owner)})".replace("  ", " "))
+        fix.append(f"Upgrade or pin {dist(owner)} to the version {caller} supports (or {caller} to one that supports your {dist(owner)})")
+        return Finding(
+            f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
+            (MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,),
+            key=f"{caller}:{owner}:{what}", kind="package-mismatch",
+        )

@@ -1,0 +1,82 @@
+"""A process died without a Python traceback: C++ terminate, a fatal signal, the HCCL watchdog.
+
+These are fatal on their own — the process is gone — even when nothing else in the log is. The
+``what():`` line that follows a C++ terminate carries the real message; the watchdog's timeout is
+usually the consequence of another rank failing first, so it ranks below anything specific.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+SOURCES = {
+    "terminate": "https://gcc.gnu.org/onlinedocs/libstdc++/manual/termination.html",
+    "fatal": "https://docs.python.org/3/library/faulthandler.html",
+    "signal": "https://github.com/google/glog/blob/master/src/signalhandler.cc",
+    "watchdog": "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp",
+}
+
+
+def death_kind(m: re.Match) -> tuple[str, str]:
+    """(kind, message) from a PROCESS_DEATH match."""
+    if m.group(2):
+        return f"terminate:{m.group(2)}", ""
+    if m.group(3):
+        return "fatal", m.group(3)
+    if m.group(4):
+        return f"signal:{m.group(4)}", ""
+    if m.group(5):
+        return "signal:" + {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS", "Killed": "SIGKILL"}[m.group(5)], ""
+    return "watchdog", f"{m.group(6)}({m.group(7)}"
+
+
+class ProcessDeath(Analyzer):
+    id = "DRV-process"
+    title = "The process died without a Python traceback"
+    family = "device"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind != "process":
+            return None
+        return self.finding(link.type, link.message, evidence(link))
+
+    @staticmethod
+    def finding(kind: str, message: str, lines: tuple[str, ...]) -> Finding:
+        if kind.startswith("terminate:"):
+            what = f": {message}" if message else ""
+            return Finding(
+                f"C++ exception ended the process ({kind[10:]}{what})"[:160],
+                f"A C++ exception ({kind[10:]}) escaped into std::terminate, which aborts the whole process without a "
+                "Python traceback. In torch / torch_npu this is usually an error raised on a background thread "
+                "(allocator, HCCL watchdog, op dispatch) — the `what():` line is the real message.",
+                ("Read the `what():` line and the CANN lines (EZxxxx, error codes) just above it: they name the failing call",
+                 "Rerun with ASCEND_LAUNCH_BLOCKING=1 so NPU errors surface at the op that caused them, not on a background thread",
+                 "If it happens at import or start-up, check that torch and torch_npu are the same version (ascendrl check)"),
+                lines, (SOURCES["terminate"],), key=f"{kind}:{message[:80]}", kind="cpp-terminate",
+            )
+        if kind == "watchdog":
+            return Finding(
+                "HCCL watchdog: a collective operation timed out",
+                f"torch_npu's ProcessGroupHCCL watchdog aborted the process because a collective ({message[:120]}) did "
+                "not finish in time. Usually one rank stopped earlier (an exception, OOM or a hang) and the others waited "
+                "for it: the first failing rank's own error is the root cause.",
+                ("Look for the earliest error of any rank (other worker logs, Ray's session folder) — that is the cause",
+                 "If every rank was healthy but slow (first compile, long rollout), raise HCCL_EXEC_TIMEOUT and the process group timeout",
+                 "Check the HCCL network (hccn_tool -i N -link -g) if the timeout repeats at the same step"),
+                lines, (SOURCES["watchdog"],), key="watchdog", family="hccl", weak=True, kind="collective-timeout",
+            )
+        signal = kind.split(":", 1)[1] if ":" in kind else message
+        return Finding(
+            f"Fatal signal: the process crashed ({signal})",
+            f"The process was killed by {signal} in native code (a C/C++ extension, the driver or a custom op); Python "
+            "printed no exception. SIGSEGV/SIGBUS at start-up usually means native libraries from different builds "
+            "(torch vs torch_npu, CANN toolkit vs driver); during training, a faulting operator or exhausted host memory.",
+            ("Rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) to get the Python stack of the crashing thread",
+             "Check torch / torch_npu / CANN / driver versions with `ascendrl check` — mismatched native libraries crash this way",
+             "If it is SIGKILL, check `dmesg | grep -i oom` for the kernel OOM killer and host memory"),
+            lines, (SOURCES["fatal"] if kind == "fatal" else SOURCES["signal"],), key=f"signal:{signal}",
+            kind="process-segfault" if "SEGV" in signal.upper() or "Segmentation" in signal else "process-killed",
+        )

@@ -1,0 +1,186 @@
+"""verl's own checks and Hydra's unknown keys, related back to the config keys to change.
+
+verl validates its config with ``assert``/``ValueError`` whose messages name the quantities
+(batch sizes, ``rollout.n``, world size, chunks) but not always the keys; Hydra and OmegaConf
+reject keys that are not in verl's config ("not in struct", "Could not override"). This analyzer
+maps the message to the keys and, for unknown keys, suggests the nearest valid ones from verl's
+generated PPO trainer config (``verl_keys.txt``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from importlib import resources
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
+PROTOCOL = "https://github.com/verl-project/verl/blob/main/verl/protocol.py"
+REWARD = "https://github.com/verl-project/verl/blob/main/verl/utils/reward_score/__init__.py"
+PREPROCESS = "https://verl.readthedocs.io/en/latest/preparation/prepare_data.html"
+OMEGACONF = "https://omegaconf.readthedocs.io/en/2.3_branch/usage.html#struct-flag"
+
+KEYS = (  # words in a message -> the config keys they stand for
+    (re.compile(r"only support equal chunk|chunk", re.I), ("data.train_batch_size", "actor_rollout_ref.rollout.n", "trainer.n_gpus_per_node", "trainer.nnodes")),
+    (re.compile(r"ppo_mini_batch_size|mini[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_mini_batch_size", "critic.ppo_mini_batch_size")),
+    (re.compile(r"micro[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu")),
+    (re.compile(r"train_batch_size|batch[_ ]size", re.I), ("data.train_batch_size",)),
+    (re.compile(r"rollout\.n\b|\bn_samples|\bn \(", re.I), ("actor_rollout_ref.rollout.n",)),
+    (re.compile(r"world[_ ]size|n_gpus|dp[_ ]size|divisible", re.I), ("trainer.n_gpus_per_node", "trainer.nnodes")),
+    (re.compile(r"tensor_model_parallel|tp[_ ]size|infer_tp|num_attention_heads|num_key_value_heads", re.I), ("actor_rollout_ref.rollout.tensor_model_parallel_size",)),
+    (re.compile(r"max_prompt_length|prompt length", re.I), ("data.max_prompt_length",)),
+    (re.compile(r"max_response_length|response length", re.I), ("data.max_response_length",)),
+    (re.compile(r"max_model_len|max_num_batched_tokens", re.I), ("actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens")),
+    (re.compile(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
+)
+DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
+CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
+CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
+DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
+NOT_IN_STRUCT = re.compile(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
+FULL_KEY = re.compile(r"full_key: (\S+)")
+
+
+@functools.lru_cache(maxsize=1)
+def verl_keys() -> tuple[str, ...]:
+    text = resources.files(__package__).joinpath("verl_keys.txt").read_text(encoding="utf-8")
+    return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
+
+
+def nearest_keys(key: str, n: int = 3) -> list[str]:
+    """Valid keys close to an unknown one: the same leaf elsewhere, then similar siblings, then similar paths."""
+    keys = verl_keys()
+    clean = key.strip("'\" +~")
+    parent, _, leaf = clean.rpartition(".")
+    out = [k for k in keys if k.rsplit(".", 1)[-1] == leaf and k != clean][:n]
+    siblings = [k.rsplit(".", 1)[-1] for k in keys if k.rpartition(".")[0] == parent]
+    out += [f"{parent}.{s}" for s in difflib.get_close_matches(leaf, siblings, n=n, cutoff=0.72)]
+    if not out:  # a similar leaf anywhere (a renamed or moved option)
+        by_leaf: dict[str, list[str]] = {}
+        for k in keys:
+            by_leaf.setdefault(k.rsplit(".", 1)[-1], []).append(k)
+        for name in difflib.get_close_matches(leaf, list(by_leaf), n=n, cutoff=0.8):
+            out += by_leaf[name][:2]
+    return list(dict.fromkeys(out))[:n]
+
+
+def known_suffix(key: str) -> str | None:
+    """The key as verl's current config spells it, when the unknown key is a valid key under a wrapper prefix or as is."""
+    keys = set(verl_keys())
+    parts = key.strip("'\" +~").split(".")
+    for i in range(len(parts)):
+        candidate = ".".join(parts[i:])
+        if candidate in keys:
+            return candidate
+    return None
+
+
+def _in_verl(link: Link) -> bool:
+    return any(f.package == "verl" or "/verl/" in f.path for f in link.frames[-3:])
+
+
+class VerlCondition(Analyzer):
+    id = "DRV-verl"
+    title = "A verl config condition failed"
+    family = "verl-config"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        msg = link.message
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        if link.short_type == "KeyError" and _in_verl(link):
+            field = msg.strip("'\"")
+            if field in DATA_FIELDS or any(f.func.startswith(("compute_score", "__call__", "__getitem__")) for f in link.frames[-2:]):
+                return Finding(
+                    f"Dataset row lacks the field verl reads: {field}",
+                    f"KeyError: {msg} inside verl ({link.frames[-1]}). verl's dataset/reward code expects each row to carry "
+                    f"'{field}' (verl's preprocessing writes prompt, data_source, reward_model.ground_truth, extra_info); this "
+                    "dataset was not produced by it, or uses other column names.",
+                    ("Run the dataset through verl's preprocessing script for its task (examples/data_preprocess/*.py), or add the field",
+                     "If the column has another name, set data.prompt_key (or the reward function's field) to it"),
+                    evidence(link), (PREPROCESS, VERL_CONFIG), key=f"field:{field}", family="data-model", kind="data-missing-field",
+                )
+        reward_path = any("reward" in f.path or "compute_score" in f.func for f in link.frames[-4:])
+        if link.short_type == "NotImplementedError" and ("Reward function is not implemented for" in msg or reward_path and not msg):
+            source = re.search(r"data_source=?'?([^'\s)]*)", msg)
+            name = source.group(1) if source else ""
+            return Finding(
+                f"No reward function for data_source {name!r}",
+                f"{msg}. verl's default_compute_score picks the scorer from each row's data_source; this value has none "
+                "(empty, misspelled, or a dataset not prepared with verl's scripts).",
+                ("Write data_source with a known value in preprocessing (e.g. openai/gsm8k), or",
+                 "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
+                evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
+            )
+        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg)):
+            return None
+        keys: list[str] = []
+        for pattern, names in KEYS:
+            if pattern.search(msg):
+                keys += [k for k in names if k not in keys]
+        if not keys:
+            return None
+        advice = []
+        if (m := CHUNK.search(msg)) and int(m.group(2)) > 0:
+            size, chunks = int(m.group(1)), int(m.group(2))
+            advice.append(
+                f"a batch of {size} cannot be split into {chunks} equal parts: make data.train_batch_size x rollout.n "
+                f"(and the mini-batch sizes) multiples of the data-parallel size {chunks}; e.g. {((size + chunks - 1) // chunks) * chunks} instead of {size}"
+            )
+        elif m := DIVISIBLE.search(msg):
+            a, b = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
+            if b:
+                lower, upper = (a // b) * b, ((a + b - 1) // b) * b
+                divisors = [d for d in range(b, 0, -1) if a % d == 0][:1]
+                advice.append(
+                    f"{a} is not a multiple of {b}: raise the first to {upper}" + (f" (or lower it to {lower})" if lower and lower != upper else "")
+                    + (f", or lower the second to {divisors[0]}" if divisors and divisors[0] != b else "")
+                )
+        overrides = [f"{k}={facts.overrides[k]}" for k in keys if k in facts.overrides]
+        cause = (
+            f"{link.short_type} raised by verl ({link.frames[-1] if link.frames else 'verl'}): {msg[:200]}. "
+            f"The condition relates {', '.join(keys[:4])}." + (" " + advice[0] + "." if advice else "")
+        )
+        fix = [f"Change {' / '.join(keys[:3])} so the condition holds" + (f" (now: {', '.join(overrides)})" if overrides else "")]
+        fix += advice[:1]
+        fix.append("Check the whole config before launching: ascendrl check --recipe <recipe> (composes verl's config and runs its validation)")
+        return Finding(
+            f"verl config condition failed: {msg[:100]}", cause, tuple(fix), evidence(link), (VERL_CONFIG, PROTOCOL),
+            key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}", kind="dataproto-equal-chunk" if "equal chunk" in msg else "verl-batch-config",
+        )
+
+
+class HydraKey(Analyzer):
+    id = "DRV-hydra-key"
+    title = "A config key that verl's config does not have"
+    family = "verl-config"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        text = " ".join([link.message, *link.detail])
+        m = NOT_IN_STRUCT.search(text)
+        if m is None:
+            return None
+        full = FULL_KEY.search(text)
+        key = (full.group(1) if full else None) or m.group(2) or m.group(1) or m.group(3)
+        quoted = bool(re.search(r"['\"][\w.]+['\"]", key)) or "'" in (m.group(1) or "")[1:-1]
+        current = known_suffix(key)
+        close = [k for k in nearest_keys(key) if k != current]
+        cause = f"{link.short_type}: the key {key!r} is not in verl's config (OmegaConf struct mode rejects unknown keys)."
+        fix = []
+        if current:
+            cause += (f" verl's current config has {current}: the installed verl is older than the config or recipe that "
+                      "sets it (or a wrapper framework pins an older verl).")
+            fix.append(f"Upgrade verl to a release that has {current}, or drop the setting")
+        if quoted:
+            cause += " The key itself contains quotes: a quoted, dotted key in YAML is one literal name, not a path."
+            fix.append("Remove the quotes (write the key as nested YAML or as an unquoted dotted override)")
+        if close:
+            fix.append("Did you mean: " + ", ".join(close))
+        fix.append(f"To add a key that is really new, prefix the override with +: +{key.strip(chr(39))}=…")
+        return Finding(
+            f"Unknown config key: {key}"[:160], cause, tuple(fix), evidence(link), (OMEGACONF, VERL_CONFIG),
+            key=f"key:{key}", kind="hydra-not-in-struct",
+        )

@@ -1,0 +1,338 @@
+"""Exception chains: what caused what, read from the lines of one process's output.
+
+A failure rarely prints one exception. Python prints the cause first and the wrapper after
+("The above exception was the direct cause…", "During handling…"); Ray prints its
+``RayTaskError(X)`` wrapper first and the remote traceback after; torch_npu prints a RuntimeError
+and, under it, its ``ERRxxyyy`` tag and the CANN lines (``EZ9999: …``) that say what the device did;
+Hydra prints "Error executing job" before the traceback it wraps. A :class:`Chain` keeps the links
+of one such failure in *cause order* — the root cause first, each wrapper after what it wraps — so
+the diagnosis can name the most specific link rather than the last line.
+
+Built incrementally from candidate lines only (the classifier never shows us ordinary lines), one
+:class:`ChainTracker` per writer (file + Ray/rank prefix), with every list bounded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import deque
+
+MAX_FRAMES = 40  # innermost frames kept per link
+MAX_LINKS = 12
+MAX_DETAIL = 16
+MAX_CODES = 16
+JOIN_GAP = 6  # a process death this close to a link belongs to the same failure
+CANN_GAP = 60  # CANN lines this close after an exception belong to it
+
+TRACEBACK = "Traceback (most recent call last)"
+CAUSE = "The above exception was the direct cause of the following exception"
+CONTEXT = "During handling of the above exception, another exception occurred"
+FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+HYDRA = re.compile(r"^Error executing job with overrides: ")
+ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
+CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
+PROCESS_DEATH = re.compile(
+    r"(terminate called after throwing an instance of '([^']+)'"
+    r"|Fatal Python error: (\w[\w ]*)"
+    r"|\*\*\* (SIG[A-Z]+) \(@?[^)]*\) received by PID"
+    r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
+    r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
+)
+# An exception message pasted without its type: the type it always comes with.
+PHRASE = re.compile(
+    r"^(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"|(.*\(\) got an unexpected keyword argument ')"
+    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens))"
+)
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError")
+WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
+PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
+
+# Exceptions that wrap or end a failure rather than cause it.
+WRAPPER_TYPES = frozenset((
+    "RayTaskError", "RayActorError", "ActorDiedError", "ActorUnavailableError", "WorkerCrashedError",
+    "TaskCancelledError", "SystemExit", "KeyboardInterrupt", "InstantiationException", "ConfigCompositionException",
+    "EngineDeadError", "EngineGenerateError",
+))
+# Messages that only report that something underneath failed.
+WRAPPER_MESSAGES = re.compile(
+    r"Failed to load the backend extension|The Inner error is reported as above|Engine core initialization failed"
+    r"|EngineCore encountered an issue|Worker failed with error|Error executing job"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frame:
+    path: str
+    line: int
+    func: str
+
+    @property
+    def package(self) -> str | None:
+        return package_of(self.path)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" + (f" in {self.func}" if self.func else "")
+
+
+@dataclasses.dataclass
+class Link:
+    """One exception (or CANN report, or process death) and where it was printed."""
+
+    kind: str  # python | remote | bare | cann | process | hydra | code
+    type: str
+    message: str
+    file: str
+    line: int
+    frames: list[Frame] = dataclasses.field(default_factory=list)
+    detail: list[str] = dataclasses.field(default_factory=list)
+    codes: list[str] = dataclasses.field(default_factory=list)
+    hits: list[str] = dataclasses.field(default_factory=list)  # catalog ids matched on its lines
+    text: str = ""  # the line as printed (normalised)
+    families: tuple[str, ...] = ()  # families of the catalog entries matched on it (set by the analyzers' driver)
+    seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
+    inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
+
+    @property
+    def short_type(self) -> str:
+        return self.type.rsplit(".", 1)[-1]
+
+    @property
+    def wrapper(self) -> bool:
+        if self.kind == "hydra" or self.short_type in WRAPPER_TYPES:
+            return True
+        return self.kind != "cann" and bool(WRAPPER_MESSAGES.search(self.message))
+
+    @property
+    def raiser(self) -> str | None:
+        """The package whose code raised: the innermost frame in a package (standard library skipped)."""
+        for frame in reversed(self.frames):
+            if frame.package:
+                return frame.package
+            if "/lib/python3" not in frame.path and not frame.path.startswith("<"):
+                return None  # user code
+        return None
+
+    def add_detail(self, text: str) -> None:
+        if len(self.detail) < MAX_DETAIL:
+            self.detail.append(text[:300])
+
+
+@dataclasses.dataclass
+class Chain:
+    """Links in cause order: ``links[0]`` is the deepest cause printed, wrappers come after."""
+
+    file: str
+    links: list[Link] = dataclasses.field(default_factory=list)
+    count: int = 1
+    tail: int = 0  # last line of its last occurrence
+
+    @property
+    def first_line(self) -> int:
+        return min(link.line for link in self.links)
+
+    @property
+    def last_line(self) -> int:
+        return max(link.line for link in self.links)
+
+    def root(self) -> Link:
+        """The most specific link: the first that is not a wrapper (CANN reports count)."""
+        return next((link for link in self.links if not link.wrapper), self.links[0])
+
+    def key(self) -> tuple:
+        root = self.root()
+        return (root.type, re.sub(r"\d+", "N", root.message[:160]), str(root.frames[-1]) if root.frames else "")
+
+
+def package_of(path: str) -> str | None:
+    """Top-level package of a frame's file: the folder under site-packages, or verl for a source checkout."""
+    m = PACKAGE.search(path)
+    if m:
+        return m.group(1)
+    for name in ("verl", "vllm_ascend", "vllm", "torch_npu"):
+        if f"/{name}/" in path:
+            return name
+    return None
+
+
+class ChainTracker:
+    """The chain being printed by one writer; hands back each chain once it is complete."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.chain: Chain | None = None
+        self.frames: deque[Frame] | None = None  # inside a traceback: its frames so far
+        self.join: str | None = None  # how the next traceback relates: cause | context | hydra | remote
+        self.last = -(10**9)  # line number of the last chain event
+        self.current: Link | None = None  # the link later lines (CANN, ERR tag, what()) attach to
+        self.anchor: Link | None = None  # the exception CANN lines explain
+
+    # Each method returns a finished chain when the line starts a new one.
+    def traceback(self, number: int) -> Chain | None:
+        done = None
+        if self.chain is None or not self.join:
+            done = self._close()
+            self.chain = Chain(self.file)
+        self.frames = deque(maxlen=MAX_FRAMES)
+        self.join = self.join if self.join in ("hydra", "remote") else None
+        self.last = number
+        return done
+
+    def frame(self, m: re.Match, number: int) -> Chain | None:
+        done = None
+        if self.frames is None and self.join != "remote":
+            done = self.traceback(number)  # a paste that starts mid-traceback: the header was cut off
+        if self.frames is None:
+            self.frames = deque(maxlen=MAX_FRAMES)
+        if self.frames is not None:
+            self.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
+            self.last = number
+        return done
+
+    def marker(self, how: str, number: int) -> None:
+        if self.chain is not None:
+            self.join = how
+            self.last = number
+
+    def exception(self, m: re.Match, text: str, number: int, hits: list[str]) -> Chain | None:
+        exc_type, inner, message = m.group(1), m.group(2), (m.group(3) or "").strip()
+        frames = list(self.frames) if self.frames is not None else []
+        done = None
+        if self.frames is None and not (self.chain is not None and number - self.last <= 2):
+            done = self._close()
+            self.chain = Chain(self.file)
+        kind = "python" if self.frames is not None else "bare"
+        if self.join == "remote" and self.frames is not None:
+            kind = "remote"
+        link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
+        link.hits.extend(hits)
+        self._place(link)
+        self.frames = None
+        # Ray's wrapper carries the remote traceback in the lines that follow it.
+        self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
+        self.current = self.anchor = link
+        self.last = number
+        return done
+
+    def hydra(self, text: str, number: int, hits: list[str]) -> Chain | None:
+        done = self._close()
+        self.chain = Chain(self.file)
+        link = Link("hydra", "hydra.errors.JobFailure", text[:300], self.file, number, text=text[:300])
+        link.hits.extend(hits)
+        self.chain.links.append(link)
+        self.join, self.last, self.current, self.anchor = "hydra", number, link, None
+        return done
+
+    def cann(self, code: str, message: str, text: str, number: int, hits: list[str]) -> Chain | None:
+        """An ``EZ9999: …`` style line: a CANN report explaining the exception printed just above it."""
+        done = None
+        current = self.current
+        fresh = [h for h in hits if current is None or h not in current.hits]
+        if current is not None and current.kind == "cann" and number - self.last <= CANN_GAP and fresh and current.hits and self.chain is not None:
+            # A later CANN line that a catalog entry recognises explains the head line above it
+            # ("call aclnnX failed, detail: EZ9999" then "… there is an aicore error exception").
+            link = Link("cann", code, message[:300], self.file, number, codes=[code], text=text[:300])
+            link.hits.extend(hits)
+            links = self.chain.links
+            links.insert(links.index(current) if current in links else 0, link)
+            self.current, self.last = link, number
+            return None
+        if current is not None and current.kind == "cann" and number - self.last <= CANN_GAP:
+            current.add_detail(text)
+            if code not in current.codes and len(current.codes) < MAX_CODES:
+                current.codes.append(code)
+            current.hits.extend(h for h in hits if h not in current.hits)
+            if current.message.rstrip("!. ").endswith("Inner Error") and message and code == current.type:
+                current.message = message[:300]  # "EZ9999: Inner Error!" is followed by the real text
+            self.last = number
+            return None
+        if self.chain is None or number - self.last > CANN_GAP:
+            done = self._close()
+            self.chain = Chain(self.file)
+            self.anchor = None
+        link = Link("cann", code, message[:300], self.file, number, codes=[code], text=text[:300])
+        link.hits.extend(hits)
+        anchor = self.anchor if self.anchor is not None and self.anchor in self.chain.links else None
+        if anchor is not None:
+            self.chain.links.insert(self.chain.links.index(anchor), link)  # the cause of the exception above
+        elif len(self.chain.links) < MAX_LINKS:
+            self.chain.links.append(link)
+        self.current = link
+        self.last = number
+        return done
+
+    def process(self, kind_text: str, message: str, text: str, number: int, hits: list[str]) -> Chain | None:
+        """A process-level death (C++ terminate, fatal signal, HCCL watchdog): fatal without a traceback."""
+        done = None
+        if self.chain is None or number - self.last > JOIN_GAP:
+            done = self._close()
+            self.chain = Chain(self.file)
+        link = Link("process", kind_text, message[:300], self.file, number, text=text[:300])
+        link.hits.extend(hits)
+        self._place(link)
+        self.current, self.anchor, self.last = link, link, number
+        return done
+
+    def near(self, number: int) -> bool:
+        """Is a link open that a line this close belongs to?"""
+        return self.current is not None and number - self.last <= CANN_GAP
+
+    def coded(self, code: str, text: str, number: int, hits: list[str]) -> Chain | None:
+        """A line that reports a failure by its code only (``dcmi … failed. ret is -8005``)."""
+        done = self._close()
+        self.chain = Chain(self.file)
+        link = Link("code", code, text[:300], self.file, number, codes=[code], text=text[:300])
+        link.hits.extend(hits)
+        self.chain.links.append(link)
+        self.current, self.anchor, self.last = link, link, number
+        return done
+
+    def attach(self, text: str, number: int, hits: list[str], codes: list[str]) -> None:
+        """A line inside a failure's output (ERR tag, ``what():``, error codes): add it to the current link."""
+        link = self.current
+        if link is None or number - self.last > CANN_GAP:
+            return
+        if link.kind == "process" and not link.message:
+            what = WHAT.match(text)
+            if what:
+                link.message = what.group(1)[:300]
+        link.add_detail(text)
+        link.hits.extend(h for h in hits if h not in link.hits)
+        for code in codes:
+            if code not in link.codes and len(link.codes) < MAX_CODES:
+                link.codes.append(code)
+        self.last = number
+
+    def close(self) -> Chain | None:
+        return self._close()
+
+    # ---- internals ---------------------------------------------------------------------
+    def _place(self, link: Link) -> None:
+        assert self.chain is not None
+        links = self.chain.links
+        if len(links) >= MAX_LINKS:
+            links.pop(len(links) // 2)  # keep the deepest cause and the outermost wrappers
+        if link.kind == "remote":
+            wrapper = next((i for i in range(len(links) - 1, -1, -1) if links[i].short_type == "RayTaskError"), None)
+            if wrapper is not None:
+                links.insert(wrapper, link)
+                return
+        # Python prints causes first: a new exception wraps what came before, but stays inside Hydra's wrapper.
+        if links and links[-1].kind == "hydra":
+            links.insert(len(links) - 1, link)
+        else:
+            links.append(link)
+
+    def _close(self) -> Chain | None:
+        if self.chain is not None and self.join == "remote" and self.frames:
+            # A Ray wrapper whose remote traceback was cut off before its last line: the frames and
+            # the type in RayTaskError(X) still say what raised where.
+            wrapper = next((link for link in reversed(self.chain.links) if link.inner), None)
+            if wrapper is not None:
+                frames = list(self.frames)
+                self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
+        chain, self.chain = self.chain, None
+        self.frames, self.join, self.current, self.anchor = None, None, None, None
+        return chain if chain is not None and chain.links else None

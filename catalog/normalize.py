@@ -1,0 +1,70 @@
+"""Normalise log text before matching: colour escapes in every spelling, and the prefixes log shippers add.
+
+A pasted log has rarely been copied straight from the terminal. journald and syslog write the ESC
+byte as ``#033``, ``cat -v`` and some pagers as ``^[``, JSON log drivers as ``\\u001b``; Docker,
+kubectl, containerd, syslog and torch's launchers put timestamps, pod names and ``[rankN]:`` in
+front of every line. Signatures are written against what the program printed, so all of that is
+removed first. The ESC byte is removed from whole blocks (cheap when absent); spelled-out escapes and
+prefixes only from the few candidate lines the classifier looks at.
+"""
+
+from __future__ import annotations
+
+import re
+
+# The escape sequence itself (CSI ... final byte) after the ESC byte, and after its printable spellings.
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]")  # a literal prefix: fast on the common case
+SPELLED = re.compile(r"(?:#033|\^\[|\\x1[bB]|\\033|\\e|\\u001[bB])\[[0-9;?]*[ -/]*[@-~]")
+
+_TS = r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+_SYSLOG_TS = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+# One prefix at a time, tried repeatedly (a container timestamp before a syslog header, and so on).
+PREFIX = re.compile(
+    "|".join(
+        (
+            rf"(?:<\d+>)?(?:{_SYSLOG_TS}|{_TS}) \S+ [\w./@:-]+(?:\[\d+\])?: ",  # syslog / journald / rsyslog
+            rf"{_TS} (?:stdout|stderr) [FP] ",  # containerd / CRI-O log files
+            rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
+            r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
+            r"[\w.-]+\s*\| ",  # docker compose service column
+            # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
+            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+\] ",
+        )
+    )
+)
+RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
+# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)".
+RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
+
+
+def strip_escapes(block: bytes) -> bytes:
+    """Remove colour/cursor escapes written as the ESC byte (whole blocks: cheap when there are none)."""
+    if b"\x1b" in block:
+        block = ANSI.sub(b"", block)
+    return block
+
+
+def strip_spelled(text: str) -> str:
+    """Remove escapes spelled out in printable characters (``#033[0m``, ``^[[0m``, ``\\x1b[0m``) from one line."""
+    if "033[" in text or "^[[" in text or "\\" in text:
+        return SPELLED.sub("", text)
+    return text
+
+
+def strip_prefixes(text: str) -> tuple[str, str]:
+    """(the line as the program printed it, the prefix that tells concurrent writers apart).
+
+    The second value keeps Ray's ``(WorkerDict pid=N, ip=X)`` and torch's ``[rankN]:`` so that
+    interleaved tracebacks from different processes are not mixed up.
+    """
+    text = strip_spelled(text)
+    key = ""
+    for _ in range(6):  # prefixes nest: a container timestamp, then Ray's, then vLLM's logger, then [rankN]:
+        m = PREFIX.match(text)
+        if m is None:
+            m = RAY_PREFIX.match(text) or RANK.match(text)
+            if m is None:
+                break
+            key += m.group(0).strip()
+        text = text[m.end():]
+    return text, key

@@ -1,0 +1,219 @@
+"""Chains and derived diagnoses on golden pastes: each log's top diagnosis (catalog or derived) is the expected one.
+
+``tests/explain/derived/<name>.log`` with ``<name>.expect``: an entry id (``ARL-E…``), an analyzer id
+(``DRV-…``), or ``unknown:<ExceptionType>`` when the answer is the unexplained exception.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ascendrl.catalog import Classifier, explain_paths, load_catalog
+from ascendrl.catalog.analyzers import registry
+from ascendrl.catalog.codes import decode, extract
+from ascendrl.catalog.normalize import strip_escapes, strip_prefixes
+from ascendrl.cli import main
+
+HERE = Path(__file__).parent
+CASES = sorted((HERE / "derived").glob("*.log"))
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(user_dir=HERE / "no-user-catalog")
+
+
+@pytest.mark.parametrize("log", CASES, ids=lambda p: p.stem)
+def test_derived_golden(log, catalog):
+    expected = log.with_suffix(".expect").read_text().strip()
+    result = explain_paths(catalog, [log])
+    assert result.fatal, (result.diagnoses, result.unknown)
+    if expected.startswith("unknown:"):
+        assert result.unknown is not None and result.unknown.type == expected.split(":", 1)[1], result.unknown
+        return
+    top = result.diagnoses[0]
+    assert top.entry.id == expected, [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
+    assert top.basis == ("derived" if expected.startswith("DRV-") else "catalog")
+    if top.basis == "derived":
+        assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources
+
+
+def test_every_analyzer_has_a_golden_case():
+    expected = {p.with_suffix(".expect").read_text().strip() for p in CASES}
+    ids = {a.id for a in registry()}
+    assert ids <= expected, ids - expected
+
+
+def classify(catalog, text: str):
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(text.encode()), "paste")
+    return c.result()
+
+
+def test_remote_exception_beats_the_ray_wrapper_and_names_both_packages(catalog):
+    result = explain_paths(catalog, [HERE / "derived" / "import_name_under_ray.log"])
+    top = result.diagnoses[0]
+    assert "verl" in top.entry.title and "vllm" in top.entry.title
+    assert any(d.entry.id == "ARL-E112" and d.demoted_by for d in result.diagnoses) or all(
+        d.entry.id != "ARL-E112" for d in result.diagnoses[:1]
+    )
+
+
+def test_enospc_names_the_writer_and_the_path(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "enospc_checkpoint.log"]).diagnoses[0]
+    assert "checkpoint" in top.entry.title and "global_step_50" in top.entry.title
+    assert any("default_local_dir" in step for step in top.entry.fix)
+
+
+def test_kv_cache_numbers_give_the_knob_and_the_amount(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "kv_cache_too_small.log"]).diagnoses[0]
+    assert "13600" in " ".join(top.entry.fix) and "6.00 GiB" in top.entry.cause
+
+
+def test_equal_chunk_suggests_a_multiple(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "verl_equal_chunk.log"]).diagnoses[0]
+    text = top.entry.cause + " ".join(top.entry.fix)
+    assert "1024" in text and "data.train_batch_size" in text
+
+
+def test_unknown_key_suggests_the_nearest_valid_key(catalog):
+    result = classify(catalog, "omegaconf.errors.ConfigAttributeError: Key 'ppo_mini_batch' is not in struct\n    full_key: actor_rollout_ref.actor.ppo_mini_batch\n")
+    hydra = [d for d in result.diagnoses if d.entry.id == "DRV-hydra-key"]
+    assert hydra and any("actor_rollout_ref.actor.ppo_mini_batch_size" in s for s in hydra[0].entry.fix)
+
+
+def test_catalog_diagnosis_gets_the_numbers_as_notes(catalog):
+    line = ("torch.OutOfMemoryError: NPU out of memory. Tried to allocate 4.00 GiB (NPU 0; 60.97 GiB total capacity; "
+            "50.01 GiB already allocated; 50.01 GiB current active; 1.27 GiB free; 57.68 GiB reserved in total by PyTorch)")
+    top = classify(catalog, "Traceback (most recent call last):\n  File \"/w/verl/x.py\", line 1, in f\n" + line + "\n").diagnoses[0]
+    assert top.entry.id == "ARL-E204" and top.basis == "catalog"
+    assert any("short by 2.73 GiB" in n for n in top.notes) and any("0.05" in n for n in top.notes)
+
+
+def test_handled_traceback_is_not_fatal_and_healthy_codes_are_not_fatal(catalog):
+    log = "Traceback (most recent call last):\n  File \"/w/verl/x.py\", line 1, in f\nModuleNotFoundError: No module named 'flash_attn'\nstep:1 - ok\n"
+    assert not classify(catalog, log).fatal
+    plog = "[INFO] RUNTIME(123,python):2025-11-20-10:00:00.000 [memcpy.cc:100] rtMemcpy ret 107030 ignored\nstep:1 - ok\n"
+    assert not classify(catalog, plog).fatal
+    # A serving log has no step lines: a logged, handled runtime code must still not be fatal.
+    capture = "[ERROR] RUNTIME(4242,python):2025-11-20-10:00:00.000 [api.cc:10] rtMemcpy failed, runtime result = 107030\n"
+    vllm_c = "WARNING 11-20 10:03:12 [_custom_ops.py:20] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\n"
+    result = classify(catalog, "INFO 11-20 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n" + capture + vllm_c)
+    assert not result.fatal, (result.diagnoses, result.unknown)
+
+
+def test_codes_are_extracted_and_decoded():
+    assert extract("RuntimeError: ... HcclAllreduce, error code is 107020 [ERROR] ERR01100 EI0002: x") == ["107020", "ERR01100", "EI0002"]
+    assert decode("507015").name == "ACL_ERROR_RT_AICORE_EXCEPTION"
+    assert decode("ERR00100").meaning.startswith("an ACL")
+    assert decode("hccl:9").name == "HCCL_E_TIMEOUT"
+    assert "HCCP" in decode("EJ0007").meaning and decode("EJ0003").name == "Bind failed"
+    assert decode("999999") is None
+
+
+def test_normalisation_of_escapes_and_prefixes():
+    assert strip_escapes(b"\x1b[31mValueError: x\x1b[0m") == b"ValueError: x"
+    for esc in ("#033[31m", "^[[31m", "\\x1b[31m", "\\u001b[31m"):
+        assert strip_prefixes(esc + "ValueError: x" + esc[:-3] + "0m")[0] == "ValueError: x"
+    assert strip_prefixes("Nov 30 10:00:01 node1 python3[42]: KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("[pod/trainer-0/main] 2025-11-20T10:20:01.1Z KeyError: 'a'")[0] == "KeyError: 'a'"
+    text, key = strip_prefixes("(WorkerDict pid=7, ip=1.2.3.4) [rank3]: KeyError: 'a'")
+    assert text == "KeyError: 'a'" and "pid=7" in key and "[rank3]" in key
+
+
+def test_json_has_basis_and_evidence(tmp_path, capsys):
+    log = tmp_path / "x.log"
+    log.write_text("terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n")
+    assert main(["explain", "--json", str(log)]) == 1
+    first = json.loads(capsys.readouterr().out)["diagnoses"][0]
+    assert first["basis"] == "derived" and first["id"] == "DRV-process" and "boom" in first["title"]
+    assert first["evidence"] and first["fix"]
+
+
+def test_live_supervisor_sees_a_process_death(catalog):
+    c = Classifier(catalog)
+    c.feed_chunk(b"step:1 - ok\n*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n", "output")
+    hit = c.first_specific_fatal()
+    assert hit is not None and hit.entry.id == "DRV-process"
+
+
+def test_chains_stay_bounded(catalog):
+    block = "".join(
+        f"Traceback (most recent call last):\n  File \"/w/verl/x.py\", line {i}, in f\nKeyError: 'k{i}'\n" for i in range(3000)
+    )
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(block.encode()), "many")
+    assert len(c.chains) <= 256 and c.result().fatal
+
+
+def test_package_mismatch_uses_the_logged_versions_and_the_matrix(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "import_name_with_versions.log"]).diagnoses[0]
+    assert "vllm-ascend 0.11.0rc1" in top.entry.cause and "vllm 0.11.0" in top.entry.cause
+    assert any("vllm-ascend 0.11.0rc1 pairs with vllm 0.11.0" in step for step in top.entry.fix)
+
+
+def test_full_rendering_of_every_diagnosis(catalog, capsys):
+    assert main(["explain", "--all", "--color", "never", str(HERE / "derived" / "aclnn_caused_by_aicore.log")]) == 1
+    out = capsys.readouterr().out
+    assert out.index("ARL-E330") < out.index("ARL-E331") and "consequence of ARL-E330" not in out.split("Also found")[0]
+
+
+def test_unknown_key_that_newer_verl_has_says_upgrade(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "hydra_key_from_newer_verl.log"]).diagnoses[0]
+    assert top.entry.id == "DRV-hydra-key" and "older" in top.entry.cause
+    assert top.entry.fix[0].startswith("Upgrade verl") and "actor_rollout_ref.actor.optim.optimizer" in top.entry.fix[0]
+
+
+def test_exception_text_in_a_warning_line_is_not_a_failure(catalog):
+    log = "WARNING 11-20 10:03:12 [utils.py:20] ImportError: cannot import name 'foo' from 'bar' (/x/site-packages/bar/__init__.py)\n"
+    assert not classify(catalog, log).fatal
+    assert classify(catalog, log.replace("WARNING", "ERROR")).fatal
+
+
+def test_ray_memory_monitor_numbers_become_notes(catalog):
+    top = explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0]
+    assert top.entry.id == "ARL-E117" and any("240.1 of 250.0 GB" in n for n in top.notes)
+
+
+def test_an_analyzer_bug_does_not_crash_explain(catalog, monkeypatch):
+    from ascendrl.catalog.analyzers import memory
+
+    def broken(self, link, chain, facts):
+        raise ValueError("bug")
+
+    monkeypatch.setattr(memory.Memory, "note", broken)
+    monkeypatch.setattr(memory.Memory, "analyze", broken)
+    assert explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0].entry.id == "ARL-E117"
+
+
+FRAGMENTS = [
+    "Traceback (most recent call last):", '  File "/x/site-packages/vllm_ascend/a.py", line 3, in f', '  File "/w/verl/verl/protocol.py", line 9, in chunk',
+    "OSError: [Errno 28] No space left on device: '/ckpt/global_step_1/x.pt'", "PermissionError: [Errno 13] Permission denied: '/root/.cache'",
+    "ImportError: cannot import name 'X' from 'vllm.a' (/x/site-packages/vllm/a.py)", "No module named 'vllm.v1.x'",
+    "AttributeError: module 'torch_npu' has no attribute 'y'", "OSError: /x/site-packages/torch_npu/lib/a.so: undefined symbol: _ZN3c104impl",
+    "TypeError: LLM.__init__() got an unexpected keyword argument 'z'", "AssertionError: only support equal chunk. Got size of DataProto 7 and chunk 0.",
+    "ValueError: 3 must be divisible by 0", "torch.OutOfMemoryError: NPU out of memory. Tried to allocate 1.00 GiB (NPU 0; 0 GiB total capacity; 2 GiB free)",
+    "ValueError: To serve at least one request with the models's max seq len (10), (-1.5 GiB KV cache is needed, which is larger than the available KV cache memory (-2.0 GiB).",
+    "was 1.0GB / 0.0GB (1.0), which exceeds the memory usage threshold of 0.95.", "EZ9999: Inner Error!", "EI0002: timeout", "Bind_Failed(EJ0003): x",
+    "[ERROR] 2025 (PID:1, Device:0, RankID:0) ERR99999 UNKNOWN applicaiton exception", "RuntimeError: x, error code is 507015", "dcmi init failed. ret is -8005",
+    "terminate called after throwing an instance of 'c10::Error'", "  what():  boom", "*** SIGSEGV (@0x0) received by PID 1 (TID 0x1) from PID 0",
+    "The above exception was the direct cause of the following exception:", "ray.exceptions.RayTaskError(KeyError): ray::T.run()",
+    "Error executing job with overrides: ['a.b=1']", "omegaconf.errors.ConfigAttributeError: Key 'x' is not in struct", "    full_key: a.'b'.x", "step:1 - ok",
+]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.sampled_from(["", "(WorkerDict pid=7, ip=1.2.3.4) ", "[rank1]: ", "#033[31m"]))
+def test_analyzers_never_crash_on_mixed_failures(catalog, lines, prefix):
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(("\n".join(prefix + line for line in lines) + "\n").encode()), "mix")
+    result = c.result()
+    for d in result.diagnoses:
+        assert d.entry.id and d.entry.title and (d.basis == "catalog" or d.entry.fix)
+    json.dumps(result.to_json())
