@@ -257,9 +257,13 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise UsageError("--set and --validate go with --recipe")
     if args.env_file:
         _check_path("--env-file", args.env_file, executable=False)
-        from ascendrl.fixes import check_as_run_sees_it
+        from ascendrl import render_fix
+        from ascendrl.fixes import check_as_run_sees_it, read_env_file
 
-        report = check_as_run_sees_it(host, args.env_file)
+        shell = read_env_file(host, args.env_file)  # read, never run
+        if shell is not None and shell.unresolved:
+            print(render_fix.unresolved_text(args.env_file, shell.unresolved), file=sys.stderr)
+        report = check_as_run_sees_it(host, args.env_file, shell)
     else:
         report = check(host)
     if args.json:

@@ -47,15 +47,17 @@ def command_recipe(argv: list[str], overrides: list[str]) -> Recipe:
 
 
 def run_env(recipe: Recipe | None) -> tuple[dict[str, str], list[str]]:
-    """This shell's env, then .ascendrl/env.sh (sourced for real), then the recipe's env, then run defaults."""
+    """This shell's env, then what .ascendrl/env.sh exports (read, never run), then the recipe's env, then run defaults."""
     from ascendrl.preflight.host import Host
-    from ascendrl.preflight.shellenv import environment_after
+    from ascendrl.preflight.shellenv import read_environment
 
     notes = []
     env = dict(os.environ)
     if os.path.isfile(ENV_FILE):
-        env = environment_after(Host(env=env), ENV_FILE)
-        notes.append(f"sourced {ENV_FILE}")
+        shell = read_environment(Host(env=env), ENV_FILE)
+        env = shell.env
+        notes.append(f"read the exports of {ENV_FILE} (the file is read, never run)")
+        notes += [f"{ENV_FILE}: could not determine {item}" for item in shell.unresolved]
     if recipe is not None:
         env.update(recipe.env)
     env.setdefault("PYTHONUNBUFFERED", "1")  # verl's prints arrive as they happen

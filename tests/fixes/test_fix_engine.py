@@ -12,11 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import NPU_SMI as _NPU_SMI_DIR
+
 from ascendrl.fixes.engine import FixError, apply_plan, build_plan, latest_journal, undo_last
 from ascendrl.fixes.model import Applicability, MakeDir, Proposal, SetEnv, SourceScript
 
 SCRIPTS = Path(__file__).parent / "scripts"
 REPO = Path(__file__).resolve().parents[2]
+
+CAPTURED_NPU_SMI = str(_NPU_SMI_DIR / "healthy-8x910b3.txt")  # a captured `npu-smi info`, read as text, never run
 
 
 def nz_proposal(*extra) -> Proposal:
@@ -216,6 +220,6 @@ def test_cli_script_mode_and_usage_errors(tmp_path):
     bogus = subprocess.run([*base, "--only", "no-such-fix"], cwd=tmp_path, capture_output=True, text=True)
     assert bogus.returncode == 2 and "no fix no-such-fix" in bogus.stderr
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    subprocess.run([*base, "--only", "nz-off", "--npu-smi", "/dev/null", "--script", str(script), "--apply"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    subprocess.run([*base, "--only", "nz-off", "--npu-smi", CAPTURED_NPU_SMI, "--script", str(script), "--apply"], cwd=tmp_path, env=env, capture_output=True, text=True)
     # no vllm-ascend in this interpreter: V001 skips, so nz-off has nothing to do and the script is untouched
     assert script.read_bytes() == (SCRIPTS / "tune_qwen25vl7b_grpo.sh").read_bytes()

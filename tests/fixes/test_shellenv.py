@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import NPU_SMI as _NPU_SMI_DIR
+
 from ascendrl.preflight.host import Host
 from ascendrl.preflight.shellenv import read_environment, read_exports
 
@@ -50,6 +52,8 @@ export P+=suffix Q=$HOME/q R="$NOT_SET_ANYWHERE/r"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export LIB="$HERE/lib:`dirname ${BASH_SOURCE[0]}`"
 """
+
+CAPTURED_NPU_SMI = str(_NPU_SMI_DIR / "healthy-8x910b3.txt")  # a captured `npu-smi info`, read as text, never run
 
 
 def bash_env(script: Path, env: dict[str, str]) -> dict[str, str]:
@@ -132,13 +136,14 @@ def test_fix_dry_run_and_check_env_file_never_run_the_script(tmp_path):
     script = tmp_path / "train.sh"
     script.write_text(HOSTILE.format(marker=marker))
     started = time.monotonic()
-    dry = _cli("fix", "--script", str(script), "--npu-smi", "/dev/null", cwd=tmp_path)
+    dry = _cli("fix", "--script", str(script), "--npu-smi", CAPTURED_NPU_SMI, cwd=tmp_path)
     assert dry.returncode == 0, dry.stderr
     assert "not determined" in dry.stderr and "WHO: a $(…) command substitution (not run)" in dry.stderr
-    as_json = _cli("fix", "--json", "--script", str(script), "--npu-smi", "/dev/null", cwd=tmp_path)
+    as_json = _cli("fix", "--json", "--script", str(script), "--npu-smi", CAPTURED_NPU_SMI, cwd=tmp_path)
     assert any("WHO: a $(…)" in line for line in json.loads(as_json.stdout)["unresolved"])
-    checked = _cli("check", "--env-file", str(script), "--npu-smi", "/dev/null", "--json", cwd=tmp_path)
+    checked = _cli("check", "--env-file", str(script), "--npu-smi", CAPTURED_NPU_SMI, "--json", cwd=tmp_path)
     assert checked.returncode in (0, 1), checked.stderr
+    assert "WHO: a $(…) command substitution (not run)" in checked.stderr  # check says what it could not know
     assert not marker.exists()
     assert time.monotonic() - started < 30  # the script's sleeps were never started
 
@@ -148,12 +153,13 @@ def test_run_reads_but_never_runs_the_env_file(tmp_path, monkeypatch):
 
     marker = tmp_path / "ran"
     (tmp_path / ".ascendrl").mkdir()
-    (tmp_path / ".ascendrl" / "env.sh").write_text(f'touch "{marker}"\nexport FROM_ENV_FILE=yes\n')
+    (tmp_path / ".ascendrl" / "env.sh").write_text(f'touch "{marker}"\nexport FROM_ENV_FILE=yes\nexport HOST_NAME=$(hostname)\n')
     proc = _cli("run", "--dry-run", "--", "true", cwd=tmp_path)
     assert proc.returncode in (0, 1, 2), proc.stderr
     monkeypatch.chdir(tmp_path)
-    env, _ = run_env(None)
+    env, notes = run_env(None)
     assert env["FROM_ENV_FILE"] == "yes"
+    assert any("never run" in n for n in notes) and any("HOST_NAME" in n and "$(…)" in n for n in notes), notes
     assert not marker.exists()
 
 
