@@ -19,7 +19,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping
+from itertools import islice
+from typing import Iterable, Iterator, Mapping
 
 from packaging.version import InvalidVersion, Version
 
@@ -33,9 +34,8 @@ _ESC = re.compile(r"(?:\x1b\[|#033\[|\^\[\[|\\x1b\[|\\033\[|\\u001b\[)[0-9;?]*[A
 _EXC = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.){0,6}[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
     r"(?:\([^)]{0,80}\))?: +(\S.*)")
-# CANN error codes (EZ9999, EE1001, EI0006 ...), torch_npu's ERRxxyyy tags, ACL return codes.
-_CODE = re.compile(r"(?<![\w])(E[A-Z]\d{4}|ERR\d{5})(?![\w])")
-_ACL = re.compile(r"\b(?:error ?code|ret(?:urn)? ?code|error)\s*(?:is|=|:)?\s*(?:\[)?([1-5]\d{5})\b", re.I)
+# ACL return codes after "error code" (507035 ...).
+_ACL = re.compile(r"\b(?:error ?code|ret(?:urn)? ?code)\s*(?:is|=|:)?\s*(?:\[)?([1-5]\d{5})\b", re.I)
 
 _QUOTED = re.compile(r"(?<![\w])(?:'([^'\n]{0,200})'|\"([^\"\n]{0,200})\"|`([^`\n]{0,200})`)(?![\w])")
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"()<>\]`]+")
@@ -47,7 +47,10 @@ _HEX = re.compile(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-
 _NUM = re.compile(r"(?<!code )(?<!code: )(?<!code is )(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?")
 _RUNS = re.compile(r"<\*>(?:[\s,;:x*()\[\]./_=-]*<\*>)+")
 _WS = re.compile(r"\s+")
-_CUT = re.compile(r"[，。；）]|<br>")  # where a message quoted inside prose or an HTML table ends
+_CUT = re.compile(r"[，。；）]|<br>|\s{2,}[#(]|\*\*")
+_CLOSING = {'"': '"', "'": "'", "“": "”", "‘": "’"}
+# A code that starts an error message: EZ9999: ..., EE9999[PID ...], ERR99999 UNKNOWN ...
+_CODE_LINE = re.compile(r"(?<![\w])(?:E[A-Z]\d{4}|ERR\d{5})(?=[:\[(]| [A-Z]{3,} )")  # where a message quoted inside prose or an HTML table ends
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 
 MAX_TEMPLATE = 220
@@ -100,19 +103,22 @@ def extract_errors(line: str) -> list[str]:
     m = _EXC.search(line)
     if m:
         msg = line[m.start():].strip()
+        before = line[:m.start()].rstrip()
         if line.count("`", 0, m.start()) % 2:      # quoted inline in markdown: stop at the closing `
             msg = msg.split("`", 1)[0]
-        msg = _CUT.split(msg, 1)[0].rstrip(" .`")
+        elif before[-1:] in _CLOSING:              # "ValueError: x" cause ...: stop at the closing quote
+            msg = msg.split(_CLOSING[before[-1]], 1)[0]
+        msg = _CUT.split(msg, 1)[0].rstrip(" .`*")
         for q in "\"'":                       # a quote left open by the surrounding prose
             if msg.endswith(q) and msg.count(q) % 2:
                 msg = msg[:-1].rstrip(" .")
         out.append(msg)
-    elif _CODE.search(line) or _ACL.search(line):
+    else:
         s = line.strip()
+        c = _CODE_LINE.search(s) or _ACL.search(s)
         # Drop a leading log prefix ("[ERROR] 2025-01-01-12:00:00.123.456 " etc.) up to the code.
-        c = _CODE.search(s) or _ACL.search(s)
         if c and c.start() < 80:
-            out.append(_CUT.split(s[c.start():], 1)[0].rstrip(" ."))
+            out.append(_CUT.split(s[c.start():], 1)[0].rstrip(" .*"))
     return out
 
 
@@ -122,6 +128,30 @@ def is_concrete(template: str) -> bool:
     body = rest if rest else head
     words = [w for w in _WORD.findall(body) if w.lower() not in _FILLER]
     return literal_len(body) >= 12 and (len(words) >= 2 or any(len(w) >= 12 for w in words))
+
+
+# Messages CPython / PyTorch raise for countless different bugs: alone they name no fix, so a
+# match on one needs support (a traceback frame or changed file in common, or the same quoted
+# values on an exact template).
+_GENERIC = re.compile(
+    r"too many values to unpack|not enough values to unpack|is not subscriptable|is not iterable|"
+    r"is not callable|is not an iterator|has no attribute|not supported between instances|"
+    r"unsupported operand type|index out of range|must match the size of tensor|expanded size of the tensor|"
+    r"is invalid for input of size|Sizes of tensors must match|could not broadcast|non-empty list of Tensors|"
+    r"positional argument|unexpected keyword argument|substring not found|No module named|"
+    r"cannot import name|object of type .* has no len|division by zero|Expected all tensors to be on the same device|"
+    r"shape mismatch|size mismatch|dimension out of range|can't convert|received an invalid combination of arguments|"
+    r"not JSON serializable|out of memory", re.I)
+
+
+# Quoted values that say nothing about which code failed ('NoneType' object is not subscriptable).
+_BUILTIN_TYPES = {"NoneType", "int", "str", "list", "dict", "tuple", "float", "bool", "object",
+                  "function", "module", "bytes", "set", "type", "method", "builtin_function_or_method"}
+
+
+def is_generic(template: str) -> bool:
+    """A built-in-style message (unpack, subscript, shape mismatch ...) that many bugs raise."""
+    return bool(_GENERIC.search(template))
 
 
 _FILLER = {"error", "errors", "failed", "exception", "with", "from", "that", "this", "none",
@@ -247,6 +277,12 @@ def _glob_match(template: str, text: str) -> bool:
 
 
 _FRAME = re.compile(r'File "([^"]+)", line \d+, in (\S+)')
+_QUICK = re.compile(r"Error|Exception|Exit|Interrupt|Failure|ERR\d|E[A-Z]\d{4}|error|code")
+try:  # google-re2 (a core dependency) scans a block in linear time; `re` gives the same answer
+    import re2 as _re2
+    _ANY = _re2.compile(_QUICK.pattern + r"|ascend|verl|npu|File \"")
+except ImportError:  # pragma: no cover
+    _ANY = re.compile(_QUICK.pattern + r"|ascend|verl|npu|File \"")
 
 
 def frame_key(path: str, func: str | None = None) -> str:
@@ -269,61 +305,45 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
     """Upstream fixes whose error template matches a line of the log, best first.
 
     ``versions`` maps package → version ({"vllm-ascend": "0.11.0rc1"}); versions the log
-    shows itself fill the gaps. A single pasted line is enough.
+    shows itself fill the gaps. A single pasted line is enough; a log of any size streams.
     """
     entries, by_template, by_word = _load(str(data_file or DATA_FILE))
-    lines = list(lines)
-    vers = versions_in_log(lines)
-    vers.update({_PKG_ALIASES.get(k.lower(), k.lower()): v for k, v in (versions or {}).items() if v})
-    frames = [frame_key(m.group(1), m.group(2)) for ln in lines for m in [_FRAME.search(ln)] if m]
-    frame_files = {_basename(f) for f in frames}
-
+    vers: dict[str, str] = {}
+    frames: set[str] = set()
     best: dict[int, tuple[float, str, list[str]]] = {}
-    for line in lines:
+    seen: set[str] = set()
+    for line in _interesting(lines):
+        if "ascend" in line or "verl" in line or "npu" in line:
+            for k, v in versions_in_log([line]).items():
+                vers.setdefault(k, v)
+        if 'File "' in line:
+            m = _FRAME.search(line)
+            if m:
+                frames.add(frame_key(m.group(1), m.group(2)))
+        if not _QUICK.search(line):
+            continue
         for msg in extract_errors(line):
             tmpl, args = template_of(msg)
-            cands = set(by_template.get(tmpl, ()))
-            exact = set(cands)
-            for w in {w.lower() for w in _WORD.findall(tmpl)}:
-                cands.update(by_word.get(w, ()))
-            qlit = literal_len(tmpl)
-            for i in range(len(entries)) if qlit >= 25 else ():
-                # A paste cut short: the first words of a known message, at least 25 characters.
-                if entries[i]["template"].startswith(tmpl):
-                    cands.add(i)
-            for i in cands:
-                e = entries[i]
-                if i in exact:
-                    lit, how = literal_len(e["template"]), "same template"
-                    score = lit + 25.0
-                elif _glob_match(e["template"], tmpl):
-                    lit, how = literal_len(e["template"]), "template matches"
-                    score = float(lit)
-                elif e["template"].startswith(tmpl):
-                    lit, how = qlit, "start of the template (the paste looks cut short)"
-                    score = lit - 5.0
-                else:
-                    continue
-                ev = [f"{how}: {e['template']}"]
-                want = e.get("args") or []
-                shared = [a for a in want if a in args]
-                if lit < 40 or not is_concrete(e["template"]):
-                    # Few words: only the same quoted values (module, key, attribute) make it this bug.
-                    if not want or len(shared) < len(set(want)):
-                        if want or lit < 20:
-                            continue
-                if shared:
-                    score += 10.0 * len(shared) + sum(len(a) for a in shared) / 4
-                    ev.append("same quoted value(s): " + ", ".join(shared[:3]))
-                elif want and args:
-                    score -= 10.0
-                ff = [f for f in e.get("frames", []) if f in frames] or \
-                     [f for f in e.get("frames", []) + e.get("files", []) if _basename(f) in frame_files]
-                if ff:
-                    score += 15.0 + 5.0 * min(len(ff), 4)
-                    ev.append("frames/files in common: " + ", ".join(ff[:3]))
+            key = tmpl + "\0" + "\0".join(args)
+            if key in seen:              # the same error repeated by every rank: read once
+                continue
+            seen.add(key)
+            for i, score, ev in _candidates(entries, by_template, by_word, tmpl, args):
                 if score > best.get(i, (-1.0,))[0]:
                     best[i] = (score, line.strip()[:300], ev)
+    vers.update({_PKG_ALIASES.get(k.lower(), k.lower()): v for k, v in (versions or {}).items() if v})
+
+    # Frames seen anywhere in the log raise the entries whose fix names them.
+    frame_files = {_basename(f) for f in frames}
+    for i, (score, line, ev) in list(best.items()):
+        e = entries[i]
+        ff = [f for f in e.get("frames", []) if f in frames] or \
+             [f for f in e.get("frames", []) + e.get("files", []) if _basename(f) in frame_files]
+        if ff:
+            best[i] = (score + 15.0 + 5.0 * min(len(ff), 4), line,
+                       [x for x in ev if x != "needs support"] + ["frames/files in common: " + ", ".join(ff[:3])])
+        elif "needs support" in ev:
+            del best[i]          # a generic message with nothing else in common: not this fix
 
     ranked = sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
     out = []
@@ -335,6 +355,71 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
         fix.verdict, fix.verdict_reason = verdict(fix.package, fix.fixed_in, fix.user_version)
         out.append(fix)
     return out
+
+
+def _interesting(lines: Iterable[str], block: int = 4096) -> Iterator[str]:
+    """Only the lines that may hold an error, a version or a frame.
+
+    Blocks of lines are joined and scanned once (RE2 when installed: linear time); each hit
+    yields its whole line, once. A log of healthy lines costs one scan.
+    """
+    it = iter(lines)
+    while True:
+        chunk = list(islice(it, block))
+        if not chunk:
+            return
+        text = "\n".join(chunk)
+        end = -1
+        for m in _ANY.finditer(text):
+            if m.start() <= end:
+                continue                      # another hit in a line already given
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            end = len(text) if end < 0 else end
+            yield text[start:end]
+
+
+def _candidates(entries: list[dict], by_template: dict, by_word: dict, tmpl: str, args: list[str]):
+    """(entry index, score, evidence) for every entry one error message matches."""
+    cands = set(by_template.get(tmpl, ()))
+    exact = set(cands)
+    for w in {w.lower() for w in _WORD.findall(tmpl)}:
+        cands.update(by_word.get(w, ()))
+    qlit = literal_len(tmpl)
+    if qlit >= 25:
+        # A paste cut short: the first words of a known message, at least 25 characters.
+        cands.update(i for i, e in enumerate(entries) if e["template"].startswith(tmpl))
+    for i in cands:
+        e = entries[i]
+        if i in exact:
+            lit, how = literal_len(e["template"]), "same template"
+            score = lit + 25.0
+        elif _glob_match(e["template"], tmpl):
+            lit, how = literal_len(e["template"]), "template matches"
+            score = float(lit)
+        elif e["template"].startswith(tmpl):
+            lit, how = qlit, "start of the template (the paste looks cut short)"
+            score = lit - 5.0
+        else:
+            continue
+        ev = [f"{how}: {e['template']}"]
+        want = e.get("args") or []
+        shared = [a for a in want if a in args]
+        if not is_concrete(e["template"]) and i not in exact:
+            continue            # "KeyError: <*>", "TypeError: <*> object": only the exact message
+        if lit < 40 or not is_concrete(e["template"]):
+            # Few words: only the same quoted values (module, key, attribute) make it this bug.
+            if (want and len(set(shared)) < len(set(want))) or (not want and lit < 20):
+                continue
+        if shared:
+            score += 10.0 * len(shared) + sum(len(a) for a in shared) / 4
+            ev.append("same quoted value(s): " + ", ".join(shared[:3]))
+        elif want and args:
+            score -= 10.0
+        specific = [a for a in want if a not in _BUILTIN_TYPES]
+        if is_generic(e["template"]) and not (i in exact and specific and sorted(want) == sorted(args)):
+            ev.append("needs support")   # dropped by match() unless frames/files agree
+        yield i, score, ev
 
 
 _FIELDS = ("repo", "package", "pr", "link", "commit", "date", "subject", "tag_first_fixed",

@@ -56,6 +56,9 @@ _RAISE = re.compile(r"^\s*(?:[-+]\s*)?(?:raise|except|assert|logger\.|log\.|prin
 _WRAPPERS = re.compile(
     r"Exception in worker process|Engine core initialization failed|Worker failed with error|"
     r"Error executing job|EZ9999: Inner Error!?\s*$|^RayTaskError|"
+    # torch_npu's ERR tags alone (ERR99999 UNKNOWN ..., ERR00100 PTA call acl api failed): the
+    # CANN lines under them carry the cause
+    r"^ERR\d{5} [A-Z]+ [\w ]+$|"
     r"Traceback|call aclnn\w* failed\s*$|"
     # test-suite assertion output, not a failure a user meets
     r"Tensor-likes are not|Scalars are not|Regex didn't match|unexpectedly identical|is not true\b", re.I)
@@ -79,8 +82,8 @@ def tag_versions(gitdir: str, repo: str, until: dt.datetime | None) -> dict[str,
         try:
             if pkg == "torch-npu":
                 # v7.1.0-pytorch2.5.1: the pip version (2.5.1.post1) is in version.txt at the tag.
-                if "-pytorch" not in tag:
-                    continue
+                if not re.match(r"[vV]\d[\w.-]*-pytorch\d", tag):
+                    continue       # release tags only (not compatibility_release-*, 7.3.0.alpha002)
                 v = Version(git(gitdir, "show", f"{tag}:version.txt").strip())
             else:
                 v = Version(tag.lstrip("vV"))
@@ -112,6 +115,8 @@ def touched(gitdir: str, sha: str) -> list[str]:
 
 
 def is_fix(subject: str, body: str) -> bool:
+    if subject.lower().startswith("revert"):
+        return False                   # the fix was taken back
     if _FIX.search(subject):
         return True
     lines = body.splitlines()
@@ -124,7 +129,11 @@ def is_fix(subject: str, body: str) -> bool:
 def error_lines(body: str) -> list[tuple[str, str, list[str]]]:
     """(raw line, template, quoted values) for each concrete error line quoted in a message."""
     out, seen = [], set()
-    for ln in body.splitlines():
+    lines = body.splitlines()
+    for n, ln in enumerate(lines):
+        nxt = lines[n + 1] if n + 1 < len(lines) else ""
+        if 60 <= len(ln) <= 80 and (nxt[:1].islower() or nxt[:1] in ("'", '"')):
+            ln = ln + " " + nxt        # a message hard-wrapped at ~72 columns by the PR author
         if _RAISE.match(ln) or len(ln) > 2000:
             continue
         for msg in extract_errors(ln):
@@ -137,6 +146,8 @@ def error_lines(body: str) -> list[tuple[str, str, list[str]]]:
                 continue
             seen.add(tmpl)
             out.append((msg.strip()[:200], tmpl, args[:6]))
+    # The same message quoted twice, once cut short: keep the full one.
+    out = [o for o in out if not any(p[1] != o[1] and p[1].startswith(o[1]) for p in out)]
     return out[:3]
 
 
@@ -225,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a repository and the path of its local clone (bare is fine); repeatable")
     ap.add_argument("--until", help="only commits and tags dated before this day (YYYY-MM-DD, UTC)")
     ap.add_argument("-o", "--output", required=True, help="JSON file to write")
+    ap.add_argument("--no-tags", action="store_true",
+                    help="skip the release-tag lookup (fast; for scoring, where versions do not matter)")
     a = ap.parse_args(argv)
     until = None
     if a.until:
@@ -241,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: --repo {spec!r}: expected one of {sorted(PACKAGE)}=GITDIR", file=sys.stderr)
             return 2
         try:
-            got = mine(repo, gitdir, until, log=lambda s: print(s, file=sys.stderr))
+            got = mine(repo, gitdir, until, log=lambda s: print(s, file=sys.stderr), with_tags=not a.no_tags)
         except (subprocess.CalledProcessError, FileNotFoundError) as exc:
             err = getattr(exc, "stderr", "") or exc
             print(f"error: cannot read {gitdir} as a git repository: {str(err).strip()[:200]}", file=sys.stderr)

@@ -19,11 +19,15 @@ the top match is judged:
   false        anything else the matcher returned;
   none         nothing returned.
 
+With --with-frames the paste also carries the traceback frames the later fix quoted (as a
+user pasting a traceback would); otherwise it is the error line alone.
+
 coverage = matched / queries; precision = same-cause / matched (strict) and
 (same-cause + same-message) / matched (lenient); both exclude backports from the numerator
 and the denominator. `answerable` counts queries for which the before-D index holds an entry
-with the same template and a common file (a true earlier fix existed); `recall` = same-cause
-top-1 / answerable.
+with the same template and quoted values and a common file or frame (a true earlier fix existed); `recall` = same-cause
+top-1 / answerable. `same-message-before-D` counts queries whose exact message (template and
+quoted values) the before-D index holds at all, whatever code it was fixed in.
 
     python tools/score_upstream_split.py --until 2026-05-01 \
         --repo vllm-project/vllm-ascend=/path/vllm-ascend.git --repo ... [--index built.json]
@@ -65,8 +69,29 @@ def judge(q: dict, top: upstream.UpstreamFix | None) -> str:
 
 
 def answerable(q: dict, index: list[dict]) -> bool:
-    return any(e["template"] == q["template"] and set(e["files"]) & set(q["files"])
+    """The before-D index holds the same message (template and quoted values) fixed in the same code."""
+    return any(e["template"] == q["template"] and sorted(e["args"]) == sorted(q["args"])
+               and (set(e["files"]) & set(q["files"]) or set(e["frames"]) & set(q["frames"]))
                and _subject_key(e["subject"]) != _subject_key(q["subject"]) for e in index)
+
+
+def same_message_before(q: dict, index: list[dict]) -> bool:
+    return any(e["template"] == q["template"] and sorted(e["args"]) == sorted(q["args"]) for e in index)
+
+
+def self_retrieval(data_file: str) -> tuple[int, int]:
+    """Each entry's own raw line, dressed as a log line (Ray prefix, colour), finds that entry first.
+
+    Not a generalisation measure: it checks that normalisation and ranking are consistent
+    (a generic message is expected to miss here, since alone it needs a frame in common).
+    """
+    entries = json.loads(Path(data_file).read_text())["entries"]
+    hit = 0
+    for e in entries:
+        line = "\x1b[36m(WorkerDict pid=4242, ip=10.0.0.1)\x1b[0m " + e["raw_example"]
+        got = upstream.match([line], {}, data_file=data_file, limit=1)
+        hit += bool(got) and got[0].template == e["template"] and got[0].repo == e["repo"]
+    return hit, len(entries)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--until", required=True, help="split day D (YYYY-MM-DD, UTC)")
     ap.add_argument("--index", help="reuse an index already built with --until D")
     ap.add_argument("--json", help="write per-query results here")
+    ap.add_argument("--with-frames", action="store_true",
+                    help="paste the traceback frames the later fix quoted along with its error line")
+    ap.add_argument("--self-check", metavar="DATA_FILE", help="also report self-retrieval on this data file")
     a = ap.parse_args(argv)
     day = dt.datetime.fromisoformat(a.until).replace(tzinfo=dt.timezone.utc)
     repos = [r.partition("=")[::2] for r in a.repo]
@@ -82,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     index_path = a.index
     if not index_path:
         index_path = str(Path(tempfile.mkdtemp()) / "index.json")
-        rc = miner.main([x for r in a.repo for x in ("--repo", r)] + ["--until", a.until, "-o", index_path])
+        rc = miner.main([x for r in a.repo for x in ("--repo", r)] + ["--until", a.until, "--no-tags", "-o", index_path])
         if rc:
             return rc
     index = json.loads(Path(index_path).read_text())["entries"]
@@ -96,13 +124,18 @@ def main(argv: list[str] | None = None) -> int:
 
     rows, per_repo = [], defaultdict(Counter)
     for q in queries:
-        got = upstream.match([q["raw_example"]], {}, data_file=index_path, limit=1)
+        paste = [q["raw_example"]]
+        if a.with_frames:   # the traceback the PR quoted, as a user pasting it would include it
+            paste = [f'  File "/site-packages/{f.rsplit(":", 1)[0]}", line 1, in {f.rsplit(":", 1)[1]}'
+                     for f in q["frames"]] + paste
+        got = upstream.match(paste, {}, data_file=index_path, limit=1)
         top = got[0] if got else None
         verdict = judge(q, top)
         ans = answerable(q, index)
         per_repo[q["repo"]][verdict] += 1
         per_repo[q["repo"]]["answerable"] += ans
         per_repo[q["repo"]]["answerable-hit"] += ans and verdict == "same-cause"
+        per_repo[q["repo"]]["same-message-before"] += same_message_before(q, index)
         rows.append({"query": q["raw_example"], "query_repo": q["repo"], "query_pr": q["pr"],
                      "query_date": q["date"], "verdict": verdict, "answerable": ans,
                      "top": None if top is None else {"repo": top.repo, "pr": top.pr, "date": top.date,
@@ -117,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         return (f"{name:28} queries={n:4} backport={c['backport']:3} matched={matched:3} "
                 f"coverage={matched / max(n - c['backport'], 1):.0%} same-cause={c['same-cause']:3} "
                 f"same-message={c['same-message']:3} false={c['false']:3} precision strict={prec} "
-                f"lenient={plen} answerable top-1={rec}")
+                f"lenient={plen} answerable top-1={rec} same-message-before-D={c['same-message-before']}")
 
     total = Counter()
     for repo, c in sorted(per_repo.items()):
@@ -125,6 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         print(line(repo, c))
     print(line("all", total))
     print(f"index: {len(index)} entries before {a.until}; queries: fixes on/after {a.until} quoting an error line")
+    if a.self_check:
+        hit, n = self_retrieval(a.self_check)
+        print(f"self-retrieval on {a.self_check}: {hit}/{n} entries found first from their own dressed raw line")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     return 0

@@ -119,7 +119,7 @@ def test_extracts_fix_commits_with_their_error_lines(history, tmp_path):
     assert set(got) == {
         "zmq.error.ZMQError: Address already in use (addr=<*>)",
         "RuntimeError: KV Cache sending/receiving thread failed to start",
-        "TypeError: rejection_sample() got an unexpected keyword argument",
+        "TypeError: rejection_sample() got an unexpected keyword argument <*>",
         "RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with multiprocessing, "
         "you must use the <*> start method [<*>][core.py:<*>,run_engine_core]",
     }
@@ -137,7 +137,9 @@ def test_first_tag_and_backport_lines(history, tmp_path):
     # main got it in v0.2.0rc1; the backport put it in v0.1.1, which is the earliest by version.
     assert zmq["fixed_in"] == {"0.1": ["v0.1.1", "0.1.1"], "0.2": ["v0.2.0rc1", "0.2.0rc1"]}
     assert zmq["tag_first_fixed"] == "v0.1.1"
-    kw = got["TypeError: rejection_sample() got an unexpected keyword argument"]
+    # The message was hard-wrapped in the PR text; the miner rejoined it.
+    kw = got["TypeError: rejection_sample() got an unexpected keyword argument <*>"]
+    assert kw["args"] == ["synthetic_mode"]
     assert kw["tag_first_fixed"] == "v0.2.0" and kw["pr"] == 8899
     fork = next(e for t, e in got.items() if "re-initialize" in t)
     assert fork["tag_first_fixed"] is None and fork["fixed_in"] == {}
