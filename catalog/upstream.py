@@ -225,6 +225,7 @@ class UpstreamFix:
     frames: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     workaround: str | None = None
+    issues: list[int] = field(default_factory=list)
     # Filled by match():
     score: float = 0.0
     matched_line: str = ""
@@ -423,7 +424,7 @@ def _candidates(entries: list[dict], by_template: dict, by_word: dict, tmpl: str
 
 
 _FIELDS = ("repo", "package", "pr", "link", "commit", "date", "subject", "tag_first_fixed",
-           "fixed_in", "template", "raw_example", "args", "frames", "files", "workaround")
+           "fixed_in", "template", "raw_example", "args", "frames", "files", "workaround", "issues")
 
 
 def verdict(package: str, fixed_in: Mapping[str, list[str]], user: str | None) -> tuple[str, str]:
@@ -465,6 +466,9 @@ def render_lines(fix: UpstreamFix) -> list[str]:
     out.append(f"  {v} — {fix.verdict_reason}")
     if fix.workaround:
         out.append(f"  workaround (from the PR): {fix.workaround}")
+    if fix.issues:
+        base = fix.link.rsplit("/", 2)[0]
+        out.append("  reported in: " + ", ".join(f"{base}/issues/{n}" for n in fix.issues))
     return out
 
 

@@ -45,6 +45,8 @@ PACKAGE = {"vllm-project/vllm-ascend": "vllm-ascend", "verl-project/verl": "verl
 _FIX = re.compile(r"\b(?:bug ?fix(?:es|ed)?|hot ?fix|fix(?:es|ed|ing)?)\b|\[bugfix\]|\[fix\]", re.I)
 _CHECKLIST = re.compile(r"^\s*[-*]\s*\[[ xX]\]")
 _TICKED_BUG = re.compile(r"^\s*[-*]\s*\[[xX]\]\s*问题单")
+_ISSUE = re.compile(r"\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*()#(\d+)|"
+                    r"https://(?:github\.com|gitcode\.com)/([\w.-]+/[\w.-]+)/issues/(\d+)", re.I)
 _PR_GH = re.compile(r"\(#(\d+)\)\s*$")
 _PR_GITCODE = re.compile(r"See merge request: \S+!(\d+)|^!(\d+) ", re.M)
 _WORKAROUND = re.compile(r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:workarounds?|work around|you can set|as a workaround|"
@@ -55,7 +57,7 @@ _RAISE = re.compile(r"^\s*(?:[-+]\s*)?(?:raise|except|assert|logger\.|log\.|prin
 # Wrapper messages that only say "something failed elsewhere": never a root cause by themselves.
 _WRAPPERS = re.compile(
     r"Exception in worker process|Engine core initialization failed|Worker failed with error|"
-    r"Error executing job|EZ9999: Inner Error!?\s*$|^RayTaskError|"
+    r"Error executing job|EZ9999: Inner Error!?\s*$|^RayTaskError|Failed to load the backend extension|"
     # torch_npu's ERR tags alone (ERR99999 UNKNOWN ..., ERR00100 PTA call acl api failed): the
     # CANN lines under them carry the cause
     r"^ERR\d{5} [A-Z]+ [\w ]+$|"
@@ -202,12 +204,14 @@ def mine(repo: str, gitdir: str, until: dt.datetime | None, log=print,
         if files and all(_TEST_ONLY.search(f) for f in files):
             continue        # only tests / CI / docs changed: the user-facing code did not have the bug
         wa = workaround(body)
+        issues = sorted({int(n1 or n2) for _, n1, where, n2 in _ISSUE.findall(body)
+                         if n1 or where.lower() == repo.lower()} - {pr})[:3]
         for raw, tmpl, qargs in found:
             key = (tmpl, tuple(sorted(set(qargs))))
             entry = {"repo": repo, "package": PACKAGE[repo], "pr": pr, "link": link(repo, pr, sha),
                      "commit": sha, "date": date[:10], "subject": subject[:160],
                      "template": tmpl, "raw_example": raw, "args": qargs, "frames": frames,
-                     "files": files, "workaround": wa}
+                     "files": files, "workaround": wa, "issues": issues}
             old = groups.get(key)
             if old is None or entry["date"] < old["date"]:
                 if old is not None:

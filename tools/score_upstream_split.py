@@ -102,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", help="write per-query results here")
     ap.add_argument("--with-frames", action="store_true",
                     help="paste the traceback frames the later fix quoted along with its error line")
+    ap.add_argument("--logs", nargs="*", default=[],
+                    help="also match these real failure logs against the shipped data and list what matched")
     ap.add_argument("--self-check", metavar="DATA_FILE", help="also report self-retrieval on this data file")
     a = ap.parse_args(argv)
     day = dt.datetime.fromisoformat(a.until).replace(tzinfo=dt.timezone.utc)
@@ -161,6 +163,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.self_check:
         hit, n = self_retrieval(a.self_check)
         print(f"self-retrieval on {a.self_check}: {hit}/{n} entries found first from their own dressed raw line")
+    if a.logs:
+        hits = 0
+        for p in a.logs:
+            got = upstream.match(Path(p).read_text(errors="replace").splitlines(), {}, limit=1)
+            if got:
+                hits += 1
+                print(f"  {p}: {got[0].repo}#{got[0].pr} {got[0].template[:100]!r}")
+        print(f"real logs: {hits}/{len(a.logs)} matched an upstream fix (shipped data); judge each line above")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
     return 0

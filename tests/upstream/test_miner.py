@@ -30,7 +30,7 @@ RuntimeError: KV Cache sending/receiving thread failed to start.
 ```
 """
 # source: https://github.com/vllm-project/vllm-ascend/pull/10379 (commit 9d2fe2d3); the
-# workaround line is written for this test.
+# workaround and issue lines are written for this test.
 FORK_BODY = """error:
 ``` bash
     File "/__w/vllm-ascend/vllm-ascend/vllm_ascend/utils.py", line 794, in check_ascend_device_type
@@ -41,6 +41,8 @@ FORK_BODY = """error:
 ```
 
 Workaround: export VLLM_WORKER_MULTIPROC_METHOD=spawn
+
+Fixes #10300. Related: https://github.com/vllm-project/vllm/issues/20000
 """
 # source: https://github.com/vllm-project/vllm-ascend/pull/8899 (commit 7fd2cede)
 KWARG_LINE = "- `TypeError: rejection_sample() got an unexpected keyword argument\n'synthetic_mode'` -> Add param"
@@ -144,6 +146,7 @@ def test_first_tag_and_backport_lines(history, tmp_path):
     fork = next(e for t, e in got.items() if "re-initialize" in t)
     assert fork["tag_first_fixed"] is None and fork["fixed_in"] == {}
     assert fork["workaround"] == "Workaround: export VLLM_WORKER_MULTIPROC_METHOD=spawn"
+    assert fork["issues"] == [10300]        # vllm's own issue tracker is not this repository's
     assert fork["frames"] == ["vllm_ascend/utils.py:check_ascend_device_type", "npu/__init__.py:_lazy_init"]
 
 
