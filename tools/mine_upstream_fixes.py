@@ -52,6 +52,7 @@ _PR_GITCODE = re.compile(r"See merge request: \S+!(\d+)|^!(\d+) ", re.M)
 _WORKAROUND = re.compile(r"^\s*(?:[-*>]\s*)?(?:\*\*)?(?:workarounds?|work around|you can set|as a workaround|"
                          r"to avoid (?:this|it)[^.]{0,40}\b(?:set|use|pass)\b)\b.*", re.I)
 _TEST_ONLY = re.compile(r"^(?:tests?|\.github|\.ci|ci|docs?|benchmarks?|examples?)/|/tests?/|(?:^|/)test_[^/]*\.py$|\.md$")
+_CAN_SET = re.compile(r"\b(?:can|could|should) (?:be )?set\b.{0,80}?\bto avoid\b", re.I)
 _FRAME = re.compile(r'File "([^"]+)", line \d+, in (\S+)')
 _RAISE = re.compile(r"^\s*(?:[-+]\s*)?(?:raise|except|assert|logger\.|log\.|print\(|#|//|>>>)")
 # Wrapper messages that only say "something failed elsewhere": never a root cause by themselves.
@@ -154,10 +155,13 @@ def error_lines(body: str) -> list[tuple[str, str, list[str]]]:
 
 
 def workaround(body: str) -> str | None:
-    """The first line (and its continuation) where the description states a workaround."""
+    """Where the description states a workaround: a line that starts with one, or a sentence
+    saying a setting can be set to avoid the error. The line and its continuation."""
     lines = body.splitlines()
     for i, ln in enumerate(lines):
-        if _WORKAROUND.match(ln) and not re.search(r"remov|revert|no longer|instead of|redundant", ln, re.I):
+        pair = " ".join(x.strip() for x in lines[i:i + 2])
+        if (_WORKAROUND.match(ln) and not re.search(r"remov|revert|no longer|instead of|redundant", ln, re.I)) \
+                or (_CAN_SET.search(pair) and _CAN_SET.search(pair).start() < len(ln.strip())):
             text = ln.strip()
             if i + 1 < len(lines) and lines[i + 1].strip() and not text.endswith((".", ":")):
                 text += " " + lines[i + 1].strip()

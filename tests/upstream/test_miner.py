@@ -48,6 +48,18 @@ Fixes #10300. Related: https://github.com/vllm-project/vllm/issues/20000
 KWARG_LINE = "- `TypeError: rejection_sample() got an unexpected keyword argument\n'synthetic_mode'` -> Add param"
 
 
+# source: https://github.com/verl-project/verl/pull/5085 (commit 5a82d526)
+CPU_BODY = """Due to conflict between CPU affinity opt of tensorrt llm and ray env
+manager in verl, tensorrt initialization of AsyncLLM may occur error
+"ValueError: CPU number 0 is not eligible" cause the prefix cpu are
+masked.
+This PR fix the error by using environment variable when creating trtllm
+rollout worker to disable cpu affinity in tensorrt_llm.
+"TLLM_NUMA_AWARE_WORKER_AFFINITY" can be set as "0" to avoid the cpu
+affinity option in tensorrt_llm
+"""
+
+
 def _git(repo: Path, *args: str, date: str | None = None) -> str:
     env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
@@ -94,6 +106,9 @@ def history(tmp_path_factory) -> dict:
     shas["fork"] = _commit(repo, "vllm_ascend/utils.py",
                            "[BugFix] Fix NPU re-init in forked worker (#10379)\n\n" + FORK_BODY,
                            "2026-06-12T07:52:22+00:00")
+    _commit(repo, "verl/workers/rollout/trtllm_rollout/trtllm_rollout.py",
+            "[rollout] fix: fix cpu allocation error in tensorrt_llm rollout manager (#5085)\n\n" + CPU_BODY,
+            "2026-06-20T07:00:00+00:00")
     # The backport of #6455 on the release branch, with its own PR number.
     _git(repo, "checkout", "-q", "releases/v0.1")
     shas["zmq_backport"] = _commit(repo, "vllm_ascend/distributed/mooncake_connector.py",
@@ -124,6 +139,7 @@ def test_extracts_fix_commits_with_their_error_lines(history, tmp_path):
         "TypeError: rejection_sample() got an unexpected keyword argument <*>",
         "RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with multiprocessing, "
         "you must use the <*> start method [<*>][core.py:<*>,run_engine_core]",
+        "ValueError: CPU number <*> is not eligible",
     }
     zmq = got["zmq.error.ZMQError: Address already in use (addr=<*>)"]
     assert zmq["args"] == ["tcp://x.x.x.x:30012"]
@@ -147,6 +163,11 @@ def test_first_tag_and_backport_lines(history, tmp_path):
     assert fork["tag_first_fixed"] is None and fork["fixed_in"] == {}
     assert fork["workaround"] == "Workaround: export VLLM_WORKER_MULTIPROC_METHOD=spawn"
     assert fork["issues"] == [10300]        # vllm's own issue tracker is not this repository's
+    # A workaround stated in prose; the error was quoted inside a sentence.
+    cpu = got["ValueError: CPU number <*> is not eligible"]
+    assert cpu["raw_example"] == "ValueError: CPU number 0 is not eligible"
+    assert cpu["workaround"] == ('"TLLM_NUMA_AWARE_WORKER_AFFINITY" can be set as "0" to avoid the cpu '
+                                 'affinity option in tensorrt_llm')
     assert fork["frames"] == ["vllm_ascend/utils.py:check_ascend_device_type", "npu/__init__.py:_lazy_init"]
 
 
