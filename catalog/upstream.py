@@ -308,6 +308,8 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
     ``versions`` maps package → version ({"vllm-ascend": "0.11.0rc1"}); versions the log
     shows itself fill the gaps. A single pasted line is enough; a log of any size streams.
     """
+    if isinstance(lines, str):               # a paste handed over as one string
+        lines = lines.splitlines()
     entries, by_template, by_word = _load(str(data_file or DATA_FILE))
     vers: dict[str, str] = {}
     frames: set[str] = set()

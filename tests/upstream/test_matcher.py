@@ -62,6 +62,12 @@ def test_prefixed_coloured_line_and_version_from_pip_freeze_in_the_log():
     assert fix.pr == 3779 and fix.user_version == "0.5.0" and fix.verdict == "lacks-fix"
 
 
+def test_journald_escapes_and_a_paste_given_as_one_string():
+    paste = "Nov 30 12:00:01 node1 python[4242]: #033[36m(TaskRunner pid=20311)#033[0m " + BATCH
+    assert _top(paste, {"verl": "0.6.1"}).pr == 3779
+    assert upstream.match("verl==0.5.0\n" + BATCH, {})[0].verdict == "lacks-fix"
+
+
 def test_torch_npu_verdict_uses_the_pip_version_of_the_fixing_tag():
     e = _entry("Ascend/pytorch", 32647)
     tag, ver = e["fixed_in"]["2.7.1"]
