@@ -111,8 +111,8 @@ class Diagnosis:
     demoted_by: str | None  # the entry this one is a consequence of, if any
     basis: str = "catalog"  # catalog: a known-failure entry matched; derived: an analyzer reasoned it from the failure
     evidence: tuple[str, ...] = ()  # the log lines the diagnosis rests on
-    notes: tuple[str, ...] = ()  # what the analyzers read from this failure's own lines (numbers, codes, packages)
-    kind: str = ""  # for derived diagnoses: the root-cause label the analyzer recognised
+    notes: tuple[str, ...] = ()  # what the analyzers read from this failure's own lines (path and writer, numbers, keys, packages, codes)
+    kind: str = ""  # the root-cause label an analyzer recognised (a derived diagnosis', or one folded into a catalog entry)
 
     def to_json(self) -> dict[str, Any]:
         e = self.entry
@@ -532,7 +532,7 @@ class Classifier:
             c.tail = max(c.tail, c.last_line)
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
-        derived = derive(all_chains, fatal_chain, self.versions, entries)
+        derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()})
 
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}
@@ -548,7 +548,8 @@ class Classifier:
         candidates: list[tuple[tuple, Diagnosis]] = []
         for h in hits:
             d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id),
-                          notes=tuple(derived.notes.get(h.entry.id, ())))
+                          evidence=derived.evidence.get(h.entry.id, ()), notes=tuple(derived.notes.get(h.entry.id, ())),
+                          kind=derived.kinds.get(h.entry.id, ""))
             candidates.append(((0 if h.fatal else 1, int(h.entry.generic) + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,

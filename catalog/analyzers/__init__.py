@@ -3,9 +3,14 @@
 Each analyzer is one class in its own file with a stable id (``DRV-…``). It looks at one link of an
 exception chain (the exception, its frames, the CANN lines and codes under it) plus what the log
 states elsewhere (package versions, Hydra overrides), and returns a :class:`Finding` — a cause, a
-concrete fix, the evidence lines — or ``None``. Analyzers may also add notes to a catalog
-diagnosis (the numbers in an OOM message, the decoded codes). The registry is an explicit,
-ordered tuple: the first analyzer with a finding for a link wins, so specific ones come first.
+concrete fix, the evidence lines — or ``None``. The registry is an explicit, ordered tuple: the
+first analyzer with a finding for a link wins, so specific ones come first.
+
+One merge rule joins analyzers and catalog: when a catalog entry names the link an analyzer
+explains, the entry is the diagnosis (its cause, fix and source are curated) and every finding on
+that link is folded into it as notes and evidence (the path and writer, the numbers and the knob,
+the nearest keys, the two packages, the decoded codes). A finding is a diagnosis of its own only
+on a link no entry names.
 """
 
 from __future__ import annotations
@@ -33,6 +38,15 @@ class Finding:
     weak: bool = False  # a decoded code or a watchdog timeout: ranked below anything specific
     fatal: bool = True
     severity: str = "critical"
+    # What to carry into a catalog diagnosis of the same link; None: the title and the fix steps.
+    notes: tuple[str, ...] | None = None
+
+    def as_notes(self, analyzer_id: str) -> list[str]:
+        """The finding's specifics as notes for the catalog entry that names its link."""
+        if self.notes is not None:
+            return list(self.notes)
+        steps = [step for step in self.fix if not step.startswith("See ")]
+        return [f"{analyzer_id}: {self.title}", *steps]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -50,10 +64,6 @@ class Analyzer:
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         return None
-
-    def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
-        """Extra lines for a catalog diagnosis found on this link (numbers, codes)."""
-        return []
 
 
 def evidence(link: Link, limit: int = 6) -> tuple[str, ...]:
@@ -82,8 +92,10 @@ class Derived:
     items: list[DerivedItem]
     demoted: dict[str, str]  # catalog id -> the diagnosis id it is a consequence of (in some chain)
     roots: set[str]  # catalog ids that are the most specific link of some chain
-    notes: dict[str, list[str]]
+    notes: dict[str, list[str]]  # catalog id -> the specifics of the findings folded into it
     explained: set[int]  # id() of links that carry a diagnosis
+    evidence: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # catalog id -> its first folded finding's lines
+    kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # catalog id -> the root-cause label its folded finding recognised
 
 
 def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
@@ -115,58 +127,57 @@ def registry() -> tuple[Analyzer, ...]:
     ))
 
 
-def derive(chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str, str], entries: dict[str, KnownFailure]) -> Derived:
-    """Run the analyzers over every chain; say which diagnoses are consequences of a deeper link."""
+MAX_NOTES = 8
+
+
+def derive(
+    chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str, str], entries: dict[str, KnownFailure],
+    positions: dict[str, tuple[str, int]] | None = None,
+) -> Derived:
+    """Run the analyzers over every chain; fold findings into the catalog entry naming the same link.
+
+    ``positions`` (catalog id -> file and line of its match) tells when a wrapper (generic) entry
+    matched the link's own line rather than a line under it: then it names that link, too.
+    """
     analyzers = registry()
     facts = Facts(dict(versions), _overrides(chains))
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
+    positions = positions or {}
     for chain in chains:
         fatal = fatal_chain.get(id(chain), True)
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
             specific = [e for e in catalog if not e.generic]
-            link.families = tuple(e.family for e in catalog)
+            namer = specific[0] if specific else _names_own_line(catalog, link, positions)
+            # On a link no entry names, an analyzer may defer to a wrapper entry of its family (codes).
+            link.families = () if namer is not None else tuple(e.family for e in catalog)
+            findings = _findings(analyzers, link, chain, facts)
             item: DerivedItem | None = None
-            if specific:
-                tier, top = 3, specific[0].id
-                for analyzer in analyzers:
-                    try:
-                        notes = analyzer.note(link, chain, facts)
-                    except Exception:  # noqa: BLE001 - a note is never worth a crash
-                        notes = []
-                    for note in notes:
-                        bucket = out.notes.setdefault(top, [])
-                        if note not in bucket and len(bucket) < 8:
-                            bucket.append(note)
-            else:
-                tier, top = 0, ""
-                for analyzer in analyzers:
-                    try:
-                        finding = analyzer.analyze(link, chain, facts)
-                    except Exception:  # noqa: BLE001 - one analyzer's bug must not hide the others' answers
-                        finding = None
-                    if finding is None:
-                        continue
-                    key = (analyzer.id, finding.key)
-                    item = by_key.get(key)
-                    if item is None:
-                        item = by_key[key] = DerivedItem(
-                            entry_for(type(analyzer), dataclasses.replace(finding, fatal=finding.fatal and fatal)),
-                            link.file, link.line, (link.text or link.message)[:300], 0, finding.fatal and fatal,
-                            None, finding.evidence, finding.weak, link.seq, finding.kind,
-                        )
-                        out.items.append(item)
-                    item.count += chain.count
-                    tier, top = (2 if finding.weak else 3), analyzer.id
-                    break
-                if item is None and catalog:
-                    tier, top = 1, catalog[0].id
+            if namer is not None:
+                tier, top = 3, namer.id
+                if not specific and findings:
+                    tier = 2 if findings[0][1].weak else 3
+                _fold(out, namer.id, findings)
+            elif findings:
+                analyzer, finding = findings[0]
+                key = (analyzer.id, finding.key)
+                item = by_key.get(key)
+                if item is None:
+                    item = by_key[key] = DerivedItem(
+                        entry_for(type(analyzer), dataclasses.replace(finding, fatal=finding.fatal and fatal)),
+                        link.file, link.line, (link.text or link.message)[:300], 0, finding.fatal and fatal,
+                        None, finding.evidence, finding.weak, link.seq, finding.kind,
+                    )
+                    out.items.append(item)
+                item.count += chain.count
+                tier, top = (2 if finding.weak else 3), analyzer.id
                 for e in catalog:  # a wrapper entry on a link the analyzers explained
-                    if item is not None:
-                        out.demoted.setdefault(e.id, top)
-            if tier == 0:
+                    out.demoted.setdefault(e.id, top)
+            elif catalog:
+                tier, top = 1, catalog[0].id
+            else:
                 continue
             out.explained.add(id(link))
             if best is not None and (best[0] >= tier or (item is not None and item.weak)):
@@ -176,8 +187,47 @@ def derive(chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str
                     item.demoted_by = best[1]
             else:
                 out.roots.update(e.id for e in specific)
+                if namer is not None:
+                    out.roots.add(namer.id)
                 best = (tier, top)
     return out
+
+
+def _findings(analyzers: tuple[Analyzer, ...], link: Link, chain: Chain, facts: Facts) -> list[tuple[Analyzer, Finding]]:
+    """Every analyzer's finding on one link, in registry order."""
+    found = []
+    for analyzer in analyzers:
+        try:
+            finding = analyzer.analyze(link, chain, facts)
+        except Exception:  # noqa: BLE001 - one analyzer's bug must not hide the others' answers
+            finding = None
+        if finding is not None:
+            found.append((analyzer, finding))
+    return found
+
+
+def _names_own_line(catalog: list[KnownFailure], link: Link, positions: dict[str, tuple[str, int]]) -> KnownFailure | None:
+    """A wrapper (generic) entry that matched the link's own line, on a link that wraps nothing: it names that failure."""
+    if link.wrapper:
+        return None
+    return next((e for e in catalog if positions.get(e.id) == (link.file, link.line)), None)
+
+
+def _fold(out: Derived, entry_id: str, findings: list[tuple[Analyzer, Finding]]) -> None:
+    """The findings on a link a catalog entry names: its notes, evidence and root-cause label."""
+    for analyzer, finding in findings:
+        try:
+            notes = finding.as_notes(analyzer.id)
+        except Exception:  # noqa: BLE001 - a note is never worth a crash
+            notes = []
+        bucket = out.notes.setdefault(entry_id, [])
+        for note in notes:
+            if note and note not in bucket and len(bucket) < MAX_NOTES:
+                bucket.append(note)
+        if finding.evidence:
+            out.evidence.setdefault(entry_id, finding.evidence)
+        if finding.kind:
+            out.kinds.setdefault(entry_id, finding.kind)
 
 
 def _overrides(chains: list[Chain]) -> dict[str, str]:

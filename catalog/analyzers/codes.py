@@ -47,6 +47,10 @@ class ErrorCodes(Analyzer):
                 out.append(info)
         return out
 
+    def _notes(self, link: Link) -> tuple[str, ...]:
+        """The decoded codes, for a catalog entry naming this link (catch-alls and torch_npu tags left out)."""
+        return tuple(f"code {i.summary()}" for i in self._decoded(link) if _weight(i) >= 2)[:4]
+
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind == "cann" and (core := AICORE.search(" ".join([link.message, *link.detail]))) and "operator" not in link.families:
             return Finding(
@@ -58,6 +62,7 @@ class ErrorCodes(Analyzer):
                  "Read the device log (plog) for the operator name and the reason; try the newest CANN / vllm-ascend release that fixes the operator",
                  "If it happens during graph capture, try enforce_eager / disabling ACL graph to confirm"),
                 evidence(link), (decode("507015").source if decode("507015") else "",), key="aicore", family="operator", kind="aicore-exception",
+                notes=self._notes(link),
             )
         decoded = self._decoded(link)
         if not decoded:
@@ -76,8 +81,5 @@ class ErrorCodes(Analyzer):
         return Finding(
             f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")[:160],
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=KINDS.get(best.code, f"code-{best.code}"),
-            weak=_weight(best) <= 1 or best.code in TIMEOUTS,
+            weak=_weight(best) <= 1 or best.code in TIMEOUTS, notes=self._notes(link),
         )
-
-    def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
-        return [f"code {i.summary()}" for i in self._decoded(link) if _weight(i) >= 2][:4]

@@ -4,8 +4,8 @@ Three sources print numbers: torch_npu's caching allocator ("Tried to allocate X
 capacity; … Z GiB free; … reserved in total by PyTorch)"), vLLM's KV-cache check ("N GiB KV cache is
 needed, which is larger than the available KV cache memory (M GiB)… estimated maximum model length
 is L") and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage
-threshold of 0.95"). The catalog has entries for these messages; this analyzer adds the arithmetic
-as notes to them, and diagnoses the variants the catalog does not spell out.
+threshold of 0.95"). The catalog has entries for these messages; on their links this analyzer's
+arithmetic becomes their notes, and it diagnoses the variants the catalog does not spell out.
 """
 
 from __future__ import annotations
@@ -138,10 +138,11 @@ class Memory(Analyzer):
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         kind, advice = self._advice(link)
+        notes = tuple(advice)
         if not advice:
             if not OOM.search(link.message) or link.kind == "cann":
                 return None
-            kind, advice = "alloc", ["the message gives no sizes; see the fix"]
+            kind, advice, notes = "alloc", ["the message gives no sizes; see the fix"], ()
         titles = {
             "alloc": "NPU out of memory in the caching allocator",
             "kv": "vLLM KV cache too small for max_model_len" if "negative" not in advice[0] else "vLLM KV-cache budget is negative",
@@ -152,8 +153,5 @@ class Memory(Analyzer):
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
             (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
-            kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
+            kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind], notes=notes,
         )
-
-    def note(self, link: Link, chain: Chain, facts: Facts) -> list[str]:
-        return self._advice(link)[1]

@@ -1,11 +1,20 @@
-"""Chains and derived diagnoses on golden pastes: each log's top diagnosis (catalog or derived) is the expected one.
+"""Chains and derived diagnoses on golden pastes: each analyzer alone, and its answer merged with the catalog's.
 
-``tests/explain/derived/<name>.log`` with ``<name>.expect``: an entry id (``ARL-E…``), an analyzer id
-(``DRV-…``), or ``unknown:<ExceptionType>`` when the answer is the unexplained exception.
+``tests/explain/derived/<name>.log`` with ``<name>.expect``, one ``field: value`` a line:
+
+- ``derived: DRV-…`` — the analyzer that explains the failure. With a catalog lacking every entry
+  the case lists (``catalog:``), it is the top diagnosis, basis ``derived``, with evidence, cause,
+  fix and source.
+- ``catalog: ARL-…`` — the entry that names the same failure. With the full catalog it is the top
+  diagnosis, basis ``catalog``; the analyzer's finding is folded into it, not a competing diagnosis.
+- ``note: <text>`` — a specific the analyzer reads from the log (a path, a number, a knob): in the
+  analyzer's own answer, and in the notes of the catalog diagnosis.
+- ``unknown: <ExceptionType>`` — nothing explains it; the answer is the unexplained exception.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -14,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascendrl.catalog import Classifier, explain_paths, load_catalog
+from ascendrl.catalog import Catalog, Classifier, explain_paths, load_catalog
 from ascendrl.catalog.analyzers import registry
 from ascendrl.catalog.codes import decode, extract
 from ascendrl.catalog.normalize import strip_escapes, strip_prefixes
@@ -22,6 +31,21 @@ from ascendrl.cli import main
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "derived").glob("*.log"))
+FIELDS = ("derived", "catalog", "note", "unknown")
+
+
+def expect(log: Path) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {f: [] for f in FIELDS}
+    for line in log.with_suffix(".expect").read_text().splitlines():
+        if line.strip():
+            field, _, value = line.partition(":")
+            assert field in FIELDS and value.strip(), (log.name, line)
+            out[field].append(value.strip())
+    assert out["derived"] or out["catalog"] or out["unknown"], log.name
+    return out
+
+
+DERIVED_CASES = [p for p in CASES if expect(p)["derived"]]
 
 
 @pytest.fixture(scope="module")
@@ -29,25 +53,63 @@ def catalog():
     return load_catalog(user_dir=HERE / "no-user-catalog")
 
 
+def without(catalog: Catalog, ids: list[str]) -> Catalog:
+    """The catalog lacking the entries that name a case's failure: what the analyzer faces alone."""
+    assert all(catalog.by_id(i) is not None for i in ids), ids
+    return dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in ids))
+
+
+def _text(d) -> str:
+    return " ".join([d.entry.title, d.entry.cause, *d.entry.fix])
+
+
+@pytest.mark.parametrize("log", DERIVED_CASES, ids=lambda p: p.stem)
+def test_analyzer_alone(log, catalog):
+    want = expect(log)
+    result = explain_paths(without(catalog, want["catalog"]), [log])
+    assert result.fatal, (result.diagnoses, result.unknown)
+    top = result.diagnoses[0]
+    assert (top.entry.id, top.basis) == (want["derived"][0], "derived"), [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
+    assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources and top.kind
+    for note in want["note"]:
+        assert note in _text(top), (note, _text(top))
+
+
 @pytest.mark.parametrize("log", CASES, ids=lambda p: p.stem)
-def test_derived_golden(log, catalog):
-    expected = log.with_suffix(".expect").read_text().strip()
+def test_with_the_full_catalog(log, catalog):
+    want = expect(log)
     result = explain_paths(catalog, [log])
     assert result.fatal, (result.diagnoses, result.unknown)
-    if expected.startswith("unknown:"):
-        assert result.unknown is not None and result.unknown.type == expected.split(":", 1)[1], result.unknown
+    if want["unknown"]:
+        assert result.unknown is not None and result.unknown.type == want["unknown"][0], result.unknown
         return
     top = result.diagnoses[0]
-    assert top.entry.id == expected, [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
-    assert top.basis == ("derived" if expected.startswith("DRV-") else "catalog")
-    if top.basis == "derived":
-        assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources
+    ranked = [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
+    if not want["catalog"]:
+        assert (top.entry.id, top.basis) == (want["derived"][0], "derived"), ranked
+        return
+    assert (top.entry.id, top.basis) == (want["catalog"][0], "catalog"), ranked
+    if want["derived"]:  # the analyzer's answer is folded into the entry: its evidence, its label, its specifics
+        assert top.evidence and top.kind, top
+        assert not any(d.basis == "derived" and d.demoted_by is None and d.line == top.line for d in result.diagnoses), ranked
+    for note in want["note"]:
+        assert any(note in n for n in top.notes), (note, top.notes)
 
 
 def test_every_analyzer_has_a_golden_case():
-    expected = {p.with_suffix(".expect").read_text().strip() for p in CASES}
+    expected = {expect(p)["derived"][0] for p in DERIVED_CASES}
     ids = {a.id for a in registry()}
     assert ids <= expected, ids - expected
+
+
+def test_a_merged_case_is_one_where_the_catalog_names_the_analyzers_failure(catalog):
+    """The merge is real: in each listed case the full catalog's top entry would otherwise compete with the analyzer."""
+    merged = [p for p in DERIVED_CASES if expect(p)["catalog"]]
+    assert len(merged) >= 10
+    for log in merged:
+        alone = explain_paths(without(catalog, expect(log)["catalog"]), [log]).diagnoses[0]
+        full = explain_paths(catalog, [log]).diagnoses[0]
+        assert (alone.file, alone.line) == (full.file, full.line), log.name  # the same link
 
 
 def classify(catalog, text: str):
@@ -66,24 +128,35 @@ def test_remote_exception_beats_the_ray_wrapper_and_names_both_packages(catalog)
 
 
 def test_enospc_names_the_writer_and_the_path(catalog):
-    top = explain_paths(catalog, [HERE / "derived" / "enospc_checkpoint.log"]).diagnoses[0]
+    log = HERE / "derived" / "enospc_checkpoint.log"
+    top = explain_paths(without(catalog, ["ARL-E003"]), [log]).diagnoses[0]
     assert "checkpoint" in top.entry.title and "global_step_50" in top.entry.title
     assert any("default_local_dir" in step for step in top.entry.fix)
+    merged = explain_paths(catalog, [log]).diagnoses[0]
+    assert merged.entry.id == "ARL-E003" and merged.kind == "enospc"
+    assert merged.notes[0].startswith("DRV-oserror: ") and "verl's checkpoint saving" in merged.notes[0] and "global_step_50" in merged.notes[0]
+    assert any(n.startswith("set trainer.default_local_dir") for n in merged.notes)
 
 
 def test_kv_cache_numbers_give_the_knob_and_the_amount(catalog):
-    top = explain_paths(catalog, [HERE / "derived" / "kv_cache_too_small.log"]).diagnoses[0]
+    log = HERE / "derived" / "kv_cache_too_small.log"
+    top = explain_paths(without(catalog, ["ARL-E216"]), [log]).diagnoses[0]
     assert "13600" in " ".join(top.entry.fix) and "6.00 GiB" in top.entry.cause
+    merged = explain_paths(catalog, [log]).diagnoses[0]
+    assert merged.entry.id == "ARL-E216" and any("rollout.max_model_len" in n and "13600" in n for n in merged.notes)
 
 
 def test_equal_chunk_suggests_a_multiple(catalog):
-    top = explain_paths(catalog, [HERE / "derived" / "verl_equal_chunk.log"]).diagnoses[0]
+    log = HERE / "derived" / "verl_equal_chunk.log"
+    top = explain_paths(without(catalog, ["ARL-E126"]), [log]).diagnoses[0]
     text = top.entry.cause + " ".join(top.entry.fix)
     assert "1024" in text and "data.train_batch_size" in text
+    merged = explain_paths(catalog, [log]).diagnoses[0]
+    assert merged.entry.id == "ARL-E126" and any("data.train_batch_size" in n for n in merged.notes)
 
 
 def test_unknown_key_suggests_the_nearest_valid_key(catalog):
-    result = classify(catalog, "omegaconf.errors.ConfigAttributeError: Key 'ppo_mini_batch' is not in struct\n    full_key: actor_rollout_ref.actor.ppo_mini_batch\n")
+    result = classify(without(catalog, ["ARL-E130"]), "omegaconf.errors.ConfigAttributeError: Key 'ppo_mini_batch' is not in struct\n    full_key: actor_rollout_ref.actor.ppo_mini_batch\n")
     hydra = [d for d in result.diagnoses if d.entry.id == "DRV-hydra-key"]
     assert hydra and any("actor_rollout_ref.actor.ppo_mini_batch_size" in s for s in hydra[0].entry.fix)
 
@@ -129,11 +202,32 @@ def test_normalisation_of_escapes_and_prefixes():
 
 def test_json_has_basis_and_evidence(tmp_path, capsys):
     log = tmp_path / "x.log"
-    log.write_text("terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n")
+    log.write_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
     assert main(["explain", "--json", str(log)]) == 1
     first = json.loads(capsys.readouterr().out)["diagnoses"][0]
-    assert first["basis"] == "derived" and first["id"] == "DRV-process" and "boom" in first["title"]
-    assert first["evidence"] and first["fix"]
+    assert first["basis"] == "derived" and first["id"] == "DRV-process" and "SIGSEGV" in first["title"]
+    assert first["evidence"] and first["fix"] and first["kind"] == "process-segfault"
+
+
+def test_json_of_a_merged_diagnosis_keeps_basis_evidence_and_notes(tmp_path, capsys):
+    log = tmp_path / "x.log"
+    log.write_text("terminate called after throwing an instance of 'c10::Error'\n  what():  boom\n")
+    assert main(["explain", "--json", str(log)]) == 1
+    diagnoses = json.loads(capsys.readouterr().out)["diagnoses"]
+    first = diagnoses[0]
+    assert first["basis"] == "catalog" and first["id"] == "ARL-E009" and first["kind"] == "cpp-terminate"
+    assert any("boom" in line for line in first["evidence"]) and any("boom" in n for n in first["notes"])
+    assert [d["id"] for d in diagnoses] == ["ARL-E009"]  # not a second, competing DRV-process diagnosis
+
+
+def test_text_shows_the_notes_under_the_catalog_diagnosis(capsys):
+    log = HERE / "derived" / "enospc_checkpoint.log"
+    assert main(["explain", "--color", "never", str(log)]) == 1
+    out = capsys.readouterr().out
+    root = out.split("Also found")[0]
+    notes = root.index("From this log")
+    assert root.index("ARL-E003") < notes < root.index("verl's checkpoint saving (/models/ckpt/", notes) < root.index("  Fix", notes)
+    assert "set trainer.default_local_dir" in root and "DRV-oserror" not in out.split("Also found")[-1]
 
 
 def test_live_supervisor_sees_a_process_death(catalog):
@@ -165,7 +259,7 @@ def test_full_rendering_of_every_diagnosis(catalog, capsys):
 
 
 def test_unknown_key_that_newer_verl_has_says_upgrade(catalog):
-    top = explain_paths(catalog, [HERE / "derived" / "hydra_key_from_newer_verl.log"]).diagnoses[0]
+    top = explain_paths(without(catalog, ["ARL-E130"]), [HERE / "derived" / "hydra_key_from_newer_verl.log"]).diagnoses[0]
     assert top.entry.id == "DRV-hydra-key" and "older" in top.entry.cause
     assert top.entry.fix[0].startswith("Upgrade verl") and "actor_rollout_ref.actor.optim.optimizer" in top.entry.fix[0]
 
@@ -187,7 +281,6 @@ def test_an_analyzer_bug_does_not_crash_explain(catalog, monkeypatch):
     def broken(self, link, chain, facts):
         raise ValueError("bug")
 
-    monkeypatch.setattr(memory.Memory, "note", broken)
     monkeypatch.setattr(memory.Memory, "analyze", broken)
     assert explain_paths(catalog, [HERE / "derived" / "ray_oom_numbers.log"]).diagnoses[0].entry.id == "ARL-E117"
 
