@@ -410,7 +410,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
             classifier.feed_log(sys.stdin.buffer, "<stdin>")
         else:
             classifier.feed_path(item)
-    explanation = classifier.result()
+    explanation = with_upstream_fixes(classifier.result())
     if args.json:  # the text report lists them itself
         for path, why in explanation.skipped:
             print(f"ascendrl: skipped {path}: {why}", file=sys.stderr)
@@ -474,6 +474,23 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="ascendrl-escape")
             except (ValueError, OSError):
                 pass
+
+
+def with_upstream_fixes(explanation):
+    """Add the upstream fix commits whose error template matches a diagnosed line (a cheap lookup on those lines only)."""
+    import dataclasses
+
+    from ascendrl.catalog import upstream
+
+    lines = explanation.error_lines()
+    if not lines:
+        return explanation
+    try:
+        fixes = upstream.match(lines, limit=3)
+    except (OSError, ValueError) as exc:  # a damaged data file must not cost the diagnosis
+        print(f"ascendrl: known upstream bugs not checked: {exc}", file=sys.stderr)
+        return explanation
+    return dataclasses.replace(explanation, upstream=tuple(fixes))
 
 
 def _use_color(choice: str) -> bool:

@@ -75,6 +75,12 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
                 why = f"; consequence of {d.demoted_by}" if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
                 why += " (derived)" if d.basis == "derived" else ""
                 out.append(f"  {d.entry.id}  {d.entry.title}  — {_where(d)}{why}")
+    if explanation.upstream:
+        from ascendrl.catalog.upstream import render_lines
+
+        out += ["", "Known upstream bugs with this error (mined from the projects' fix commits)"]
+        for fix in explanation.upstream:
+            out += ["  " + line for line in render_lines(fix)]
     out += ["", f"Read {explanation.lines_read:,} lines ({explanation.bytes_read:,} bytes) from {len(explanation.files)} file(s)."]
     if explanation.skipped:
         out.append(f"Skipped {len(explanation.skipped)} input(s):")
@@ -91,7 +97,7 @@ def print_rich(explanation: Explanation, console: Console, *, full: bool = False
             style = "bold red"
         elif line.startswith(("Nothing could be read", "Skipped")):
             style = "bold yellow"
-        elif line.startswith(("Findings", "Also found", "No known failure")):
+        elif line.startswith(("Findings", "Also found", "No known failure", "Known upstream bugs")):
             style = "bold"
         elif line.startswith("  > "):
             style = "yellow"

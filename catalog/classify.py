@@ -147,6 +147,14 @@ class Explanation:
     lines_read: int
     files: tuple[str, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
+    upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
+
+    def error_lines(self) -> list[str]:
+        """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
+        lines = [line for d in self.diagnoses if d.fatal for line in (d.excerpt, *d.evidence)]
+        if self.unknown is not None:
+            lines.append(f"{self.unknown.type}: {self.unknown.message}")
+        return list(dict.fromkeys(lines))
 
     @property
     def fatal(self) -> bool:
@@ -168,6 +176,7 @@ class Explanation:
                 "lines": self.lines_read,
                 "skipped": [{"path": path, "reason": why} for path, why in self.skipped],
             },
+            "upstream": [fix.to_json() for fix in self.upstream],
         }
 
 
