@@ -248,7 +248,7 @@ class Classifier:
         self.skipped: list[tuple[str, str]] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
-        self._word_heads: list[tuple[re.Pattern[str], KnownFailure, Signature]] = []
+        self._word_heads: _WordHeads | None = None
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -446,16 +446,16 @@ class Classifier:
             return []
         if self._heads is None:
             self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
-            self._word_heads = [(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)]
+            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         candidates = [stripped.rstrip(" .:")]
         if ": " in stripped:
             candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
         for head, entry, sig in self._heads:
             if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
                 return [(entry, sig)]
-        for rx, entry, sig in self._word_heads:  # the same, for signatures with regex parts early on
-            if any(len(c) >= 16 and rx.fullmatch(c) for c in candidates):
-                return [(entry, sig)]
+        for c in candidates:  # the same, for signatures with regex parts early on
+            if len(c) >= 16 and (owner := self._word_heads.first_full_match(c)) is not None:
+                return [owner]
         return []
 
     def _track(self, stripped: str, exc: re.Match | None, name: str, number: int, prefix: str, hits: list[str]) -> None:
@@ -611,18 +611,55 @@ def _literal_head(regex: str) -> str:
     return "".join(out)
 
 
-def _word_prefixes(regex: str) -> list[re.Pattern[str]]:
+def _word_prefixes(regex: str) -> list[str]:
     """The signature cut after each of its words (3 words or more), as patterns for a whole pasted message."""
     body = regex[1:] if regex.startswith("^") else regex
     words = body.split(" ")
     out = []
     for k in range(len(words) - 1, 2, -1):
         head = " ".join(words[:k]).rstrip(",.:;\\")
-        try:
-            out.append(re.compile(head + r"[\s.,:;]*"))
-        except re.error:
-            continue
+        out.append(head + r"[\s.,:;]*")
     return out
+
+
+class _WordHeads:
+    """Signature prefixes as one RE2 full-match set: linear time and one compile, whatever the catalog.
+
+    A cut that does not parse (a group opened before the cut) is simply left out. Only without the
+    google-re2 wheel are the prefixes compiled with Python's re, as the signatures are.
+    """
+
+    def __init__(self, items: list[tuple[str, KnownFailure, Signature]]):
+        self._owners: list[tuple[KnownFailure, Signature]] = []
+        self._py: list[re.Pattern[str]] = []
+        self._set = None
+        if _re2 is None:
+            for pattern, entry, sig in items:
+                try:
+                    self._py.append(re.compile(pattern))
+                except re.error:
+                    continue
+                self._owners.append((entry, sig))
+            return
+        options = _re2.Options()
+        options.log_errors = False
+        options.max_mem = RE2_MAX_MEM
+        self._set = _re2.Set.FullMatchSet(options)
+        by_index: dict[int, tuple[KnownFailure, Signature]] = {}
+        for pattern, entry, sig in items:
+            try:
+                by_index[self._set.Add(pattern.encode())] = (entry, sig)
+            except Exception:  # re2 raises its own error type for a cut that does not parse
+                continue
+        self._set.Compile()
+        self._by_index = by_index
+
+    def first_full_match(self, text: str) -> tuple[KnownFailure, Signature] | None:
+        """The catalog-order first signature whose prefix matches all of ``text``."""
+        if self._set is not None:
+            found = self._set.Match(text.encode())
+            return self._by_index[min(found)] if found else None
+        return next((owner for rx, owner in zip(self._py, self._owners) if rx.fullmatch(text)), None)
 
 
 def _innermost_user_frame(frames: list) -> str | None:

@@ -213,3 +213,24 @@ def test_a_truncated_gzip_keeps_what_came_before_the_damage(tmp_path, catalog):
     assert result.diagnoses and result.files == (str(tmp_path / "cut.log.gz"),)
     assert not result.read_nothing
     assert result.skipped[0][1].startswith("read only the first ") and "end-of-stream marker" in result.skipped[0][1]
+
+
+def test_partial_paste_matching_never_backtracks_on_a_user_signature(tmp_path):
+    """A bare pasted line is matched against signature prefixes with RE2 too (issue 9 item 13)."""
+    import time
+
+    from ascendrl.catalog import Classifier, load_catalog
+
+    user = tmp_path / "evil.yaml"
+    user.write_text(
+        "- id: USR-E001\n  title: evil\n  family: verl-config\n  severity: error\n  fatal: true\n"
+        "  signatures:\n    - regex: 'ValueError: (a+)+ (a+)+ (a+)+ (a+)+$'\n"
+        "  cause: test\n  fix: [test]\n  sources: [https://example.invalid/test]\n"
+    )
+    catalog = load_catalog([str(user)], user_dir=tmp_path / "none")
+    assert catalog.by_id("USR-E001") is not None, catalog.problems
+    c = Classifier(catalog)
+    started = time.monotonic()
+    c.feed_chunk(b"ValueError: " + b"a" * 40 + b" " + b"a" * 40 + b" " + b"a" * 40 + b"!\n", "paste")
+    c.result()
+    assert time.monotonic() - started < 5  # Python's re takes minutes on this line
