@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
+    check.add_argument("--cluster", action="store_true", help="check every alive node of the Ray cluster and compare them (--python: an interpreter with ray)")
+    check.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address (default: the one `ray status` uses)")
+    check.add_argument("--node-timeout", type=_seconds, default=120.0, metavar="S", help="with --cluster: a node not answering within S seconds fails (default 120)")
 
     fix = sub.add_parser("fix", help="fix what check finds: dry run by default, --apply to write, --undo to restore")
     mode = fix.add_mutually_exclusive_group()
@@ -249,6 +252,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
             raise UsageError(f"no rule {args.rule!r}; see `ascendrl check --list-rules`")
         print(render.rule_doc(rule))
         return EXIT_OK
+    if args.cluster:
+        return _cmd_check_cluster(args)
+    if args.address:
+        raise UsageError("--address goes with --cluster")
     host = _host(args)
     if args.recipe:
         host = _with_recipe(host, args.recipe, args.set, validate=args.validate)
@@ -269,6 +276,36 @@ def _cmd_check(args: argparse.Namespace) -> int:
         _emit(lambda: render.print_rich(report, Console(highlight=False, force_terminal=True if args.color == "always" else None)))
     else:
         _emit(lambda: print(render.to_plain(report)))
+    return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_check_cluster(args: argparse.Namespace) -> int:
+    """`check --cluster`: a Ray driver in the --python interpreter asks every node; rules compare them."""
+    from ascendrl import render_cluster
+    from ascendrl.preflight.cluster import ClusterError, check_cluster
+
+    if args.root or args.npu_smi or args.env_file or args.validate:
+        raise UsageError("--root, --npu-smi, --env-file and --validate check one host; each node is checked as it is (ASCENDRL_NODE_CHECK_ARGS on a node adds options there)")
+    python = _check_path("--python", args.python, executable=True) if args.python else sys.executable
+    n_gpus = None
+    if args.recipe:
+        resolved = _with_recipe(_host(args), args.recipe, args.set, validate=False).recipe
+        raw = resolved.value("trainer.n_gpus_per_node") or str(resolved.recipe.hardware.get("npus_per_node") or "")
+        n_gpus = int(raw) if raw.isdigit() else None
+    node_args = [*(["--deep"] if args.deep else []), "--timeout", f"{args.timeout:g}",
+                 *(["--checkpoint-dir", args.checkpoint_dir] if args.checkpoint_dir else [])]
+    try:
+        report = check_cluster(python, address=args.address, check_args=node_args, bound=args.node_timeout,
+                               env=dict(os.environ), n_gpus_per_node=n_gpus)
+    except ClusterError as exc:
+        print(f"ascendrl check --cluster: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    if args.json:
+        import json
+
+        _emit(lambda: print(json.dumps(report.to_json(), indent=1)))
+    else:
+        _emit(lambda: print(render_cluster.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
 
 

@@ -1,0 +1,99 @@
+"""`check --cluster`: run the check on every node of a Ray cluster and compare the nodes.
+
+ascendrl never imports ray: cluster_driver.py runs as ``python -c`` in an interpreter that has
+it, bounded by a timeout, and prints one JSON document; this module turns that into nodes and
+runs the cluster rules (rules/cluster.py) over them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+from .cluster_model import Cluster, Node
+from .model import Finding, Status
+from .rules.cluster import run_cluster_rules
+
+CONNECT_SLACK_S = 60.0  # ray.init, listing nodes and the clock round on top of the per-node bound
+
+
+class ClusterError(Exception):
+    """The cluster could not be asked at all (no ray, no cluster, driver crashed): one line."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterReport:
+    """Each node's own check plus the findings across nodes."""
+
+    address: str | None
+    nodes: tuple[Node, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def failed(self) -> bool:
+        node_failed = any(f.get("status") == "fail" for n in self.nodes for f in (n.check or {}).get("findings") or ())
+        return node_failed or any(f.status is Status.FAIL for f in self.findings)
+
+    def counts(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in Status}
+        for f in self.findings:
+            counts[f.status.value] += 1
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": 1,
+            "cluster": {"address": self.address, "nodes": len(self.nodes)},
+            "nodes": [n.to_json() for n in self.nodes],
+            "findings": [f.to_json() for f in self.findings],
+            "summary": self.counts(),
+        }
+
+
+def gather(python: str, *, address: str | None, check_args: Sequence[str], bound: float, env: Mapping[str, str]) -> dict[str, Any]:
+    """Run the driver in ``python``; retry with RAY_AUTH_MODE=token, as Ray >= 2.5x heads enable token auth."""
+    program = resources.files(__package__).joinpath("cluster_driver.py").read_text(encoding="utf-8")
+    opts = json.dumps({"address": address, "bound": bound, "check_args": list(check_args)})
+    last = "no answer"
+    for extra in ({}, {"RAY_AUTH_MODE": "token"}):
+        try:
+            proc = subprocess.run([python, "-c", program, opts], capture_output=True, text=True,
+                                  timeout=bound + CONNECT_SLACK_S, env={**env, **extra}, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise ClusterError(f"the Ray driver in {python} did not finish within {bound + CONNECT_SLACK_S:g} s") from None
+        except OSError as exc:
+            raise ClusterError(f"cannot run {python}: {exc.strerror or exc}") from None
+        lines = proc.stdout.strip().splitlines()
+        try:
+            doc = json.loads(lines[-1]) if lines else None
+        except ValueError:
+            doc = None
+        if doc is None:
+            err = proc.stderr.strip().splitlines()
+            if any("No module named 'ray'" in line for line in err):
+                raise ClusterError(f"{python} has no ray: give the interpreter of the training venv with --python")
+            raise ClusterError(f"the Ray driver in {python} exited {proc.returncode}: {(err or ['no output'])[-1][:300]}")
+        if "driver_error" in doc:
+            raise ClusterError(f"the Ray driver failed: {doc['driver_error']}")
+        if "connect_error" not in doc:
+            return doc
+        last = doc["connect_error"]
+    raise ClusterError(f"cannot connect to the Ray cluster at {address or 'auto'} (also tried RAY_AUTH_MODE=token): {last}")
+
+
+def check_cluster(python: str, *, address: str | None, check_args: Sequence[str], bound: float,
+                  env: Mapping[str, str], n_gpus_per_node: int | None = None) -> ClusterReport:
+    """Ask every alive node, then run the cluster rules over what came back."""
+    doc = gather(python, address=address, check_args=check_args, bound=bound, env=env)
+    return report_from(doc, address=address, n_gpus_per_node=n_gpus_per_node)
+
+
+def report_from(doc: Mapping[str, Any], *, address: str | None = None, n_gpus_per_node: int | None = None) -> ClusterReport:
+    """The report for a driver document (also what the golden tests feed from fixture JSON)."""
+    nodes = tuple(sorted((Node.from_json(n) for n in doc.get("nodes") or ()), key=lambda n: n.node_id))
+    cluster = Cluster(nodes=nodes, n_gpus_per_node=n_gpus_per_node)
+    return ClusterReport(address=address, nodes=nodes, findings=run_cluster_rules(cluster))
