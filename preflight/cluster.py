@@ -18,6 +18,7 @@ from .cluster_model import Cluster, Node
 from .model import Finding, Status
 from .rules.cluster import run_cluster_rules
 
+MARK = "ascendrl-cluster-report "  # as cluster_driver.py prints it
 CONNECT_SLACK_S = 60.0  # ray.init, listing nodes and the clock round on top of the per-node bound
 
 
@@ -67,12 +68,8 @@ def gather(python: str, *, address: str | None, check_args: Sequence[str], bound
             raise ClusterError(f"the Ray driver in {python} did not finish within {bound + CONNECT_SLACK_S:g} s") from None
         except OSError as exc:
             raise ClusterError(f"cannot run {python}: {exc.strerror or exc}") from None
-        lines = proc.stdout.strip().splitlines()
-        try:
-            doc = json.loads(lines[-1]) if lines else None
-        except ValueError:
-            doc = None
-        if doc is None:
+        doc = _report_line(proc.stdout)
+        if doc is None:  # exit 0 without a report: the raylet the driver attached to went away
             err = proc.stderr.strip().splitlines()
             if any("No module named 'ray'" in line for line in err):
                 raise ClusterError(f"{python} has no ray: give the interpreter of the training venv with --python")
@@ -83,6 +80,16 @@ def gather(python: str, *, address: str | None, check_args: Sequence[str], bound
             return doc
         last = doc["connect_error"]
     raise ClusterError(f"cannot connect to the Ray cluster at {address or 'auto'} (also tried RAY_AUTH_MODE=token): {last}")
+
+
+def _report_line(stdout: str) -> dict[str, Any] | None:
+    for line in reversed(stdout.splitlines()):
+        if line.startswith(MARK):
+            try:
+                return json.loads(line[len(MARK):])
+            except ValueError:
+                return None
+    return None
 
 
 def check_cluster(python: str, *, address: str | None, check_args: Sequence[str], bound: float,

@@ -1,10 +1,11 @@
 """Runs INSIDE the interpreter that has ray: a Ray driver that checks every alive node of a cluster.
 
 ascendrl never imports ray itself. This file is sent as the program of ``python -c`` (as
-lint_query.py is); its last stdout line is one JSON document. It schedules one task per alive
+lint_query.py is); it prints one JSON document on a line of its own. It schedules one task per alive
 node, pinned with NodeAffinitySchedulingStrategy(soft=False), that runs
 ``python -m ascendrl check --json`` in that node's Python and records what only the node
-knows (its interfaces, its HCCL/Ascend env, its clock). Every wait is bounded: a node that does
+knows (its interfaces, its HCCL/Ascend env, its clock). The JSON line starts with MARK: Ray itself
+prints to the driver's stdout (a dead raylet's last log lines), also after the report. Every wait is bounded: a node that does
 not answer in time, or dies, becomes an error entry with its node id and address.
 
 argv: a JSON object {"address", "bound", "check_args"}. Standard library plus ray only; the
@@ -19,6 +20,7 @@ import time
 import traceback
 
 ENV_PREFIXES = ("HCCL_", "ASCEND_", "RAY_EXPERIMENTAL_NOSET_", "GLOO_SOCKET_IFNAME")
+MARK = "ascendrl-cluster-report "
 SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL")
 
 
@@ -70,7 +72,7 @@ def main():
     try:
         ray.init(address=opts.get("address") or "auto", log_to_driver=False, logging_level="ERROR")
     except Exception as exc:
-        print(json.dumps({"connect_error": f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"}))
+        print(MARK + json.dumps({"connect_error": f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"}))
         return
     nodes = [n for n in ray.nodes() if n.get("Alive")]
     remote_check = ray.remote(num_cpus=0, max_retries=0)(node_task)
@@ -113,11 +115,11 @@ def main():
             continue
         back = time.time()
         e["clock"] = {"offset_s": round(node_time - (sent + back) / 2, 3), "rtt_s": round(back - sent, 3)}
-    print(json.dumps({"nodes": list(entries.values()), "driver_time": time.time()}))
+    print(MARK + json.dumps({"nodes": list(entries.values()), "driver_time": time.time()}))
 
 
 if __name__ == "__main__":
     try:
         main()
     except Exception:
-        print(json.dumps({"driver_error": traceback.format_exc().strip().splitlines()[-1]}))
+        print(MARK + json.dumps({"driver_error": traceback.format_exc().strip().splitlines()[-1]}))

@@ -16,7 +16,8 @@ from ray.cluster_utils import Cluster
 def main() -> None:
     specs = json.loads(sys.argv[1])
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, **specs[0]})
-    nodes = [cluster.head_node] + [cluster.add_node(num_cpus=1, **spec) for spec in specs[1:]]
+    # Loopback addresses of their own, so the driver attaches to the head's raylet, not to one a test kills.
+    nodes = [cluster.head_node] + [cluster.add_node(num_cpus=1, node_ip_address=f"127.0.0.{i + 2}", **spec) for i, spec in enumerate(specs[1:])]
     cluster.wait_for_nodes()
     signal.signal(signal.SIGTERM, lambda *_: (cluster.shutdown(), sys.exit(0)))
     print(json.dumps({"address": cluster.address, "nodes": [n.node_id for n in nodes]}), flush=True)
