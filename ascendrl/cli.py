@@ -148,6 +148,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--id", metavar="ID", help="show one catalog entry and exit")
     explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
     explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    explain.add_argument("--nodes", nargs="+", metavar="DIR", help="one log folder per node: order the failures across nodes and name the first (also automatic for a folder of per-node folders)")
     return parser
 
 
@@ -396,6 +397,36 @@ def _cmd_stack(args: argparse.Namespace) -> int:
     return EXIT_OK if found else EXIT_FINDINGS
 
 
+def _explain_nodes(args: argparse.Namespace, catalog) -> int | None:
+    """`explain --nodes DIR …` (or a folder of per-node folders): the first failure across nodes; None: not multi-node."""
+    import json
+
+    from ascendrl import render_timeline
+    from ascendrl.catalog.timeline import explain_nodes, node_folders
+
+    if args.nodes:
+        if args.input:
+            raise UsageError("give the node folders after --nodes only")
+        folders = list(args.nodes)
+        for folder in folders:
+            if not os.path.isdir(folder):
+                raise UsageError(f"--nodes {folder}: not a folder")
+    else:
+        found = node_folders(args.input[0])
+        if found is None:
+            return None
+        folders = [str(f) for f in found]
+    timeline = explain_nodes(catalog, folders)
+    if timeline.first is None and not timeline.events and len(timeline.skipped) >= len(folders) and all(
+            "no files" in why for _, why in timeline.skipped):
+        return EXIT_NO_INPUT
+    if args.json:
+        _emit(lambda: print(json.dumps(timeline.to_json(), indent=1)))
+    else:
+        _emit(lambda: print(render_timeline.to_plain(timeline)))
+    return EXIT_FINDINGS if timeline.first is not None else EXIT_OK
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl import render_explain
     from ascendrl.catalog import Classifier, load_catalog
@@ -414,6 +445,10 @@ def _cmd_explain(args: argparse.Namespace) -> int:
             raise UsageError(f"no catalog entry {args.id!r}; see `ascendrl explain --list`")
         _emit(lambda: print(render_explain.entry_doc(entry)))
         return EXIT_OK
+    if args.nodes or (len(args.input) == 1 and args.input[0] != "-" and os.path.isdir(args.input[0])):
+        code = _explain_nodes(args, catalog)
+        if code is not None:
+            return code
     inputs = args.input or ["-"]
     for item in inputs:
         try:
