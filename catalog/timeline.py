@@ -173,8 +173,10 @@ def node_events(catalog: Catalog, name: str, folder: Path) -> tuple[list[Event],
     unknown = getattr(result, "unknown", None)
     if unknown is not None:
         stamp, text = stamp_at(_under(folder, unknown.file), unknown.line)
+        # The unexplained exception is itself an echo when a matched wrapper/death names its type (ActorDiedError).
+        echo = any(e.secondary and unknown.type.rsplit(".", 1)[-1] in e.title for e in events)
         events.append(Event(name, None, f"{unknown.type}: {unknown.message}"[:200], unknown.file, unknown.line, text.strip()[:300],
-                            stamp, rank_of(text), False))
+                            stamp, rank_of(text), echo))
     return events, [(p, why) for p, why in result.skipped]
 
 

@@ -128,3 +128,32 @@ def test_node_killed_mid_check_fails_within_the_bound(ray_python, capsys):
     assert failed[0]["facts"]["node_id"] == victim and failed[0]["facts"]["address"]
     assert elapsed < 45 + 60, elapsed
     print(f"killed node reported in {elapsed:.1f} s: {failed[0]['detail']}")
+
+
+def test_explain_across_nodes_of_a_real_run(ray_python, tmp_path, capsys):
+    """A real 3-node Ray run where the rank on one node raises first; each node's worker logs are
+    gathered into a folder of their own, as a user copies them from each machine."""
+    cluster = LocalCluster(ray_python, [{}, {}, {}])
+    try:
+        proc = subprocess.run([ray_python, str(HERE / "failing_run.py"), cluster.address], capture_output=True, text=True, timeout=180)
+    finally:
+        cluster.close()
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("RESULT "))
+    run = json.loads(line[len("RESULT "):])
+    gathered = tmp_path / "gathered"
+    for node_id, pids in run["pids"].items():
+        folder = gathered / f"node-{node_id[:12]}"
+        folder.mkdir(parents=True)
+        for pid in pids:
+            for log in Path(run["session_logs"]).glob(f"worker-*-{pid}.*"):
+                (folder / log.name).write_bytes(log.read_bytes())
+    assert main(["explain", "--json", str(gathered)]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["nodes"]) == 3
+    first = doc["first"]
+    assert first["node"] == f"node-{run['failing_node'][:12]}", doc
+    assert "the reward function failed on this node" in first["title"] and first["time"]
+    healthy = {f"node-{n[:12]}" for n in run["pids"]} - {first["node"]}
+    assert healthy <= {c["node"] for c in doc["consequences"]}, doc["consequences"]
+    assert all(c["id"] in ("ARL-E111", "ARL-E112", None) and c["secondary"] for c in doc["consequences"])
+    print("first:", first["node"], first["time"], "consequences:", [(c["node"], c["id"], c["time"]) for c in doc["consequences"]], "uncertain:", doc["uncertain"])
