@@ -140,6 +140,15 @@ def _parser() -> argparse.ArgumentParser:
     stack.add_argument("--root", metavar="DIR", help="read the installed versions under DIR (a mounted image)")
     stack.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
+    report = sub.add_parser("report", help="a redacted Markdown report and .tar.gz to attach to an issue on verl or vllm-ascend")
+    report.add_argument("--out", default="ascendrl-report", metavar="PREFIX", help="write PREFIX.md and PREFIX.tar.gz (default ascendrl-report)")
+    report.add_argument("--runs-dir", default="runs", metavar="DIR", help="take the newest run folder from here (default ./runs)")
+    report.add_argument("--run", metavar="DIR", help="this run folder instead of the newest")
+    report.add_argument("--yes", action="store_true", help="write without asking (what is written is still printed first)")
+    report.add_argument("--cluster", action="store_true", help="also check every node of the Ray cluster (one section per node)")
+    report.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address")
+    _host_options(report)
+
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
     explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
@@ -308,6 +317,45 @@ def _cmd_check_cluster(args: argparse.Namespace) -> int:
     else:
         _emit(lambda: print(render_cluster.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    """`ascendrl report`: collect, redact, show, then (asked or --yes) write PREFIX.md and PREFIX.tar.gz."""
+    from ascendrl import report_cmd
+    from ascendrl.preflight import check
+
+    if args.run and not os.path.isdir(args.run):
+        raise UsageError(f"--run {args.run}: not a folder")
+    host = _host(args)
+    check_doc = check(host).to_json()
+    path_fact = check_doc["facts"].get("npu_smi.path") or {}
+    npu_smi = path_fact.get("value") if "under --root" not in str(path_fact.get("source")) else None
+    cluster_doc = None
+    if args.cluster:
+        from ascendrl.preflight.cluster import ClusterError, check_cluster
+
+        try:
+            cluster_doc = check_cluster(args.python or sys.executable, address=args.address, check_args=["--timeout", f"{args.timeout:g}"],
+                                        bound=120.0, env=dict(os.environ)).to_json()
+        except ClusterError as exc:
+            cluster_doc = {"error": str(exc), "nodes": [], "findings": []}
+    run_dir = Path(args.run) if args.run else report_cmd.latest_run(args.runs_dir)
+    files = report_cmd.collect(check_doc, python=host.python or sys.executable, npu_smi=npu_smi, run_dir=run_dir,
+                               cluster_doc=cluster_doc, timeout=args.timeout)
+    _emit(lambda: print(report_cmd.preview(files, args.out)))
+    if not args.yes:
+        if sys.stdin is None or not sys.stdin.isatty():
+            print("ascendrl report: nothing written; add --yes to write without asking", file=sys.stderr)
+            return EXIT_USAGE
+        if not report_cmd.confirm(input):
+            print("ascendrl report: nothing written", file=sys.stderr)
+            return EXIT_OK
+    try:
+        md_path, tar_path = report_cmd.write_bundle(files, args.out)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: {_os_reason(exc)}") from None
+    print(f"wrote {md_path} and {tar_path}")
+    return EXIT_OK
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
@@ -598,7 +646,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         commands = {
             "check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run,
-            "data": _cmd_data, "plan": _cmd_plan, "stack": _cmd_stack,
+            "data": _cmd_data, "plan": _cmd_plan, "stack": _cmd_stack, "report": _cmd_report,
         }
         return commands[args.command](args)
     except UsageError as exc:
