@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 from collections.abc import Mapping, Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from .cluster_model import Cluster, Node
@@ -60,7 +62,7 @@ def gather(python: str, *, address: str | None, check_args: Sequence[str], bound
     program = resources.files(__package__).joinpath("cluster_driver.py").read_text(encoding="utf-8")
     opts = json.dumps({"address": address, "bound": bound, "check_args": list(check_args)})
     last = "no answer"
-    for extra in ({}, {"RAY_AUTH_MODE": "token"}):
+    for extra in _auth_attempts(env):
         try:
             proc = subprocess.run([python, "-c", program, opts], capture_output=True, text=True,
                                   timeout=bound + CONNECT_SLACK_S, env={**env, **extra}, stdin=subprocess.DEVNULL)
@@ -71,15 +73,27 @@ def gather(python: str, *, address: str | None, check_args: Sequence[str], bound
         doc = _report_line(proc.stdout)
         if doc is None:  # exit 0 without a report: the raylet the driver attached to went away
             err = proc.stderr.strip().splitlines()
-            if any("No module named 'ray'" in line for line in err):
-                raise ClusterError(f"{python} has no ray: give the interpreter of the training venv with --python")
             raise ClusterError(f"the Ray driver in {python} exited {proc.returncode}: {(err or ['no output'])[-1][:300]}")
+        if "No module named 'ray'" in doc.get("driver_error", ""):
+            raise ClusterError(f"{python} has no ray: give the interpreter of the training venv with --python")
         if "driver_error" in doc:
             raise ClusterError(f"the Ray driver failed: {doc['driver_error']}")
         if "connect_error" not in doc:
             return doc
         last = doc["connect_error"]
-    raise ClusterError(f"cannot connect to the Ray cluster at {address or 'auto'} (also tried RAY_AUTH_MODE=token): {last}")
+    tried = " (with and without RAY_AUTH_MODE=token)" if len(_auth_attempts(env)) > 1 else ""
+    raise ClusterError(f"cannot connect to the Ray cluster at {address or 'auto'}{tried}: {last}")
+
+
+def _auth_attempts(env: Mapping[str, str]) -> tuple[dict[str, str], ...]:
+    """RAY_AUTH_MODE as the user set it; else token first when a token is at hand (a refused attempt
+    costs Ray's ~20 s of connect retries), then the other way."""
+    if env.get("RAY_AUTH_MODE"):
+        return ({},)
+    home = Path(env.get("HOME") or os.path.expanduser("~"))
+    has_token = bool(env.get("RAY_AUTH_TOKEN") or env.get("RAY_AUTH_TOKEN_PATH")) or (home / ".ray" / "auth_token").is_file()
+    token = {"RAY_AUTH_MODE": "token"}
+    return (token, {}) if has_token else ({}, token)
 
 
 def _report_line(stdout: str) -> dict[str, Any] | None:

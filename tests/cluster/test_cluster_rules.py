@@ -73,3 +73,9 @@ def test_a_crashing_rule_is_a_finding_not_a_crash():
     report = report_from(doc)
     assert any(f.rule_id == "ARL-X001" and "ARL-K009" in f.detail for f in report.findings)
     assert len(report.to_json()["nodes"]) == 2
+
+
+def test_no_npu_table_anywhere_is_a_skip_not_a_pass():
+    gone = {"facts": {"npu_smi.info": {"value": None}}}
+    report = report_from({"nodes": [node_doc("a", gone), node_doc("b", gone)]})
+    assert [f.status.value for f in report.findings if f.rule_id in ("ARL-K004", "ARL-K005")] == ["skip", "skip"]
