@@ -297,16 +297,19 @@ def _cmd_check_cluster(args: argparse.Namespace) -> int:
     if args.root or args.npu_smi or args.env_file or args.validate:
         raise UsageError("--root, --npu-smi, --env-file and --validate check one host; each node is checked as it is (ASCENDRL_NODE_CHECK_ARGS on a node adds options there)")
     python = _check_path("--python", args.python, executable=True) if args.python else sys.executable
-    n_gpus = None
+    n_gpus, paths = None, []
     if args.recipe:
         resolved = _with_recipe(_host(args), args.recipe, args.set, validate=False).recipe
         raw = resolved.value("trainer.n_gpus_per_node") or str(resolved.recipe.hardware.get("npus_per_node") or "")
         n_gpus = int(raw) if raw.isdigit() else None
+        for key in ("actor_rollout_ref.model.path", "data.train_files", "data.val_files"):
+            value = (resolved.value(key) or "").strip("[]'\" ")
+            paths += [p.strip("'\" ") for p in value.split(",") if p.strip("'\" ").startswith("/")]
     node_args = [*(["--deep"] if args.deep else []), "--timeout", f"{args.timeout:g}",
                  *(["--checkpoint-dir", args.checkpoint_dir] if args.checkpoint_dir else [])]
     try:
         report = check_cluster(python, address=args.address, check_args=node_args, bound=args.node_timeout,
-                               env=dict(os.environ), n_gpus_per_node=n_gpus)
+                               env=dict(os.environ), n_gpus_per_node=n_gpus, paths=paths)
     except ClusterError as exc:
         print(f"ascendrl check --cluster: {exc}", file=sys.stderr)
         return EXIT_FINDINGS

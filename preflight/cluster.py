@@ -57,10 +57,11 @@ class ClusterReport:
         }
 
 
-def gather(python: str, *, address: str | None, check_args: Sequence[str], bound: float, env: Mapping[str, str]) -> dict[str, Any]:
+def gather(python: str, *, address: str | None, check_args: Sequence[str], bound: float, env: Mapping[str, str],
+           paths: Sequence[str] = ()) -> dict[str, Any]:
     """Run the driver in ``python``; retry with RAY_AUTH_MODE=token, as Ray >= 2.5x heads enable token auth."""
     program = resources.files(__package__).joinpath("cluster_driver.py").read_text(encoding="utf-8")
-    opts = json.dumps({"address": address, "bound": bound, "check_args": list(check_args)})
+    opts = json.dumps({"address": address, "bound": bound, "check_args": list(check_args), "paths": list(paths)})
     last = "no answer"
     for extra in _auth_attempts(env):
         try:
@@ -107,9 +108,9 @@ def _report_line(stdout: str) -> dict[str, Any] | None:
 
 
 def check_cluster(python: str, *, address: str | None, check_args: Sequence[str], bound: float,
-                  env: Mapping[str, str], n_gpus_per_node: int | None = None) -> ClusterReport:
+                  env: Mapping[str, str], n_gpus_per_node: int | None = None, paths: Sequence[str] = ()) -> ClusterReport:
     """Ask every alive node, then run the cluster rules over what came back."""
-    doc = gather(python, address=address, check_args=check_args, bound=bound, env=env)
+    doc = gather(python, address=address, check_args=check_args, bound=bound, env=env, paths=paths)
     return report_from(doc, address=address, n_gpus_per_node=n_gpus_per_node)
 
 

@@ -8,7 +8,8 @@ knows (its interfaces, its HCCL/Ascend env, its clock). The JSON line starts wit
 prints to the driver's stdout (a dead raylet's last log lines), also after the report. Every wait is bounded: a node that does
 not answer in time, or dies, becomes an error entry with its node id and address.
 
-argv: a JSON object {"address", "bound", "check_args"}. Standard library plus ray only; the
+argv: a JSON object {"address", "bound", "check_args", "paths"} (paths: the recipe's model and data,
+looked up on every node). Standard library plus ray only; the
 node task also uses psutil when the node has it (Ray depends on it).
 """
 
@@ -24,7 +25,7 @@ MARK = "ascendrl-cluster-report "
 SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL")
 
 
-def node_task(check_args, bound):
+def node_task(check_args, bound, paths=()):
     """In a worker on the node: its own facts, then ascendrl's check in this node's Python."""
     import importlib.util
     import shlex
@@ -40,7 +41,7 @@ def node_task(check_args, bound):
     except Exception:
         interfaces = {name: [] for _, name in socket.if_nameindex()}
     out = {"hostname": socket.gethostname(), "python": sys.executable, "env": env, "interfaces": interfaces,
-           "started": started, "check": None, "error": None}
+           "started": started, "paths": {p: os.path.exists(p) for p in paths}, "check": None, "error": None}
     if importlib.util.find_spec("ascendrl") is None:
         out["error"] = "not_installed"
         return out
@@ -83,7 +84,7 @@ def main():
         nid = n["NodeID"]
         entries[nid] = {"node_id": nid, "address": n.get("NodeManagerAddress"), "resources": n.get("Resources", {}), "result": None, "error": None}
         pin = NodeAffinitySchedulingStrategy(node_id=nid, soft=False)
-        refs[remote_check.options(scheduling_strategy=pin).remote(opts["check_args"], bound)] = nid
+        refs[remote_check.options(scheduling_strategy=pin).remote(opts["check_args"], bound, opts.get("paths") or [])] = nid
     deadline = time.monotonic() + bound
     pending = list(refs)
     while pending and time.monotonic() < deadline:

@@ -23,6 +23,7 @@ class Node:
     env: Mapping[str, str] = dataclasses.field(default_factory=dict)
     interfaces: Mapping[str, Sequence[str]] | None = None
     clock: Mapping[str, float] | None = None
+    paths: Mapping[str, bool] = dataclasses.field(default_factory=dict)  # recipe path -> exists on this node
     check: Mapping[str, Any] | None = None  # the node's own `check --json` document
     error: str | None = None  # not_installed | timeout: … | died: … | check_failed: … | check_timeout: …
 
@@ -55,6 +56,7 @@ class Node:
             env=dict(result.get("env") or {}),
             interfaces=result.get("interfaces"),
             clock=data.get("clock"),
+            paths=dict(result.get("paths") or {}),
             check=result.get("check"),
             error=data.get("error") or result.get("error"),
         )
@@ -63,7 +65,7 @@ class Node:
         return {
             "node_id": self.node_id, "address": self.address, "hostname": self.hostname, "python": self.python,
             "resources": dict(self.resources), "clock": dict(self.clock) if self.clock else None,
-            "error": self.error, "check": self.check,
+            "paths": dict(self.paths), "error": self.error, "check": self.check,
         }
 
 

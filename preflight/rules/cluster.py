@@ -275,9 +275,30 @@ class NpusFreeEverywhere(ClusterRule):
         return self.passed(f"no holder on {len(cluster.answered)} node(s)")
 
 
+class RecipePathsEverywhere(ClusterRule):
+    id = "ARL-K011"
+    title = "The recipe's model and data paths exist on every node"
+    severity = Severity.CRITICAL
+    area = Area.RECIPE
+    what = "Looks up actor_rollout_ref.model.path, data.train_files and data.val_files of --recipe in a task on each node."
+    why = "verl's workers load the model and read the data on their own node; a path that exists only on the head fails there minutes into the start-up."
+    fix = "Put the model and data on shared storage mounted at the same path on every node, or copy them to that path on each node."
+    sources = (VERL_MULTINODE,)
+
+    def evaluate_cluster(self, cluster: Cluster) -> Finding:
+        asked = [n for n in cluster.nodes if n.paths]
+        if not asked:
+            return self.skip("no --recipe paths were looked up")
+        missing = [f"{path} not on {n.name}" for n in asked for path, ok in sorted(n.paths.items()) if not ok]
+        if missing:
+            return self.fail("; ".join(missing), missing=missing)
+        return self.passed(f"{len(asked[0].paths)} path(s) on all {len(asked)} node(s)")
+
+
 RULES: tuple[type[ClusterRule], ...] = (
     NodesAnswered, SameAscendStack, SamePythonStack, SameNpuCount, RayNpuResource,
     VisibleDevicesConsistent, HcclInterfaceOnEachNode, SameHcclTimeouts, ClocksInStep, NpusFreeEverywhere,
+    RecipePathsEverywhere,
 )
 
 

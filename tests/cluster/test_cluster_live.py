@@ -92,11 +92,17 @@ def test_three_nodes_drift_devices_and_interface(ray_python, tmp_path, capsys):
     cluster = LocalCluster(ray_python, specs)
     try:
         t0 = time.monotonic()
-        code, doc = cluster_json(capsys, "--python", ray_python, "--address", cluster.address, "--node-timeout", "90")
+        (tmp_path / "model").mkdir()
+        code, doc = cluster_json(capsys, "--python", ray_python, "--address", cluster.address, "--node-timeout", "90",
+                                 "--recipe", "qwen25-0.5b-gsm8k-smoke", "--set", f"model_path={tmp_path / 'model'}",
+                                 "--set", f"data_dir={tmp_path / 'no-data'}", "--set", "trainer.n_gpus_per_node=8")
         elapsed = time.monotonic() - t0
     finally:
         cluster.close()
     head, drifted, short = (i[:12] for i in cluster.node_ids)
+    missing = by_rule(doc, "ARL-K011")  # every node looked: the data is missing on all three, the model is there
+    assert all(i in missing for i in (head, drifted, short)) and "no-data/train.parquet" in missing and "/model " not in missing
+    assert f"trainer.n_gpus_per_node=8, but {short}" in by_rule(doc, "ARL-K004")
     assert code == 1 and len(doc["nodes"]) == 3 and all(n["check"]["findings"] for n in doc["nodes"]), doc["nodes"]
     assert {n["node_id"] for n in doc["nodes"]} == set(cluster.node_ids)
     for rule_id in ("ARL-K002", "ARL-K003"):

@@ -20,7 +20,7 @@ def node_doc(name: str, change: dict) -> dict:
     doc = copy.deepcopy(CASES["base"])
     doc.update(node_id=name, address=f"10.0.0.{ord(name) - 96}")
     result = doc["result"]
-    for key in ("env", "interfaces"):
+    for key in ("env", "interfaces", "paths"):
         if key in change:
             result[key] = change[key]
     for key in ("resources", "clock"):
