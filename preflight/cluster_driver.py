@@ -46,7 +46,12 @@ def node_task(check_args, bound, paths=()):
         out["error"] = "not_installed"
         return out
     # ASCENDRL_NODE_CHECK_ARGS: extra `check` options for this node only (e.g. --python of a container's venv).
-    argv = [sys.executable, "-m", "ascendrl", "check", "--json", *check_args, *shlex.split(os.environ.get("ASCENDRL_NODE_CHECK_ARGS", ""))]
+    try:
+        extra = shlex.split(os.environ.get("ASCENDRL_NODE_CHECK_ARGS", ""))
+    except ValueError as exc:
+        out["error"] = f"check_failed: ASCENDRL_NODE_CHECK_ARGS on this node does not parse: {exc}"
+        return out
+    argv = [sys.executable, "-m", "ascendrl", "check", "--json", *check_args, *extra]
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=max(1.0, bound - 2.0), stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:

@@ -163,3 +163,19 @@ def test_explain_across_nodes_of_a_real_run(ray_python, tmp_path, capsys):
     assert healthy <= {c["node"] for c in doc["consequences"]}, doc["consequences"]
     assert all(c["id"] in ("ARL-E111", "ARL-E112", None) and c["secondary"] for c in doc["consequences"])
     print("first:", first["node"], first["time"], "consequences:", [(c["node"], c["id"], c["time"]) for c in doc["consequences"]], "uncertain:", doc["uncertain"])
+
+
+def test_report_with_cluster_has_a_section_per_node(ray_python, tmp_path, capsys, monkeypatch):
+    healthy = str(HOSTS / "npu-smi" / "healthy-8x910b3.txt")
+    cluster = LocalCluster(ray_python, [node("seed", healthy), node("cann85", healthy)])
+    monkeypatch.setenv("RAY_ADDRESS", cluster.address)
+    try:
+        code = main(["report", "--yes", "--cluster", "--python", ray_python, "--out", str(tmp_path / "rep"),
+                     "--runs-dir", str(tmp_path / "no-runs"), "--root", str(HOSTS / "seed"), "--npu-smi", healthy])
+    finally:
+        cluster.close()
+    capsys.readouterr()
+    assert code == 0
+    md = (tmp_path / "rep.md").read_text()
+    assert sum(f"#### node {i[:12]}" in md for i in cluster.node_ids) == 2
+    assert "FAIL ARL-K002" in md and "8.5.0" in md
