@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     check.add_argument("--list-rules", action="store_true", help="list every rule and exit")
     check.add_argument("--rule", metavar="ID", help="explain one rule and exit")
+    check.add_argument("--cluster", action="store_true", help="check every alive node of the Ray cluster and compare them (--python: an interpreter with ray)")
+    check.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address (default: the one `ray status` uses)")
+    check.add_argument("--node-timeout", type=_seconds, default=120.0, metavar="S", help="with --cluster: a node not answering within S seconds fails (default 120)")
 
     fix = sub.add_parser("fix", help="fix what check finds: dry run by default, --apply to write, --undo to restore")
     mode = fix.add_mutually_exclusive_group()
@@ -138,6 +141,15 @@ def _parser() -> argparse.ArgumentParser:
     stack.add_argument("--root", metavar="DIR", help="read the installed versions under DIR (a mounted image)")
     stack.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
+    report = sub.add_parser("report", help="a redacted Markdown report and .tar.gz to attach to an issue on verl or vllm-ascend")
+    report.add_argument("--out", default="ascendrl-report", metavar="PREFIX", help="write PREFIX.md and PREFIX.tar.gz (default ascendrl-report)")
+    report.add_argument("--runs-dir", default="runs", metavar="DIR", help="take the newest run folder from here (default ./runs)")
+    report.add_argument("--run", metavar="DIR", help="this run folder instead of the newest")
+    report.add_argument("--yes", action="store_true", help="write without asking (what is written is still printed first)")
+    report.add_argument("--cluster", action="store_true", help="also check every node of the Ray cluster (one section per node)")
+    report.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address")
+    _host_options(report)
+
     explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
     explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
@@ -146,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--id", metavar="ID", help="show one catalog entry and exit")
     explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
     explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    explain.add_argument("--nodes", nargs="+", metavar="DIR", help="one log folder per node: order the failures across nodes and name the first (also automatic for a folder of per-node folders)")
     return parser
 
 
@@ -250,6 +263,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
             raise UsageError(f"no rule {args.rule!r}; see `ascendrl check --list-rules`")
         print(render.rule_doc(rule))
         return EXIT_OK
+    if args.cluster:
+        return _cmd_check_cluster(args)
+    if args.address:
+        raise UsageError("--address goes with --cluster")
     host = _host(args)
     if args.recipe:
         host = _with_recipe(host, args.recipe, args.set, validate=args.validate)
@@ -275,6 +292,78 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         _emit(lambda: print(render.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_check_cluster(args: argparse.Namespace) -> int:
+    """`check --cluster`: a Ray driver in the --python interpreter asks every node; rules compare them."""
+    from ascendrl import render_cluster
+    from ascendrl.preflight.cluster import ClusterError, check_cluster
+
+    if args.root or args.npu_smi or args.env_file or args.validate:
+        raise UsageError("--root, --npu-smi, --env-file and --validate check one host; each node is checked as it is (ASCENDRL_NODE_CHECK_ARGS on a node adds options there)")
+    python = _check_path("--python", args.python, executable=True) if args.python else sys.executable
+    n_gpus, paths = None, []
+    if args.recipe:
+        resolved = _with_recipe(_host(args), args.recipe, args.set, validate=False).recipe
+        raw = resolved.value("trainer.n_gpus_per_node") or str(resolved.recipe.hardware.get("npus_per_node") or "")
+        n_gpus = int(raw) if raw.isdigit() else None
+        for key in ("actor_rollout_ref.model.path", "data.train_files", "data.val_files"):
+            value = (resolved.value(key) or "").strip("[]'\" ")
+            paths += [p.strip("'\" ") for p in value.split(",") if p.strip("'\" ").startswith("/")]
+    node_args = [*(["--deep"] if args.deep else []), "--timeout", f"{args.timeout:g}",
+                 *(["--checkpoint-dir", args.checkpoint_dir] if args.checkpoint_dir else [])]
+    try:
+        report = check_cluster(python, address=args.address, check_args=node_args, bound=args.node_timeout,
+                               env=dict(os.environ), n_gpus_per_node=n_gpus, paths=paths)
+    except ClusterError as exc:
+        print(f"ascendrl check --cluster: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    if args.json:
+        import json
+
+        _emit(lambda: print(json.dumps(report.to_json(), indent=1)))
+    else:
+        _emit(lambda: print(render_cluster.to_plain(report)))
+    return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    """`ascendrl report`: collect, redact, show, then (asked or --yes) write PREFIX.md and PREFIX.tar.gz."""
+    from ascendrl import report_cmd
+    from ascendrl.preflight import check
+
+    if args.run and not os.path.isdir(args.run):
+        raise UsageError(f"--run {args.run}: not a folder")
+    host = _host(args)
+    check_doc = check(host).to_json()
+    path_fact = check_doc["facts"].get("npu_smi.path") or {}
+    npu_smi = path_fact.get("value") if "under --root" not in str(path_fact.get("source")) else None
+    cluster_doc = None
+    if args.cluster:
+        from ascendrl.preflight.cluster import ClusterError, check_cluster
+
+        try:
+            cluster_doc = check_cluster(args.python or sys.executable, address=args.address, check_args=["--timeout", f"{args.timeout:g}"],
+                                        bound=120.0, env=dict(os.environ)).to_json()
+        except ClusterError as exc:
+            cluster_doc = {"error": str(exc), "nodes": [], "findings": []}
+    run_dir = Path(args.run) if args.run else report_cmd.latest_run(args.runs_dir)
+    files = report_cmd.collect(check_doc, python=host.python or sys.executable, npu_smi=npu_smi, run_dir=run_dir,
+                               cluster_doc=cluster_doc, timeout=args.timeout)
+    _emit(lambda: print(report_cmd.preview(files, args.out)))
+    if not args.yes:
+        if sys.stdin is None or not sys.stdin.isatty():
+            print("ascendrl report: nothing written; add --yes to write without asking", file=sys.stderr)
+            return EXIT_USAGE
+        if not report_cmd.confirm(input):
+            print("ascendrl report: nothing written", file=sys.stderr)
+            return EXIT_OK
+    try:
+        md_path, tar_path = report_cmd.write_bundle(files, args.out)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: {_os_reason(exc)}") from None
+    print(f"wrote {md_path} and {tar_path}")
+    return EXIT_OK
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:
@@ -370,6 +459,36 @@ def _cmd_stack(args: argparse.Namespace) -> int:
     return EXIT_OK if found else EXIT_FINDINGS
 
 
+def _explain_nodes(args: argparse.Namespace, catalog) -> int | None:
+    """`explain --nodes DIR …` (or a folder of per-node folders): the first failure across nodes; None: not multi-node."""
+    import json
+
+    from ascendrl import render_timeline
+    from ascendrl.catalog.timeline import explain_nodes, node_folders
+
+    if args.nodes:
+        if args.input:
+            raise UsageError("give the node folders after --nodes only")
+        folders = list(args.nodes)
+        for folder in folders:
+            if not os.path.isdir(folder):
+                raise UsageError(f"--nodes {folder}: not a folder")
+    else:
+        found = node_folders(args.input[0])
+        if found is None:
+            return None
+        folders = [str(f) for f in found]
+    timeline = explain_nodes(catalog, folders)
+    if timeline.first is None and not timeline.events and len(timeline.skipped) >= len(folders) and all(
+            "no files" in why for _, why in timeline.skipped):
+        return EXIT_NO_INPUT
+    if args.json:
+        _emit(lambda: print(json.dumps(timeline.to_json(), indent=1)))
+    else:
+        _emit(lambda: print(render_timeline.to_plain(timeline)))
+    return EXIT_FINDINGS if timeline.first is not None else EXIT_OK
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl import render_explain
     from ascendrl.catalog import Classifier, load_catalog
@@ -388,6 +507,10 @@ def _cmd_explain(args: argparse.Namespace) -> int:
             raise UsageError(f"no catalog entry {args.id!r}; see `ascendrl explain --list`")
         _emit(lambda: print(render_explain.entry_doc(entry)))
         return EXIT_OK
+    if args.nodes or (len(args.input) == 1 and args.input[0] != "-" and os.path.isdir(args.input[0])):
+        code = _explain_nodes(args, catalog)
+        if code is not None:
+            return code
     inputs = args.input or ["-"]
     for item in inputs:
         try:
@@ -554,7 +677,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         commands = {
             "check": _cmd_check, "fix": _cmd_fix, "explain": _cmd_explain, "recipes": _cmd_recipes, "run": _cmd_run,
-            "data": _cmd_data, "plan": _cmd_plan, "stack": _cmd_stack,
+            "data": _cmd_data, "plan": _cmd_plan, "stack": _cmd_stack, "report": _cmd_report,
         }
         return commands[args.command](args)
     except UsageError as exc:

@@ -22,7 +22,9 @@ def all_rules() -> list[Rule]:
 
 
 def rule_by_id(rule_id: str) -> Rule | None:
-    for cls in (*RULE_CLASSES, InternalError):
+    from .cluster import RULES as CLUSTER_RULES  # `check --cluster` rules, documented by `check --rule` too
+
+    for cls in (*RULE_CLASSES, *CLUSTER_RULES, InternalError):
         if cls.id == rule_id.upper():
             return cls()
     return None
