@@ -83,7 +83,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
     _host_options(check)
     check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
-    check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model")
+    check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model (a .sh file is read as --script)")
+    check.add_argument("--script", metavar="FILE", help="lint the verl command in this launch script as a recipe, with its exports as the env (read, never run)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or Hydra override for --recipe (repeatable)")
     check.add_argument("--validate", action="store_true", help="with --recipe: also run verl's own validate_config (imports verl: a few seconds)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -103,7 +104,11 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--json", action="store_true", help="print the plan and the outcome as JSON")
     _host_options(fix)
 
-    sub.add_parser("recipes", help="list the built-in recipes")
+    recipes = sub.add_parser("recipes", help="list the built-in recipes; `recipes import train.sh` turns a launch script into one")
+    recipes_sub = recipes.add_subparsers(dest="recipes_action", metavar="ACTION")
+    imp = recipes_sub.add_parser("import", help="write the recipe YAML equivalent to a launch script's verl command (the script is read, never run)")
+    imp.add_argument("script", metavar="SCRIPT", help="the launch script (train.sh)")
+    imp.add_argument("--out", metavar="FILE", help="write the YAML here (default: standard output)")
     run = sub.add_parser("run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop")
     run.add_argument("recipe", nargs="?", metavar="RECIPE", help="a built-in recipe name or a recipe file (or use -- COMMAND …)")
     run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
@@ -192,12 +197,67 @@ def _with_recipe(host, name: str, words: list[str], *, validate: bool):
     return dataclasses.replace(host, recipe=resolved, validate=validate)
 
 
+def read_launch_script(host, path: str):
+    """``path`` read as a launch script (never run); what could not be determined goes to stderr."""
+    from ascendrl import render_fix
+    from ascendrl.preflight.launch import read_script
+
+    _check_path("--script", path, executable=False)
+    try:
+        read = read_script(host, path)
+    except OSError as exc:
+        raise UsageError(f"--script {path}: {_os_reason(exc)}") from None
+    if read.unresolved:
+        print(render_fix.unresolved_text(path, read.unresolved), file=sys.stderr)
+    return read
+
+
+def _with_script(host, path: str, words: list[str], *, validate: bool):
+    """The host as the script's verl command sees it: its env, and its overrides linted as a recipe."""
+    import dataclasses
+
+    from ascendrl.recipes import RecipeError, recipe_from_launch
+
+    read = read_launch_script(host, path)
+    if read.launch is None:
+        print(f"ascendrl: {path} starts no verl training (no `python -m verl…` or `-m recipe…` that runs); checking the host with its exports", file=sys.stderr)
+        return dataclasses.replace(host, env=read.env)
+    try:
+        resolved = recipe_from_launch(read.launch, path).resolve(words)
+    except RecipeError as exc:
+        raise UsageError(str(exc)) from None
+    return dataclasses.replace(host, env=read.launch.env, recipe=resolved, validate=validate)
+
+
 def _cmd_recipes(args: argparse.Namespace) -> int:
     from ascendrl.recipes import all_recipes
+
+    if args.recipes_action == "import":
+        return _import_script(args)
 
     for recipe in all_recipes():
         hw = recipe.hardware
         print(f"{recipe.name:<28} {hw.get('npus_per_node')} NPU x {hw.get('nnodes')} node  {recipe.description}")
+    return EXIT_OK
+
+
+def _import_script(args: argparse.Namespace) -> int:
+    from ascendrl.preflight.host import Host
+    from ascendrl.recipes import recipe_from_launch, recipe_yaml
+
+    read = read_launch_script(Host(env=dict(os.environ)), args.script)
+    if read.launch is None:
+        print(f"ascendrl: {args.script} starts no verl training; nothing to import", file=sys.stderr)
+        return EXIT_FINDINGS
+    text = recipe_yaml(recipe_from_launch(read.launch, args.script, [f"not determined when imported: {u}" for u in read.unresolved]))
+    if args.out is None:
+        _emit(lambda: print(text, end=""))
+        return EXIT_OK
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: {_os_reason(exc)}") from None
+    print(f"wrote {args.out} ({len(read.launch.overrides)} overrides, {len(read.launch.exports)} env); check it with `ascendrl check --recipe {args.out}`", file=sys.stderr)
     return EXIT_OK
 
 
@@ -251,10 +311,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
         print(render.rule_doc(rule))
         return EXIT_OK
     host = _host(args)
-    if args.recipe:
+    script = args.script or (args.recipe if args.recipe and args.recipe.endswith((".sh", ".bash")) else None)
+    if args.script and args.recipe:
+        raise UsageError("give either --recipe or --script, not both")
+    if script:
+        host = _with_script(host, script, args.set, validate=args.validate)
+    elif args.recipe:
         host = _with_recipe(host, args.recipe, args.set, validate=args.validate)
     elif args.set or args.validate:
-        raise UsageError("--set and --validate go with --recipe")
+        raise UsageError("--set and --validate go with --recipe or --script")
     if args.env_file:
         _check_path("--env-file", args.env_file, executable=False)
         from ascendrl import render_fix

@@ -20,28 +20,28 @@ class RunSetupError(Exception):
     """Bad arguments for a run (reported as a usage error)."""
 
 
-def overrides_from_command(argv: list[str]) -> list[str] | None:
-    """Hydra overrides visible on a command line: after `-m verl.trainer.main_ppo`, or in a launch script."""
-    if MAIN_PPO in argv:
-        return [a for a in argv[argv.index(MAIN_PPO) + 1 :] if "=" in a and "$" not in a]
-    script = next((a for a in argv[:2] if a.endswith(".sh") and os.path.isfile(a)), None)
+def launch_from_command(argv: list[str], env: dict[str, str] | None = None) -> tuple[str, list[str]] | None:
+    """(entry, Hydra overrides) of the verl command: ``python3 -m verl…`` given directly, or the
+    one a launch script (``bash train.sh``, ``./train.sh``) runs, read statically (never run)."""
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.launch import entry_index, read_script
+
+    at = entry_index(list(argv))
+    if at is not None:
+        return argv[at], [a for a in argv[at + 1 :] if not a.startswith("-") and ("=" in a or a.startswith("~"))]
+    script = next((a for a in argv[:2] if a.endswith((".sh", ".bash")) and os.path.isfile(a)), None)
     if script is None:
         return None
-    text = Path(script).read_text(errors="replace")
-    joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
-    for line in joined.splitlines():
-        if MAIN_PPO in line:
-            try:
-                words = shlex.split(line, comments=True)
-            except ValueError:
-                return None
-            return [w for w in words[words.index(MAIN_PPO) + 1 :] if "=" in w and "$" not in w]
-    return None
+    try:
+        read = read_script(Host(env=dict(os.environ if env is None else env)), script)
+    except OSError:
+        return None
+    return (read.launch.entry, list(read.launch.overrides)) if read.launch else None
 
 
-def command_recipe(argv: list[str], overrides: list[str]) -> Recipe:
+def command_recipe(argv: list[str], overrides: list[str], entry: str = MAIN_PPO) -> Recipe:
     return Recipe(
-        name="command-line", description=shlex.join(argv), entry=MAIN_PPO, overrides=tuple(overrides),
+        name="command-line", description=shlex.join(argv), entry=entry, overrides=tuple(overrides),
         params={}, env={}, hardware={}, verl={}, notes=(), origin="command line",
     )
 
@@ -115,8 +115,8 @@ def run(args, command: list[str] | None) -> int:
     else:
         recipe, argv = None, command
         name = Path(command[0]).name if len(command) == 1 else "-".join(Path(c).name for c in command[:2])
-        overrides = overrides_from_command(command)
-        lint = (command_recipe(command, overrides), []) if overrides else None
+        found = launch_from_command(command)
+        lint = (command_recipe(command, found[1], found[0]), []) if found and found[1] else None
     env, notes = run_env(recipe)
     if args.dry_run:
         print(dry_run_text(recipe, argv))

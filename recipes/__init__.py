@@ -178,3 +178,36 @@ def _env(raw: Any, origin: str) -> dict[str, str]:
 def all_recipes() -> Iterable[Recipe]:
     for name in builtin_names():
         yield load_recipe(name)
+
+
+def recipe_from_launch(launch: Any, origin: str, notes: Sequence[str] = ()) -> Recipe:
+    """A launch script's verl command (:class:`ascendrl.preflight.launch.Launch`) as a recipe.
+
+    The overrides are the words bash would pass; the env is what the script itself exports.
+    """
+    name = Path(origin).stem
+    extra = [f"the script also passes {' '.join(launch.options)}; a recipe composes verl's default config, so add them to your command by hand"] if launch.options else []
+    hardware = {
+        "npus_per_node": _int_or_text(launch.value("trainer.n_gpus_per_node")),
+        "nnodes": _int_or_text(launch.value("trainer.nnodes") or "1"),
+    }
+    return Recipe(
+        name=name, description=f"imported from {Path(origin).name}", entry=launch.entry,
+        overrides=tuple(o.replace("{{", "{ {") for o in launch.overrides), params={}, env=dict(launch.exports),
+        hardware=hardware, verl={}, notes=tuple([*extra, *notes]), origin=origin,
+    )
+
+
+def _int_or_text(value: str | None) -> int | str | None:
+    return int(value) if value is not None and value.isdigit() else value
+
+
+def recipe_yaml(recipe: Recipe) -> str:
+    """The recipe as a YAML file :func:`load_recipe` reads back unchanged."""
+    doc: dict[str, Any] = {
+        "name": recipe.name, "description": recipe.description, "entry": recipe.entry,
+        "hardware": dict(recipe.hardware), "env": dict(recipe.env), "overrides": list(recipe.overrides),
+    }
+    if recipe.notes:
+        doc["notes"] = list(recipe.notes)
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1 << 16)
