@@ -380,8 +380,14 @@ def _cmd_fix(args: argparse.Namespace) -> int:
     host = _host(args)
     target = args.script or os.path.join(STATE_DIR, ENV_FILE)
     shell = read_env_file(host, target)  # read, never run
+    launch, notes = (_script_launch(host, args.script) if args.script else (None, []))
+    if launch is not None:
+        host = _with_launch(host, launch, args.script)
     before = check_as_run_sees_it(host, target, shell)
-    proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None)
+    forced = _forced(before, args.only, launch, notes)
+    proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None, script=args.script, launch=launch, forced=forced)
+    for note in notes:
+        print(f"ascendrl fix: {note}", file=sys.stderr)
     try:
         plan = build_plan(proposals, target=target, managed=not args.script, unsafe=args.unsafe, only=args.only, skip=args.skip)
     except FixError as exc:
@@ -397,9 +403,58 @@ def _cmd_fix(args: argparse.Namespace) -> int:
     except FixError as exc:
         print(f"ascendrl fix: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
+    if args.script:
+        relaunch = _script_launch(host, args.script)[0]
+        host = _with_launch(host, relaunch, args.script) if relaunch is not None else host
     after = check_as_run_sees_it(host, target)
     print(render_fix.outcome_json(plan, result, before, after, unresolved) if args.json else render_fix.outcome_text(plan, result, before, after))
     return EXIT_FINDINGS if after.failed else EXIT_OK
+
+
+def _script_launch(host, script: str):
+    """The --script's verl command (read, never run), and what that means for the fixes."""
+    from ascendrl.preflight.launch import read_script
+
+    try:
+        launch = read_script(host, script).launch
+    except OSError as exc:
+        raise UsageError(f"--script {script}: {_os_reason(exc)}") from None
+    if launch is None:
+        return None, [f"{script} starts no verl training: the vLLM settings (nz-off) are not proposed"]
+    if launch.rollout != "vllm":
+        return launch, [f"{script}'s rollout is {launch.rollout}, not vllm: the vLLM settings (nz-off) are not proposed"]
+    return launch, []
+
+
+def _with_launch(host, launch, script: str):
+    """The host with the script's verl command as its recipe (so rules see its overrides)."""
+    import dataclasses
+
+    from ascendrl.recipes import RecipeError, recipe_from_launch
+
+    try:
+        return dataclasses.replace(host, recipe=recipe_from_launch(launch, script).resolve())
+    except RecipeError:
+        return host
+
+
+def _forced(report, only: list[str], launch, notes: list[str]) -> list[str]:
+    """Fixes asked for by --only whose rules do not fail here: say why, and which the script lets apply anyway."""
+    from ascendrl.preflight.rules import all_rules
+
+    forced = []
+    for fix_id in only:
+        rules = {r.id for r in all_rules() if getattr(r, "fix_id", None) == fix_id}
+        found = [f for f in report.findings if f.rule_id in rules]
+        if any(f.status.value in ("fail", "warn") for f in found):
+            continue
+        why = "; ".join(f"{f.rule_id} {f.status.value}: {f.detail}" for f in found) or "no rule of it ran"
+        if fix_id == "nz-off" and launch is not None and launch.rollout == "vllm" and all(f.status.value == "skip" for f in found):
+            notes.append(f"--only {fix_id}: its rules do not judge this host ({why}); applying it to the script anyway, which launches a vllm rollout")
+            forced.append(fix_id)
+        else:
+            notes.append(f"--only {fix_id}: nothing to do ({why})")
+    return forced
 
 
 def _cmd_stack(args: argparse.Namespace) -> int:

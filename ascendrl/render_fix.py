@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ascendrl.fixes.engine import ApplyResult, Plan, summary_changes
-from ascendrl.fixes.model import Instruction, MakeDir, Proposal, SetEnv, SourceScript, StopProcess
+from ascendrl.fixes.model import Instruction, MakeDir, Proposal, SetEnv, SetOverride, SourceScript, StopProcess
 from ascendrl.preflight.model import Report
 
 
 def _action(action: Any) -> str:
     if isinstance(action, SetEnv):
         return f"export {action.name}={action.value}"
+    if isinstance(action, SetOverride):
+        return f"{action.key}={action.value} on the script's verl command"
     if isinstance(action, SourceScript):
         return f"source {action.path}"
     if isinstance(action, MakeDir):

@@ -181,6 +181,11 @@ def entry_index(words: list[str | None]) -> int | None:
     return None
 
 
+def is_launch(cmd: Command) -> bool:
+    """Whether the command, as written, starts verl (its words read literally: quotes dropped, nothing expanded)."""
+    return entry_index([w.raw.strip("\"'") for w in cmd.words]) is not None
+
+
 class _LaunchReader(_Reader):
     def __init__(self, host: Host, project: str) -> None:
         super().__init__(host, project)
