@@ -1,5 +1,9 @@
 """The thin command line: parse arguments, call the core, render, choose the exit code.
 
+`fix` follows ruff's `check --fix`: the exit status says whether failures remain (after
+`--apply`: 1 when any check still fails, even if everything planned was applied; the dry run
+exits 0), the text says what was applied.
+
 Exit codes: 0 nothing failed, 1 a finding failed (explain: a fatal failure found), 2 usage
 error, 3 ascendrl crashed, 4 explain could read none of its inputs, 120 the output could not be
 written (stdout closed or full, as Python's own 120), 130 interrupted. A reader that goes away

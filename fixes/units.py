@@ -172,8 +172,11 @@ class StopNpuHolders(Fix):
 
     def propose(self, ctx: FixContext) -> Proposal | None:
         targets = [f for f in ctx.targets(self.id) if f.facts.get("pids")]
-        if not targets or not ctx.host.live:
+        if not targets:
             return None
+        if not ctx.host.live:  # --root: the PIDs belong to the machine the image comes from
+            pids = ", ".join(str(p) for p in sorted({p for f in targets for p in f.facts["pids"]}))
+            return self._proposal(targets, [Instruction(f"Left out under --root (the processes are not this machine's): stop PIDs {pids} on the host itself.")])
         import psutil
 
         actions: list = []

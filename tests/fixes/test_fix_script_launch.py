@@ -82,7 +82,7 @@ def test_sglang_and_install_scripts_get_no_vllm_settings(tmp_path: Path):
         assert "nz-off" not in [p["fix_id"] for p in doc["plan"]["fixes"]], script
         assert why in proc.stderr
         forced = fix(tmp_path, root, script, "--only", "nz-off")
-        assert "VLLM_ASCEND_ENABLE_NZ" not in forced.stdout
+        assert "export VLLM_ASCEND_ENABLE_NZ" not in forced.stdout
 
 
 def test_only_when_the_rule_is_skipped_says_why_and_applies_to_a_vllm_script(tmp_path: Path):
@@ -91,3 +91,29 @@ def test_only_when_the_rule_is_skipped_says_why_and_applies_to_a_vllm_script(tmp
     proc = fix(tmp_path, root, script, "--only", "nz-off", "--apply")
     assert "vllm-ascend is not installed" in proc.stderr and "applying it to the script anyway" in proc.stderr
     assert "export VLLM_ASCEND_ENABLE_NZ=0" in script.read_text() and "export USE_OPTIMIZED_MODEL=0" in script.read_text()
+
+
+def test_failures_without_an_automatic_fix_are_listed_with_their_manual_fix(tmp_path: Path):
+    root = _host(tmp_path, "0.20.2rc1")  # vllm-ascend too new for the seed's torch/CANN: C-rule failures no fix can make
+    script = _copy(tmp_path, VLLM)
+    proc = fix(tmp_path, root, script)
+    assert "have no automatic fix:" in proc.stdout and "ARL-C006" in proc.stdout and "fix by hand: " in proc.stdout
+    doc = json.loads(fix(tmp_path, root, script, "--json").stdout)
+    assert "ARL-C006" in [f["id"] for f in doc["no_automatic_fix"]] and all(f["fix"] for f in doc["no_automatic_fix"])
+
+
+def test_second_apply_has_no_empty_heading_and_status_says_failures_remain(tmp_path: Path):
+    root = _host(tmp_path, "0.20.2rc1")
+    script = _copy(tmp_path, VLLM)
+    first = fix(tmp_path, root, script, "--apply")
+    assert "Before → after:" in first.stdout and first.returncode == 1  # applied, yet C-rule failures remain
+    second = fix(tmp_path, root, script, "--apply")
+    assert "Nothing to change" in second.stdout and "Before → after:" not in second.stdout
+    assert second.returncode == 1 and "have no automatic fix:" in second.stdout
+
+
+def test_under_root_the_process_stopping_fix_says_it_is_left_out(tmp_path: Path):
+    root = _host(tmp_path, "0.11.0rc1")
+    cmd = [sys.executable, "-m", "ascendrl", "fix", "--root", str(root), "--npu-smi", str(NPU_SMI / "occupied.txt"), "--unsafe"]
+    proc = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}, timeout=120)
+    assert "Left out under --root" in proc.stdout and "214587" in proc.stdout
