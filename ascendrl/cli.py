@@ -4,6 +4,10 @@
 `--apply`: 1 when any check still fails, even if everything planned was applied; the dry run
 exits 0), the text says what was applied.
 
+`run` passes its command's status through; its own failures use `docker run`'s and `timeout`'s
+codes (125 ascendrl failed or did not launch, 126 command not executable, 127 command not
+found; see RUN_EXIT_TABLE).
+
 Exit codes: 0 nothing failed, 1 a finding failed (explain: a fatal failure found), 2 usage
 error, 3 ascendrl crashed, 4 explain could read none of its inputs, 120 the output could not be
 written (stdout closed or full, as Python's own 120), 130 interrupted. A reader that goes away
@@ -26,6 +30,15 @@ from pathlib import Path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_CRASH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 EXIT_NO_INPUT = 4  # explain: every input was unreadable, binary or empty of files
+# `run` passes the command's own status through, so its own failures use docker run's / timeout's codes
+EXIT_RUN_FAILED, EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND = 125, 126, 127
+RUN_EXIT_TABLE = """exit status:
+  the command's own  the command ran; its status is passed through (128+N: it died of signal N)
+  125                ascendrl failed or did not launch: bad arguments, preflight failures
+                     without --force, a run folder it cannot write, an error while supervising
+  126                the command was found but could not be executed (permission, not a program)
+  127                the command was not found
+  130                interrupted (the run was stopped first)"""
 EXIT_OUTPUT = 120  # stdout closed, full or failing; Python exits 120 when its final flush fails
 MAX_TIMEOUT = 24 * 3600.0
 
@@ -113,7 +126,11 @@ def _parser() -> argparse.ArgumentParser:
     imp = recipes_sub.add_parser("import", help="write the recipe YAML equivalent to a launch script's verl command (the script is read, never run)")
     imp.add_argument("script", metavar="SCRIPT", help="the launch script (train.sh)")
     imp.add_argument("--out", metavar="FILE", help="write the YAML here (default: standard output)")
-    run = sub.add_parser("run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop")
+    run = sub.add_parser(
+        "run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop",
+        usage="ascendrl run [options] RECIPE [KEY=VALUE ...]\n       ascendrl run [options] -- COMMAND [ARG ...]   (e.g. -- bash train.sh)",
+        epilog=RUN_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run.add_argument("recipe", nargs="?", metavar="RECIPE", help="a built-in recipe name or a recipe file (or use -- COMMAND …)")
     run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
     run.add_argument("--dry-run", action="store_true", help="print the command and env, start nothing")
@@ -649,12 +666,13 @@ def _main(argv: list[str] | None) -> int:
         argv, command_argv = argv[:cut], argv[cut + 1 :]
     if argv and argv[0] == "run":
         argv = _options_first(argv, takes_value={"--python", "--stall-timeout", "--grace", "--runs-dir"})
+    running = bool(argv) and argv[0] == "run"
     try:
         args = parser.parse_args(argv)
         if command_argv is not None:
             args.command_argv = command_argv
     except SystemExit as exc:  # argparse already printed the message
-        return EXIT_USAGE if exc.code else EXIT_OK
+        return (EXIT_RUN_FAILED if running else EXIT_USAGE) if exc.code else EXIT_OK
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
@@ -666,7 +684,7 @@ def _main(argv: list[str] | None) -> int:
         return commands[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_RUN_FAILED if running else EXIT_USAGE
     except KeyboardInterrupt:
         print("ascendrl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPT
@@ -679,7 +697,7 @@ def _main(argv: list[str] | None) -> int:
     except Exception:
         log = _write_crash_log(traceback.format_exc())
         print(f"ascendrl: an unexpected error occurred; details in {log}", file=sys.stderr)
-        return EXIT_CRASH
+        return EXIT_RUN_FAILED if running else EXIT_CRASH
 
 
 def _write_crash_log(text: str) -> str:

@@ -78,13 +78,14 @@ def test_run_dry_run_prints_the_exact_command_and_env(capsys):
     command = out[out.index("python3"):].replace("\\\n", " ")
     argv = shlex.split(command)
     assert argv[:3] == ["python3", "-m", "verl.trainer.main_ppo"]
+    assert "python3 -m verl.trainer.main_ppo \\\n" in out  # copy-pasteable: the entry point on one line
     assert "actor_rollout_ref.model.path=/m/q" in argv and "trainer.total_epochs=2" in argv
     assert len(argv) == 3 + SEED_OVERRIDES
 
 
 def test_run_on_a_host_that_fails_preflight_does_not_launch(capsys, tmp_path):
     # This machine has no NPU: preflight fails, and without --force nothing starts.
-    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--runs-dir", str(tmp_path)]) == 1
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--runs-dir", str(tmp_path)]) == 125  # ascendrl did not launch
     err = capsys.readouterr().err
     assert "not launching" in err and "ARL-D001" in err
     [run_dir] = list(tmp_path.iterdir())
@@ -92,6 +93,6 @@ def test_run_on_a_host_that_fails_preflight_does_not_launch(capsys, tmp_path):
 
 
 def test_run_usage_errors(capsys):
-    assert main(["run"]) == 2
-    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--", "python3", "x.py"]) == 2
-    assert main(["run", "--stall-timeout", "0", "--", "true"]) == 2
+    assert main(["run"]) == 125  # run's own failures: docker run's 125
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--", "python3", "x.py"]) == 125
+    assert main(["run", "--stall-timeout", "0", "--", "true"]) == 125
