@@ -54,6 +54,8 @@ class Recipe:
             key, value = word.split("=", 1)
             if key in self.params:
                 values[key] = value
+            elif "." not in key and not key.startswith(("+", "~")):
+                raise RecipeError(_not_a_param(key, self))
             else:
                 extra.append(word)
         overrides = []
@@ -68,6 +70,17 @@ class Recipe:
             else:
                 overrides.append(word)
         return ResolvedRecipe(self, tuple(overrides), dict(values))
+
+
+def _not_a_param(key: str, recipe: Recipe) -> str:
+    """A word without a dot that names no parameter: a typo far more often than a top-level Hydra key."""
+    import difflib
+
+    names = sorted(recipe.params)
+    near = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    listed = f"parameters: {', '.join(names)}" if names else "it has no parameters"
+    return f"{key} is not a parameter of recipe {recipe.name}; {hint}({listed}; a Hydra override has a dotted key, or +key=value)"
 
 
 def _param(values: Mapping[str, str], name: str, recipe: str) -> str:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shlex
 
+from pathlib import Path
+
 import pytest
 
 from ascendrl.cli import main
 from ascendrl.recipes import RecipeError, builtin_names, load_recipe, parse_recipe
 
-SEED_OVERRIDES = 44  # the seed's tune_qwen25vl7b_grpo.sh passes 44 Hydra overrides
+SEED_OVERRIDES = 43  # the seed's tune_qwen25vl7b_grpo.sh passes 44 Hydra overrides; the recipe drops its data.image_key
 
 
 def test_builtin_recipes_load_and_describe_their_hardware():
@@ -33,6 +35,27 @@ def test_seed_recipe_matches_the_seed_script():
     assert values["trainer.total_epochs"] == "15" and values["trainer.n_gpus_per_node"] == "8"
     assert values["data.train_files"] == "/workspace/verl/gsm8k/train.parquet"
     assert values["actor_rollout_ref.model.path"] == "/models/Qwen2.5-VL-7B-Instruct"
+    assert "geo3k" not in values["trainer.project_name"] and "data.image_key" not in values  # named for GSM8K
+
+
+def test_seed_recipe_against_the_seed_script_read_statically():
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.launch import read_script
+
+    script = Path(__file__).parents[1] / "fixes" / "scripts" / "tune_qwen25vl7b_grpo.sh"
+    launch = read_script(Host(env={"HOME": "/root"}), str(script)).launch
+    assert launch is not None
+    keys = lambda overrides: {o.split("=", 1)[0] for o in overrides}  # noqa: E731
+    recipe = load_recipe("qwen25vl-7b-gsm8k-grpo").resolve()
+    assert keys(launch.overrides) - keys(recipe.overrides) == {"data.image_key"}
+    assert keys(recipe.overrides) <= keys(launch.overrides)
+
+
+def test_a_mistyped_parameter_is_an_error_with_the_nearest_names():
+    recipe = load_recipe("qwen25vl-7b-gsm8k-grpo")
+    with pytest.raises(RecipeError, match=r"modelpath is not a parameter of recipe qwen25vl-7b-gsm8k-grpo; did you mean model_path\?"):
+        recipe.resolve(["modelpath=/x"])
+    assert recipe.resolve(["+newkey=1"]).overrides[-1] == "+newkey=1"  # a + word is always an override
 
 
 def test_user_words_set_params_and_replace_or_add_overrides():
