@@ -489,9 +489,8 @@ def _cmd_stack(args: argparse.Namespace) -> int:
 
     if args.root and not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
-    if args.python and not Path(args.python).exists():
-        raise UsageError(f"--python {args.python}: no such file")
-    host = Host(root=Path(args.root).resolve() if args.root else Path("/"), env=dict(os.environ), python=args.python)
+    python = _check_path("--python", args.python, executable=True) if args.python else None  # a name is looked up on PATH
+    host = Host(root=Path(args.root).resolve() if args.root else Path("/"), env=dict(os.environ), python=python)
     facts = Facts({**probe_packages(host), **probe_cann(host)})
     keys = ("cann", "torch", "torch_npu", "triton_ascend", "transformers", "vllm", "vllm_ascend", "verl")
     installed = {k: facts.value("cann.toolkit.version" if k == "cann" else f"pkg.{k}") for k in keys}
