@@ -352,6 +352,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         report = check_as_run_sees_it(host, args.env_file, shell)
     else:
         report = check(host)
+    if not args.json and (note := _verl_note(report, host)):
+        print(note, file=sys.stderr)
     if args.json:
         _emit(lambda: print(render.to_json(report)))
     elif _use_color(args.color):
@@ -361,6 +363,39 @@ def _cmd_check(args: argparse.Namespace) -> int:
     else:
         _emit(lambda: print(render.to_plain(report)))
     return EXIT_FINDINGS if report.failed else EXIT_OK
+
+
+def _verl_note(report, host) -> str | None:
+    """Once, above the report: which lint rules need verl, and a Python here that has it (if any)."""
+    query = report.facts.value("lint.query") if "lint.query" in report.facts else None
+    if not query or not (query.get("verl") or {}).get("error"):
+        return None
+    skipped = [f.rule_id for f in report.findings if f.rule_id.startswith("ARL-L") and f.status.value == "skip"]
+    checked = query.get("python") or host.python or sys.executable
+    line = f"ascendrl: {len(skipped)} recipe lint rules need verl, which {checked} does not have: pass --python with the training interpreter"
+    found = _python_with_verl(checked)
+    return line + (f" (this one has verl: --python {found})" if found else "")
+
+
+def _python_with_verl(not_this: str) -> str | None:
+    """A Python on PATH or in the active venv/conda env that can import verl (each asked with a short timeout)."""
+    import subprocess
+
+    candidates = [os.path.join(os.environ[v], "bin", "python") for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if os.environ.get(v)]
+    candidates += [p for p in (shutil.which("python3"), shutil.which("python")) if p]
+    seen = {os.path.realpath(not_this)}
+    for exe in candidates:
+        real = os.path.realpath(exe)
+        if real in seen or not os.access(exe, os.X_OK):
+            continue
+        seen.add(real)
+        try:
+            probe = subprocess.run([exe, "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('verl') is None)"], capture_output=True, timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if probe.returncode == 0:
+            return exe
+    return None
 
 
 def _cmd_plan(args: argparse.Namespace) -> int:

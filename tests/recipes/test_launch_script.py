@@ -138,3 +138,25 @@ def test_recipes_import_writes_a_recipe_that_loads_back(tmp_path: Path):
     install.write_text("pip install verl\n")
     proc = _cli("recipes", "import", str(install), env=env)
     assert proc.returncode == 1 and "starts no verl training" in proc.stderr
+
+
+def test_lint_rules_that_need_no_verl_run_without_it_and_the_note_names_a_python_with_verl(tmp_path: Path):
+    import sys
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "site" / "verl").mkdir(parents=True)
+    (venv / "site" / "verl" / "__init__.py").write_text("")  # an importable verl package for this interpreter
+    python = venv / "bin" / "python"
+    python.write_text(f"#!/bin/sh\nPYTHONPATH={venv / 'site'} exec {sys.executable} \"$@\"\n")
+    python.chmod(0o755)
+    env = {**os.environ, "VIRTUAL_ENV": str(venv), "HOME": str(tmp_path)}
+    model = tmp_path / "no-model"
+    proc = _cli("check", "--recipe", "qwen25vl-7b-gsm8k-grpo", "--set", f"model_path={model}", env=env)
+    lines = {ln.split()[1]: ln for ln in proc.stdout.splitlines() if ln.strip().startswith(("PASS", "WARN", "FAIL", "SKIP")) and "ARL-L" in ln}
+    assert lines["ARL-L012"].lstrip().startswith("FAIL") and f"{model} does not exist" in lines["ARL-L012"]
+    assert lines["ARL-L010"].lstrip().startswith("FAIL") and "does not exist" in lines["ARL-L010"]
+    assert not lines["ARL-L009"].lstrip().startswith("SKIP")
+    assert lines["ARL-L002"].lstrip().startswith("SKIP") and "see ARL-L001" in lines["ARL-L002"]
+    assert "verl is not installed in this interpreter" in lines["ARL-L001"]
+    assert proc.stderr.count("recipe lint rules need verl") == 1 and f"--python {python}" in proc.stderr
