@@ -170,6 +170,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--catalog", action="append", default=[], metavar="FILE", help="also load known failures from FILE (repeatable)")
     explain.add_argument("--list", action="store_true", help="list the catalog and exit")
     explain.add_argument("--id", metavar="ID", help="show one catalog entry and exit")
+    explain.add_argument("--schema", action="store_true", help="print the catalog entry format (SCHEMA.md, for --catalog files) and exit")
     explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
     explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     return parser
@@ -549,6 +550,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl import render_explain
     from ascendrl.catalog import Classifier, load_catalog
 
+    if args.schema:  # shipped in the wheel: the format of a --catalog file
+        from importlib import resources
+
+        text = resources.files("ascendrl.catalog").joinpath("SCHEMA.md").read_text(encoding="utf-8")
+        _emit(lambda: print(text, end=""))
+        return EXIT_OK
     for path in args.catalog:
         _check_path("--catalog", path, executable=False)
     catalog = load_catalog(args.catalog)
