@@ -160,3 +160,27 @@ def test_lint_rules_that_need_no_verl_run_without_it_and_the_note_names_a_python
     assert lines["ARL-L002"].lstrip().startswith("SKIP") and "see ARL-L001" in lines["ARL-L002"]
     assert "verl is not installed in this interpreter" in lines["ARL-L001"]
     assert proc.stderr.count("recipe lint rules need verl") == 1 and f"--python {python}" in proc.stderr
+
+
+def test_run_lints_the_command_or_the_script_it_is_given(tmp_path: Path):
+    from ascendrl.run_cmd import launch_from_command
+
+    direct = ["python3", "-m", "verl.trainer.main_ppo", "--config-name=ppo_trainer", "trainer.nnodes=1", "+x.y=2"]
+    assert launch_from_command(direct) == ("verl.trainer.main_ppo", ["trainer.nnodes=1", "+x.y=2"])
+    script = SCRIPTS / "special_npu_run_qwen2_5_05b_grpo.sh"
+    entry, overrides = launch_from_command(["bash", str(script)], env={"HOME": "/h"}) or ("", [])
+    assert entry == "verl.trainer.main_ppo" and "data.train_files=/h/data/gsm8k/train.parquet" in overrides
+    assert launch_from_command(["bash", "-c", "true"]) is None
+
+
+def test_check_script_usage_and_a_script_that_launches_nothing(tmp_path: Path):
+    install = tmp_path / "install.sh"
+    install.write_text("export VLLM_ASCEND_ENABLE_NZ=0\npip install verl\n")
+    proc = _cli("check", "--script", str(install), "--json")
+    doc = json.loads(proc.stdout)
+    assert "starts no verl training" in proc.stderr and not any(f["id"].startswith("ARL-L") for f in doc["findings"])
+    assert doc["facts"]["env.settings"]["value"].get("VLLM_ASCEND_ENABLE_NZ") == "0"  # its exports are still the env
+    both = _cli("check", "--script", str(install), "--recipe", "qwen25vl-7b-gsm8k-grpo")
+    assert both.returncode == 2 and "either --recipe or --script" in both.stderr
+    missing = _cli("check", "--script", str(tmp_path / "nope.sh"))
+    assert missing.returncode == 2 and "nope.sh" in missing.stderr and "Traceback" not in missing.stderr
