@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping
 
 from .host import Host
+from .redact import redact_text, secret_name
 from .shellenv import ASSIGN, Command, Unknown, Word, _Reader, _skip_balanced, expand, tokens
 
 MAIN_PPO = "verl.trainer.main_ppo"
@@ -26,6 +27,7 @@ _ENTRY = re.compile(r"(?:verl|recipe)(?:\.\w+)+")
 _LAUNCHERS = ("python", "python3", "torchrun", "accelerate", "deepspeed")
 # ${1:-vllm}: the script's arguments are not known; bash run without arguments takes the default.
 _POSITIONAL = re.compile(r"\$\{([0-9]+)(:?[-+=?])")
+_REFERENCE = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 _ARRAY_ALL = re.compile(r'"?\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?')
 
 
@@ -198,6 +200,8 @@ class _LaunchReader(_Reader):
         self.unsure: dict[str, set[str]] = {}  # array -> its elements that needed something not known
         self.unsure_vars: set[str] = set()  # variables whose value needed something not known
         self.unknown_vars: set[str] = set()  # variables bash sets to a value not known here
+        self.assigned: set[str] = set()  # variables the script itself sets
+        self.from_env: set[str] = set()  # variables read from this shell's environment (said once each)
         self.errexit = self.nounset = False
         self.stopped: str | None = None
 
@@ -220,8 +224,20 @@ class _LaunchReader(_Reader):
                     setattr(self, flag, True)
         return super().command(cmd, where, depth)
 
+    def _env_reads(self, raw: str, where: str) -> None:
+        """Say once for each variable a value takes from this shell's environment: the run's may differ."""
+        for name in _REFERENCE.findall(raw):
+            if name in self.assigned or name in self.from_env or name not in self.host_env or name == "PWD":
+                continue
+            self.from_env.add(name)
+            shown = "***" if secret_name(name) else redact_text(self.host_env[name])
+            self.note(where, f"${name} comes from this shell's environment ({shown!r}); where the script runs it may differ")
+
     def assign(self, word: Word, where: str, export: bool) -> None:
         m = ASSIGN.match(word.raw)
+        if m and not self.stopped:
+            self._env_reads(word.raw[m.end() :], where)
+            self.assigned.add(m.group("name"))
         raw = word.raw[m.end() :] if m else ""
         if self.stopped or not (m and raw.startswith("(") and raw.endswith(")")):
             return None if self.stopped else super().assign(word, where, export)
@@ -267,6 +283,8 @@ class _LaunchReader(_Reader):
         at = entry_index(words)
         if at is None:
             return
+        for w in cmd.words:
+            self._env_reads(w.raw, where)
         if self.launch is not None:
             self.others.append(f"{where}: another launch of {words[at]}; only the first is read")
             return

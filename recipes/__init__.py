@@ -198,15 +198,21 @@ def recipe_from_launch(launch: Any, origin: str, notes: Sequence[str] = ()) -> R
 
     The overrides are the words bash would pass; the env is what the script itself exports.
     """
+    from ascendrl.preflight.redact import secret_name
+
     name = Path(origin).stem
     extra = [f"the script also passes {' '.join(launch.options)}; a recipe composes verl's default config, so add them to your command by hand"] if launch.options else []
+    secrets = sorted(k for k in launch.exports if secret_name(k))
+    if secrets:
+        extra.append(f"left out of env (secrets are not written to a recipe): {', '.join(secrets)}; export them in the shell that runs it")
     hardware = {
         "npus_per_node": _int_or_text(launch.value("trainer.n_gpus_per_node")),
         "nnodes": _int_or_text(launch.value("trainer.nnodes") or "1"),
     }
     return Recipe(
         name=name, description=f"imported from {Path(origin).name}", entry=launch.entry,
-        overrides=tuple(o.replace("{{", "{ {") for o in launch.overrides), params={}, env=dict(launch.exports),
+        overrides=tuple(o.replace("{{", "{ {") for o in launch.overrides), params={},
+        env={k: v for k, v in launch.exports.items() if k not in secrets},
         hardware=hardware, verl={}, notes=tuple([*extra, *notes]), origin=origin,
     )
 

@@ -184,3 +184,27 @@ def test_check_script_usage_and_a_script_that_launches_nothing(tmp_path: Path):
     assert both.returncode == 2 and "either --recipe or --script" in both.stderr
     missing = _cli("check", "--script", str(tmp_path / "nope.sh"))
     assert missing.returncode == 2 and "nope.sh" in missing.stderr and "Traceback" not in missing.stderr
+
+
+def test_values_from_this_shells_environment_are_said_once_and_secrets_hidden(tmp_path: Path):
+    script = tmp_path / "train.sh"
+    script.write_text(
+        "MODEL_PATH=${MODEL_PATH:-/models/q}\nexport WANDB_API_KEY=$WANDB_API_KEY\n"
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=$MODEL_PATH trainer.default_local_dir=$HOME/ckpt\n"
+    )
+    read = read_script(Host(env={"HOME": "/h", "MODEL_PATH": "/m", "WANDB_API_KEY": "s3cret"}), str(script))
+    assert read.launch is not None and read.launch.value("actor_rollout_ref.model.path") == "/m"
+    said = [u for u in read.unresolved if "comes from this shell's environment" in u]
+    assert len(said) == 3 and any("$MODEL_PATH" in u and "'/m'" in u for u in said)
+    assert not any("s3cret" in u for u in read.unresolved) and any("$WANDB_API_KEY" in u and "***" in u for u in said)
+
+
+def test_import_leaves_secrets_out_of_the_recipe(tmp_path: Path):
+    from ascendrl.recipes import recipe_from_launch, recipe_yaml
+
+    script = tmp_path / "train.sh"
+    script.write_text("export HF_TOKEN=hf_abc\nexport TASK_QUEUE_ENABLE=2\npython3 -m verl.trainer.main_ppo trainer.nnodes=1\n")
+    launch = read_script(Host(env={}), str(script)).launch
+    assert launch is not None
+    text = recipe_yaml(recipe_from_launch(launch, str(script)))
+    assert "hf_abc" not in text and "HF_TOKEN" in text and "TASK_QUEUE_ENABLE: '2'" in text
