@@ -75,7 +75,7 @@ class ScriptRead:
 
 def _arith(expr: str, env: Mapping[str, str], depth: int = 0, *, strict: bool = False) -> int:
     """bash integer arithmetic for + - * / % and parentheses over numbers and variables."""
-    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Mod: lambda a, b: a - b * int(a / b)}
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
 
     def name_value(name: str) -> int:
         if strict and name not in env:
@@ -92,11 +92,11 @@ def _arith(expr: str, env: Mapping[str, str], depth: int = 0, *, strict: bool = 
             return name_value(node.id)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             return -ev(node.operand) if isinstance(node.op, ast.USub) else ev(node.operand)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.Mod)):
             a, b = ev(node.left), ev(node.right)
             if b == 0:
                 raise ShellError(f"$(({expr})) divides by zero")
-            return int(a / b)  # bash truncates toward zero
+            return int(a / b) if isinstance(node.op, ast.Div) else a - b * int(a / b)  # bash truncates toward zero
         if isinstance(node, ast.BinOp) and type(node.op) in ops:
             return ops[type(node.op)](ev(node.left), ev(node.right))
         raise Unknown(f"$(({expr})) arithmetic beyond + - * / %")

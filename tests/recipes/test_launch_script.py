@@ -208,3 +208,12 @@ def test_import_leaves_secrets_out_of_the_recipe(tmp_path: Path):
     assert launch is not None
     text = recipe_yaml(recipe_from_launch(launch, str(script)))
     assert "hf_abc" not in text and "HF_TOKEN" in text and "TASK_QUEUE_ENABLE: '2'" in text
+
+
+@pytest.mark.parametrize("expr", ["7 % 3", "-7 / 2", "-7 % 3", "(a + 2) * b", "a * (b - 10) / 3", "x + 1"])
+def test_arithmetic_agrees_with_bash(expr: str):
+    from ascendrl.preflight.launch import fill_arithmetic
+
+    env = {"a": "1", "b": "4"}
+    bash = subprocess.run(["bash", "-c", f"echo $(({expr}))"], env={**env, "PATH": "/usr/bin:/bin"}, capture_output=True, text=True)
+    assert fill_arithmetic(f"$(({expr}))", env) == bash.stdout.strip()
