@@ -1,5 +1,13 @@
 """The thin command line: parse arguments, call the core, render, choose the exit code.
 
+`fix` follows ruff's `check --fix`: the exit status says whether failures remain (after
+`--apply`: 1 when any check still fails, even if everything planned was applied; the dry run
+exits 0), the text says what was applied.
+
+`run` passes its command's status through; its own failures use `docker run`'s and `timeout`'s
+codes (125 ascendrl failed or did not launch, 126 command not executable, 127 command not
+found; see RUN_EXIT_TABLE).
+
 Exit codes: 0 nothing failed, 1 a finding failed (explain: a fatal failure found), 2 usage
 error, 3 ascendrl crashed, 4 explain could read none of its inputs, 120 the output could not be
 written (stdout closed or full, as Python's own 120), 130 interrupted. A reader that goes away
@@ -22,6 +30,15 @@ from pathlib import Path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_CRASH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 EXIT_NO_INPUT = 4  # explain: every input was unreadable, binary or empty of files
+# `run` passes the command's own status through, so its own failures use docker run's / timeout's codes
+EXIT_RUN_FAILED, EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND = 125, 126, 127
+RUN_EXIT_TABLE = """exit status:
+  the command's own  the command ran; its status is passed through (128+N: it died of signal N)
+  125                ascendrl failed or did not launch: bad arguments, preflight failures
+                     without --force, a run folder it cannot write, an error while supervising
+  126                the command was found but could not be executed (permission, not a program)
+  127                the command was not found
+  130                interrupted (the run was stopped first)"""
 EXIT_OUTPUT = 120  # stdout closed, full or failing; Python exits 120 when its final flush fails
 MAX_TIMEOUT = 24 * 3600.0
 
@@ -83,7 +100,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
     _host_options(check)
     check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
-    check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model")
+    check.add_argument("--recipe", metavar="NAME|FILE", help="also lint this recipe against the checked interpreter's verl, its data and model (a .sh file is read as --script)")
+    check.add_argument("--script", metavar="FILE", help="lint the verl command in this launch script as a recipe, with its exports as the env (read, never run)")
     check.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or Hydra override for --recipe (repeatable)")
     check.add_argument("--validate", action="store_true", help="with --recipe: also run verl's own validate_config (imports verl: a few seconds)")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto")
@@ -106,8 +124,16 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--json", action="store_true", help="print the plan and the outcome as JSON")
     _host_options(fix)
 
-    sub.add_parser("recipes", help="list the built-in recipes")
-    run = sub.add_parser("run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop")
+    recipes = sub.add_parser("recipes", help="list the built-in recipes; `recipes import train.sh` turns a launch script into one")
+    recipes_sub = recipes.add_subparsers(dest="recipes_action", metavar="ACTION")
+    imp = recipes_sub.add_parser("import", help="write the recipe YAML equivalent to a launch script's verl command (the script is read, never run)")
+    imp.add_argument("script", metavar="SCRIPT", help="the launch script (train.sh)")
+    imp.add_argument("--out", metavar="FILE", help="write the YAML here (default: standard output)")
+    run = sub.add_parser(
+        "run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop",
+        usage="ascendrl run [options] RECIPE [KEY=VALUE ...]\n       ascendrl run [options] -- COMMAND [ARG ...]   (e.g. -- bash train.sh)",
+        epilog=RUN_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run.add_argument("recipe", nargs="?", metavar="RECIPE", help="a built-in recipe name or a recipe file (or use -- COMMAND …)")
     run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
     run.add_argument("--dry-run", action="store_true", help="print the command and env, start nothing")
@@ -156,6 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--catalog", action="append", default=[], metavar="FILE", help="also load known failures from FILE (repeatable)")
     explain.add_argument("--list", action="store_true", help="list the catalog and exit")
     explain.add_argument("--id", metavar="ID", help="show one catalog entry and exit")
+    explain.add_argument("--schema", action="store_true", help="print the catalog entry format (SCHEMA.md, for --catalog files) and exit")
     explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
     explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     explain.add_argument("--nodes", nargs="+", metavar="DIR", help="one log folder per node: order the failures across nodes and name the first (also automatic for a folder of per-node folders)")
@@ -205,12 +232,67 @@ def _with_recipe(host, name: str, words: list[str], *, validate: bool):
     return dataclasses.replace(host, recipe=resolved, validate=validate)
 
 
+def read_launch_script(host, path: str):
+    """``path`` read as a launch script (never run); what could not be determined goes to stderr."""
+    from ascendrl import render_fix
+    from ascendrl.preflight.launch import read_script
+
+    _check_path("--script", path, executable=False)
+    try:
+        read = read_script(host, path)
+    except OSError as exc:
+        raise UsageError(f"--script {path}: {_os_reason(exc)}") from None
+    if read.unresolved:
+        print(render_fix.unresolved_text(path, read.unresolved), file=sys.stderr)
+    return read
+
+
+def _with_script(host, path: str, words: list[str], *, validate: bool):
+    """The host as the script's verl command sees it: its env, and its overrides linted as a recipe."""
+    import dataclasses
+
+    from ascendrl.recipes import RecipeError, recipe_from_launch
+
+    read = read_launch_script(host, path)
+    if read.launch is None:
+        print(f"ascendrl: {path} starts no verl training (no `python -m verl…` or `-m recipe…` that runs); checking the host with its exports", file=sys.stderr)
+        return dataclasses.replace(host, env=read.env)
+    try:
+        resolved = recipe_from_launch(read.launch, path).resolve(words)
+    except RecipeError as exc:
+        raise UsageError(str(exc)) from None
+    return dataclasses.replace(host, env=read.launch.env, recipe=resolved, validate=validate)
+
+
 def _cmd_recipes(args: argparse.Namespace) -> int:
     from ascendrl.recipes import all_recipes
+
+    if args.recipes_action == "import":
+        return _import_script(args)
 
     for recipe in all_recipes():
         hw = recipe.hardware
         print(f"{recipe.name:<28} {hw.get('npus_per_node')} NPU x {hw.get('nnodes')} node  {recipe.description}")
+    return EXIT_OK
+
+
+def _import_script(args: argparse.Namespace) -> int:
+    from ascendrl.preflight.host import Host
+    from ascendrl.recipes import recipe_from_launch, recipe_yaml
+
+    read = read_launch_script(Host(env=dict(os.environ)), args.script)
+    if read.launch is None:
+        print(f"ascendrl: {args.script} starts no verl training; nothing to import", file=sys.stderr)
+        return EXIT_FINDINGS
+    text = recipe_yaml(recipe_from_launch(read.launch, args.script, [f"not determined when imported: {u}" for u in read.unresolved]))
+    if args.out is None:
+        _emit(lambda: print(text, end=""))
+        return EXIT_OK
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: {_os_reason(exc)}") from None
+    print(f"wrote {args.out} ({len(read.launch.overrides)} overrides, {len(read.launch.exports)} env); check it with `ascendrl check --recipe {args.out}`", file=sys.stderr)
     return EXIT_OK
 
 
@@ -268,10 +350,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if args.address:
         raise UsageError("--address goes with --cluster")
     host = _host(args)
-    if args.recipe:
+    script = args.script or (args.recipe if args.recipe and args.recipe.endswith((".sh", ".bash")) else None)
+    if args.script and args.recipe:
+        raise UsageError("give either --recipe or --script, not both")
+    if script:
+        host = _with_script(host, script, args.set, validate=args.validate)
+    elif args.recipe:
         host = _with_recipe(host, args.recipe, args.set, validate=args.validate)
     elif args.set or args.validate:
-        raise UsageError("--set and --validate go with --recipe")
+        raise UsageError("--set and --validate go with --recipe or --script")
     if args.env_file:
         _check_path("--env-file", args.env_file, executable=False)
         from ascendrl import render_fix
@@ -283,6 +370,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         report = check_as_run_sees_it(host, args.env_file, shell)
     else:
         report = check(host)
+    if not args.json and (note := _verl_note(report, host)):
+        print(note, file=sys.stderr)
     if args.json:
         _emit(lambda: print(render.to_json(report)))
     elif _use_color(args.color):
@@ -366,6 +455,39 @@ def _cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _verl_note(report, host) -> str | None:
+    """Once, above the report: which lint rules need verl, and a Python here that has it (if any)."""
+    query = report.facts.value("lint.query") if "lint.query" in report.facts else None
+    if not query or not (query.get("verl") or {}).get("error"):
+        return None
+    skipped = [f.rule_id for f in report.findings if f.rule_id.startswith("ARL-L") and f.status.value == "skip"]
+    checked = query.get("python") or host.python or sys.executable
+    line = f"ascendrl: {len(skipped)} recipe lint rules need verl, which {checked} does not have: pass --python with the training interpreter"
+    found = _python_with_verl(checked)
+    return line + (f" (this one has verl: --python {found})" if found else "")
+
+
+def _python_with_verl(not_this: str) -> str | None:
+    """A Python on PATH or in the active venv/conda env that can import verl (each asked with a short timeout)."""
+    import subprocess
+
+    candidates = [os.path.join(os.environ[v], "bin", "python") for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if os.environ.get(v)]
+    candidates += [p for p in (shutil.which("python3"), shutil.which("python")) if p]
+    seen = {os.path.realpath(not_this)}
+    for exe in candidates:
+        real = os.path.realpath(exe)
+        if real in seen or not os.access(exe, os.X_OK):
+            continue
+        seen.add(real)
+        try:
+            probe = subprocess.run([exe, "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('verl') is None)"], capture_output=True, timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if probe.returncode == 0:
+            return exe
+    return None
+
+
 def _cmd_plan(args: argparse.Namespace) -> int:
     """`ascendrl plan`: the memory plan for a model (and a recipe) on this host or a given HBM."""
     import json
@@ -404,8 +526,14 @@ def _cmd_fix(args: argparse.Namespace) -> int:
     host = _host(args)
     target = args.script or os.path.join(STATE_DIR, ENV_FILE)
     shell = read_env_file(host, target)  # read, never run
+    launch, notes = (_script_launch(host, args.script) if args.script else (None, []))
+    if launch is not None:
+        host = _with_launch(host, launch, args.script)
     before = check_as_run_sees_it(host, target, shell)
-    proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None)
+    forced = _forced(before, args.only, launch, notes)
+    proposals = propose(before, host, data_dir=os.path.abspath(args.data_dir) if args.data_dir else None, script=args.script, launch=launch, forced=forced)
+    for note in notes:
+        print(f"ascendrl fix: {note}", file=sys.stderr)
     try:
         plan = build_plan(proposals, target=target, managed=not args.script, unsafe=args.unsafe, only=args.only, skip=args.skip)
     except FixError as exc:
@@ -421,9 +549,58 @@ def _cmd_fix(args: argparse.Namespace) -> int:
     except FixError as exc:
         print(f"ascendrl fix: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
+    if args.script:
+        relaunch = _script_launch(host, args.script)[0]
+        host = _with_launch(host, relaunch, args.script) if relaunch is not None else host
     after = check_as_run_sees_it(host, target)
     print(render_fix.outcome_json(plan, result, before, after, unresolved) if args.json else render_fix.outcome_text(plan, result, before, after))
     return EXIT_FINDINGS if after.failed else EXIT_OK
+
+
+def _script_launch(host, script: str):
+    """The --script's verl command (read, never run), and what that means for the fixes."""
+    from ascendrl.preflight.launch import read_script
+
+    try:
+        launch = read_script(host, script).launch
+    except OSError as exc:
+        raise UsageError(f"--script {script}: {_os_reason(exc)}") from None
+    if launch is None:
+        return None, [f"{script} starts no verl training: the vLLM settings (nz-off) are not proposed"]
+    if launch.rollout != "vllm":
+        return launch, [f"{script}'s rollout is {launch.rollout}, not vllm: the vLLM settings (nz-off) are not proposed"]
+    return launch, []
+
+
+def _with_launch(host, launch, script: str):
+    """The host with the script's verl command as its recipe (so rules see its overrides)."""
+    import dataclasses
+
+    from ascendrl.recipes import RecipeError, recipe_from_launch
+
+    try:
+        return dataclasses.replace(host, recipe=recipe_from_launch(launch, script).resolve())
+    except RecipeError:
+        return host
+
+
+def _forced(report, only: list[str], launch, notes: list[str]) -> list[str]:
+    """Fixes asked for by --only whose rules do not fail here: say why, and which the script lets apply anyway."""
+    from ascendrl.preflight.rules import all_rules
+
+    forced = []
+    for fix_id in only:
+        rules = {r.id for r in all_rules() if getattr(r, "fix_id", None) == fix_id}
+        found = [f for f in report.findings if f.rule_id in rules]
+        if any(f.status.value in ("fail", "warn") for f in found):
+            continue
+        why = "; ".join(f"{f.rule_id} {f.status.value}: {f.detail}" for f in found) or "no rule of it ran"
+        if fix_id == "nz-off" and launch is not None and launch.rollout == "vllm" and all(f.status.value == "skip" for f in found):
+            notes.append(f"--only {fix_id}: its rules do not judge this host ({why}); applying it to the script anyway, which launches a vllm rollout")
+            forced.append(fix_id)
+        else:
+            notes.append(f"--only {fix_id}: nothing to do ({why})")
+    return forced
 
 
 def _cmd_stack(args: argparse.Namespace) -> int:
@@ -437,9 +614,8 @@ def _cmd_stack(args: argparse.Namespace) -> int:
 
     if args.root and not Path(args.root).is_dir():
         raise UsageError(f"--root {args.root}: not a directory")
-    if args.python and not Path(args.python).exists():
-        raise UsageError(f"--python {args.python}: no such file")
-    host = Host(root=Path(args.root).resolve() if args.root else Path("/"), env=dict(os.environ), python=args.python)
+    python = _check_path("--python", args.python, executable=True) if args.python else None  # a name is looked up on PATH
+    host = Host(root=Path(args.root).resolve() if args.root else Path("/"), env=dict(os.environ), python=python)
     facts = Facts({**probe_packages(host), **probe_cann(host)})
     keys = ("cann", "torch", "torch_npu", "triton_ascend", "transformers", "vllm", "vllm_ascend", "verl")
     installed = {k: facts.value("cann.toolkit.version" if k == "cann" else f"pkg.{k}") for k in keys}
@@ -493,6 +669,12 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     from ascendrl import render_explain
     from ascendrl.catalog import Classifier, load_catalog
 
+    if args.schema:  # shipped in the wheel: the format of a --catalog file
+        from importlib import resources
+
+        text = resources.files("ascendrl.catalog").joinpath("SCHEMA.md").read_text(encoding="utf-8")
+        _emit(lambda: print(text, end=""))
+        return EXIT_OK
     for path in args.catalog:
         _check_path("--catalog", path, executable=False)
     catalog = load_catalog(args.catalog)
@@ -665,12 +847,13 @@ def _main(argv: list[str] | None) -> int:
         argv, command_argv = argv[:cut], argv[cut + 1 :]
     if argv and argv[0] == "run":
         argv = _options_first(argv, takes_value={"--python", "--stall-timeout", "--grace", "--runs-dir"})
+    running = bool(argv) and argv[0] == "run"
     try:
         args = parser.parse_args(argv)
         if command_argv is not None:
             args.command_argv = command_argv
     except SystemExit as exc:  # argparse already printed the message
-        return EXIT_USAGE if exc.code else EXIT_OK
+        return (EXIT_RUN_FAILED if running else EXIT_USAGE) if exc.code else EXIT_OK
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
@@ -682,7 +865,7 @@ def _main(argv: list[str] | None) -> int:
         return commands[args.command](args)
     except UsageError as exc:
         print(f"ascendrl: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return EXIT_RUN_FAILED if running else EXIT_USAGE
     except KeyboardInterrupt:
         print("ascendrl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPT
@@ -695,7 +878,7 @@ def _main(argv: list[str] | None) -> int:
     except Exception:
         log = _write_crash_log(traceback.format_exc())
         print(f"ascendrl: an unexpected error occurred; details in {log}", file=sys.stderr)
-        return EXIT_CRASH
+        return EXIT_RUN_FAILED if running else EXIT_CRASH
 
 
 def _write_crash_log(text: str) -> str:

@@ -63,7 +63,7 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
             "Not in the catalog: the most relevant unexplained error",
             f"  {u.type}: {u.message}",
             f"  at {u.file}:{u.line}" + (f"  (innermost user/verl frame: {u.frame})" if u.frame else ""),
-            "  ascendrl does not know this failure; add an entry with --catalog (see catalog/SCHEMA.md).",
+            "  ascendrl does not know this failure; add an entry with --catalog (its format: `ascendrl explain --schema`).",
         ]
     rest = ds[1:] if ds and (ds[0].fatal or explanation.unknown is None) else ds
     if rest:

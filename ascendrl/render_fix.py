@@ -7,13 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ascendrl.fixes.engine import ApplyResult, Plan, summary_changes
-from ascendrl.fixes.model import Instruction, MakeDir, Proposal, SetEnv, SourceScript, StopProcess
+from ascendrl.fixes.model import Instruction, MakeDir, Proposal, SetEnv, SetOverride, SourceScript, StopProcess
 from ascendrl.preflight.model import Report
 
 
 def _action(action: Any) -> str:
     if isinstance(action, SetEnv):
         return f"export {action.name}={action.value}"
+    if isinstance(action, SetOverride):
+        return f"{action.key}={action.value} on the script's verl command"
     if isinstance(action, SourceScript):
         return f"source {action.path}"
     if isinstance(action, MakeDir):
@@ -33,10 +35,31 @@ def _proposal_lines(p: Proposal, report: Report) -> list[str]:
     return lines
 
 
+def unfixed(plan: Plan, report: Report) -> list[Any]:
+    """Failing findings whose rule names no registered fix and that no proposal answers: only a person can fix them."""
+    answered = {rid for p in (*plan.proposals, *plan.manual, *plan.hidden_unsafe) for rid in p.resolves}
+    return [f for f in report.findings if f.status.value == "fail" and not f.fix_id and f.rule_id not in answered]
+
+
+def unfixed_lines(plan: Plan, report: Report) -> list[str]:
+    left = unfixed(plan, report)
+    if not left:
+        return []
+    out = ["", f"{len(left)} failure{'s' if len(left) != 1 else ''} {'have' if len(left) != 1 else 'has'} no automatic fix:"]
+    for f in left:
+        out.append(f"  {f.rule_id} {f.title}: {f.detail}")
+        out.append(f"      fix by hand: {f.fix or f'see `ascendrl check --rule {f.rule_id}`'}")
+    return out
+
+
+def unfixed_json(plan: Plan, report: Report) -> list[dict[str, Any]]:
+    return [{"id": f.rule_id, "title": f.title, "detail": f.detail, "fix": f.fix} for f in unfixed(plan, report)]
+
+
 def plan_text(plan: Plan, report: Report) -> str:
     out: list[str] = []
     if not (plan.proposals or plan.manual or plan.hidden_unsafe):
-        return "Nothing to fix: no failing or warning finding has a registered fix."
+        return "\n".join(["Nothing to fix automatically: no failing or warning finding has a registered fix.", *unfixed_lines(plan, report)])
     if plan.proposals:
         out.append("Would apply (dry run; add --apply):")
         for p in plan.proposals:
@@ -55,7 +78,7 @@ def plan_text(plan: Plan, report: Report) -> str:
         out += ["", "Manual steps (nothing inside this shell can do them):"]
         for p in plan.manual:
             out += _proposal_lines(p, report)
-    return "\n".join(out)
+    return "\n".join(out + unfixed_lines(plan, report))
 
 
 def unresolved_text(target: str, unresolved: Sequence[str], limit: int = 20) -> str:
@@ -68,7 +91,8 @@ def unresolved_text(target: str, unresolved: Sequence[str], limit: int = 20) -> 
 
 
 def plan_json(plan: Plan, report: Report, unresolved: Sequence[str] = ()) -> str:
-    return json.dumps({"schema": 1, "mode": "dry-run", "plan": plan.to_json(), "unresolved": list(unresolved)}, indent=2)
+    doc = {"schema": 1, "mode": "dry-run", "plan": plan.to_json(), "unresolved": list(unresolved), "no_automatic_fix": unfixed_json(plan, report)}
+    return json.dumps(doc, indent=2)
 
 
 def _outcome(plan: Plan, before: Report, after: Report) -> list[tuple[str, str, str]]:
@@ -88,11 +112,14 @@ def outcome_text(plan: Plan, result: ApplyResult, before: Report, after: Report)
         if result.rebuilt:
             out.append("  (the file had changed since the plan, e.g. another apply: the edit was made on its current bytes)")
         out.append(f"  journal {result.journal} (undo with `ascendrl fix --undo`)")
-    out += ["", "Before → after:"]
-    out += [f"  {rid}: {b} → {a}" for rid, b, a in _outcome(plan, before, after)]
+    changes = _outcome(plan, before, after)
+    if changes:  # nothing planned (a second --apply): no empty heading
+        out += ["", "Before → after:"]
+        out += [f"  {rid}: {b} → {a}" for rid, b, a in changes]
     if plan.target.endswith("env.sh") and result.written:
         out += ["", f"Use it in your shell: source {plan.target}   (`ascendrl run` sources it for you)"]
     counts = after.counts()
+    out += unfixed_lines(plan, after)
     out += ["", f"After: {counts['fail']} failed, {counts['warn']} warnings, {counts['pass']} passed, {counts['skip']} skipped"]
     return "\n".join(out)
 
@@ -114,6 +141,7 @@ def outcome_json(plan: Plan, result: ApplyResult, before: Report, after: Report,
             "unresolved": list(unresolved),
             "before_after": [{"id": rid, "before": b, "after": a} for rid, b, a in _outcome(plan, before, after)],
             "summary_after": after.counts(),
+            "no_automatic_fix": unfixed_json(plan, after),
         },
         indent=2,
     )

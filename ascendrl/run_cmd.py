@@ -14,34 +14,35 @@ from ascendrl.recipes import Recipe, RecipeError, load_recipe
 
 ENV_FILE = os.path.join(".ascendrl", "env.sh")
 MAIN_PPO = "verl.trainer.main_ppo"
+EXIT_RUN_FAILED, EXIT_NOT_EXECUTABLE, EXIT_NOT_FOUND = 125, 126, 127  # as docker run / timeout
 
 
 class RunSetupError(Exception):
     """Bad arguments for a run (reported as a usage error)."""
 
 
-def overrides_from_command(argv: list[str]) -> list[str] | None:
-    """Hydra overrides visible on a command line: after `-m verl.trainer.main_ppo`, or in a launch script."""
-    if MAIN_PPO in argv:
-        return [a for a in argv[argv.index(MAIN_PPO) + 1 :] if "=" in a and "$" not in a]
-    script = next((a for a in argv[:2] if a.endswith(".sh") and os.path.isfile(a)), None)
+def launch_from_command(argv: list[str], env: dict[str, str] | None = None) -> tuple[str, list[str]] | None:
+    """(entry, Hydra overrides) of the verl command: ``python3 -m verl…`` given directly, or the
+    one a launch script (``bash train.sh``, ``./train.sh``) runs, read statically (never run)."""
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.launch import entry_index, read_script
+
+    at = entry_index(list(argv))
+    if at is not None:
+        return argv[at], [a for a in argv[at + 1 :] if not a.startswith("-") and ("=" in a or a.startswith("~"))]
+    script = next((a for a in argv[:2] if a.endswith((".sh", ".bash")) and os.path.isfile(a)), None)
     if script is None:
         return None
-    text = Path(script).read_text(errors="replace")
-    joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
-    for line in joined.splitlines():
-        if MAIN_PPO in line:
-            try:
-                words = shlex.split(line, comments=True)
-            except ValueError:
-                return None
-            return [w for w in words[words.index(MAIN_PPO) + 1 :] if "=" in w and "$" not in w]
-    return None
+    try:
+        read = read_script(Host(env=dict(os.environ if env is None else env)), script)
+    except OSError:
+        return None
+    return (read.launch.entry, list(read.launch.overrides)) if read.launch else None
 
 
-def command_recipe(argv: list[str], overrides: list[str]) -> Recipe:
+def command_recipe(argv: list[str], overrides: list[str], entry: str = MAIN_PPO) -> Recipe:
     return Recipe(
-        name="command-line", description=shlex.join(argv), entry=MAIN_PPO, overrides=tuple(overrides),
+        name="command-line", description=shlex.join(argv), entry=entry, overrides=tuple(overrides),
         params={}, env={}, hardware={}, verl={}, notes=(), origin="command line",
     )
 
@@ -91,8 +92,23 @@ def dry_run_text(recipe: Recipe | None, argv: list[str]) -> str:
     for key, value in (recipe.env if recipe else {}).items():
         shown = "***" if secret_name(key) else redact_text(value)
         lines.append(f"export {shlex.quote(key)}={shlex.quote(shown)}")
-    lines.append(" \\\n    ".join(shlex.quote(a) for a in redact_argv(argv)))
+    words = [shlex.quote(a) for a in redact_argv(argv)]
+    head = 3 if len(words) >= 3 and argv[1] == "-m" else 1  # `python3 -m verl.trainer.main_ppo` stays together
+    lines.append(" \\\n    ".join([" ".join(words[:head]), *words[head:]]))
     return "\n".join(lines)
+
+
+def _not_runnable(program: str, env: dict[str, str]) -> tuple[int, str] | None:
+    """(127, why) when the command is not found, (126, why) when it cannot be executed; None when it can."""
+    if "/" not in program:
+        if shutil.which(program, path=env.get("PATH", os.defpath)) is None:
+            return EXIT_NOT_FOUND, f"{program}: command not found (not on PATH)"
+        return None
+    if not os.path.exists(program):
+        return EXIT_NOT_FOUND, f"{program}: no such file"
+    if os.path.isdir(program) or not os.access(program, os.X_OK):
+        return EXIT_NOT_EXECUTABLE, f"{program}: not executable ({'a folder' if os.path.isdir(program) else 'permission denied'})"
+    return None
 
 
 def run(args, command: list[str] | None) -> int:
@@ -115,9 +131,13 @@ def run(args, command: list[str] | None) -> int:
     else:
         recipe, argv = None, command
         name = Path(command[0]).name if len(command) == 1 else "-".join(Path(c).name for c in command[:2])
-        overrides = overrides_from_command(command)
-        lint = (command_recipe(command, overrides), []) if overrides else None
+        found = launch_from_command(command)
+        lint = (command_recipe(command, found[1], found[0]), []) if found and found[1] else None
     env, notes = run_env(recipe)
+    missing = _not_runnable(argv[0], env)
+    if missing is not None and not args.dry_run:
+        print(f"ascendrl: {missing[1]}", file=sys.stderr)
+        return missing[0]
     if args.dry_run:
         print(dry_run_text(recipe, argv))
         return 0
@@ -137,7 +157,7 @@ def run(args, command: list[str] | None) -> int:
             print(f"  FAIL {f.rule_id} {f.title}: {redact_text(f.detail)}", file=sys.stderr)
         if not args.force:
             print(f"ascendrl: not launching (fix them, or add --force); details in {run_dir}/preflight.json", file=sys.stderr)
-            return 1
+            return EXIT_RUN_FAILED
         print("ascendrl: launching anyway (--force)", file=sys.stderr)
     print(f"ascendrl: {shlex.join(redact_argv(argv))}", file=sys.stderr)
     print(f"ascendrl: run folder {run_dir}", file=sys.stderr)

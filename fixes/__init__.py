@@ -51,9 +51,15 @@ def npu_holders(host: Host) -> Callable[[], set[int] | None]:
     return now
 
 
-def propose(report: Report, host: Host, *, data_dir: str | None = None) -> list[Proposal]:
-    """Every registered fix's proposal for the failing and warning findings of ``report``."""
-    ctx = FixContext(host=host, facts=report.facts, findings=report.findings, data_dir=data_dir)
+def propose(
+    report: Report, host: Host, *, data_dir: str | None = None, script: str | None = None, launch=None, forced: Sequence[str] = (),
+) -> list[Proposal]:
+    """Every registered fix's proposal for the failing and warning findings of ``report``.
+
+    ``launch`` is the --script's verl command (fixes propose only what it needs); ``forced``
+    are fix ids asked for by --only whose rule does not fail here.
+    """
+    ctx = FixContext(host=host, facts=report.facts, findings=report.findings, data_dir=data_dir, script=script, launch=launch, forced=tuple(forced))
     proposals = []
     for fix in REGISTERED:
         proposal = fix.propose(ctx)

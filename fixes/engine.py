@@ -27,7 +27,7 @@ from ascendrl.preflight.model import Report
 from . import journal as journals
 from . import shellfile
 from .files import FixError, atomic_write, check_editable, clean_stale_temps, locked, state_lock
-from .model import Applicability, Instruction, MakeDir, Proposal, SetEnv, SourceScript, StopProcess
+from .model import Applicability, Instruction, MakeDir, Proposal, SetEnv, SetOverride, SourceScript, StopProcess
 
 STATE_DIR = ".ascendrl"
 ENV_FILE = "env.sh"
@@ -51,6 +51,7 @@ class FileChange:
     sources: tuple[str, ...] = ()
     managed: bool = False
     shown: str = ""  # the path as the user gave it
+    overrides: tuple[tuple[str, str], ...] = ()  # Hydra overrides on the script's verl command
 
     def diff(self) -> str:
         label = self.shown or self.path
@@ -58,7 +59,10 @@ class FileChange:
 
     def rebuilt(self, fresh: bytes | None) -> FileChange:
         """The same edit made on the bytes the file has now."""
-        return dataclasses.replace(self, before=fresh, after=shellfile.edit(fresh, self.exports, self.sources, managed=self.managed))
+        after = shellfile.edit(fresh, self.exports, self.sources, managed=self.managed)
+        if self.overrides:
+            after = shellfile.set_overrides(after, self.overrides)
+        return dataclasses.replace(self, before=fresh, after=after)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,6 +112,7 @@ def build_plan(
         else:
             chosen.append(p)
     exports: dict[str, str] = {}
+    overrides: dict[str, str] = {}
     sources: list[str] = []
     mkdirs: list[str] = []
     stops: list[StopProcess] = []
@@ -115,6 +120,8 @@ def build_plan(
         for action in p.actions:
             if isinstance(action, SetEnv):
                 exports[action.name] = action.value
+            elif isinstance(action, SetOverride):
+                overrides[action.key] = action.value
             elif isinstance(action, SourceScript) and action.path not in sources:
                 sources.append(action.path)
             elif isinstance(action, MakeDir) and not os.path.isdir(action.path):
@@ -122,14 +129,16 @@ def build_plan(
             elif isinstance(action, StopProcess):
                 stops.append(action)
     changes = []
-    if exports or sources:
+    if overrides and managed:
+        raise FixError("a Hydra override goes on the training command: pass the launch script with --script")
+    if exports or sources or overrides:
         real = os.path.realpath(target)  # a symlinked script: edit what it points to, keep the link
         before = _read(real)
         if before is None and not managed:
             raise FixError(f"{target}: no such script (pass an existing launch script to --script, or leave it out to use {STATE_DIR}/{ENV_FILE})")
         if before is not None:
             check_editable(real, before)
-        change = FileChange(real, before, b"", tuple(exports.items()), tuple(sources), managed, target).rebuilt(before)
+        change = FileChange(real, before, b"", tuple(exports.items()), tuple(sources), managed, target, tuple(overrides.items())).rebuilt(before)
         if change.after != before:
             changes.append(change)
     return Plan(tuple(chosen), tuple(manual), tuple(hidden), target, tuple(changes), tuple(mkdirs), tuple(stops))

@@ -28,6 +28,14 @@ class SetEnv:
 
 
 @dataclasses.dataclass(frozen=True)
+class SetOverride:
+    """Hydra override ``key=value`` on the launch script's verl command (value-only edit, or appended)."""
+
+    key: str
+    value: str
+
+
+@dataclasses.dataclass(frozen=True)
 class SourceScript:
     """source PATH (a CANN/NNAL set_env.sh) before the exports."""
 
@@ -61,7 +69,7 @@ class Instruction:
     text: str
 
 
-Action = SetEnv | SourceScript | MakeDir | StopProcess | Instruction
+Action = SetEnv | SetOverride | SourceScript | MakeDir | StopProcess | Instruction
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,6 +96,9 @@ class FixContext:
     facts: Facts
     findings: tuple[Finding, ...]
     data_dir: str | None = None
+    script: str | None = None  # the launch script given with --script
+    launch: Any = None  # its verl command (preflight.launch.Launch); None when it starts none
+    forced: tuple[str, ...] = ()  # fix ids asked for by --only whose rule does not fail here
 
     def targets(self, fix_id: str) -> list[Finding]:
         """The failing or warning findings that name this fix."""

@@ -93,3 +93,38 @@ def _set_values(data: bytes, wanted: dict[str, str]) -> bytes:
     for start, end, new in sorted(spans, reverse=True):
         data = data[:start] + new + data[end:]
     return data
+
+
+def set_overrides(data: bytes, overrides: Sequence[tuple[str, str]]) -> bytes:
+    """Give each Hydra override ``key=value`` on the script's verl command line (value-only edits).
+
+    An override word already there (``key=…``, ``+key=…``, quoted or not) gets the new value's
+    bytes in place; a missing one is added as ``+key=value`` after the command's last override
+    word, on the same line. A script with no verl command is returned unchanged.
+    """
+    from ascendrl.preflight.launch import is_launch
+
+    launch = next((cmd for cmd in parse(data) if is_launch(cmd)), None)
+    if launch is None:
+        return data
+    spans: list[tuple[int, int, bytes]] = []
+    for key, value in overrides:
+        found = False
+        for word in launch.words:
+            name, eq, raw = word.raw.partition("=")
+            if not eq or name.strip("\"'").lstrip("+~") != key:
+                continue
+            found = True
+            try:
+                same = expand(raw, {}, tilde=False) == value
+            except Unknown:
+                same = False
+            if not same:
+                at = word.start + len(name) + 1
+                spans.append((at, word.end, shlex.quote(value).encode()))
+        if not found:
+            last = max((w for w in launch.words if "=" in w.raw), key=lambda w: w.end, default=launch.words[-1])
+            spans.append((last.end, last.end, f" +{key}={shlex.quote(value)}".encode()))
+    for start, end, new in sorted(spans, reverse=True):
+        data = data[:start] + new + data[end:]
+    return data

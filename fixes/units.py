@@ -6,6 +6,7 @@ import os
 
 from ascendrl.preflight.probes.devices import parse_visible_devices
 from ascendrl.preflight.probes.disk import GIB
+from ascendrl.preflight.rules.env import NZ_OVERRIDE
 from ascendrl.preflight.rules.resources import AF_UNIX_MAX, SOCKET_SUFFIX_LEN
 
 from .model import (
@@ -16,6 +17,7 @@ from .model import (
     MakeDir,
     Proposal,
     SetEnv,
+    SetOverride,
     SourceScript,
     StopProcess,
 )
@@ -28,9 +30,25 @@ class NzOff(Fix):
     description = "export VLLM_ASCEND_ENABLE_NZ=0 and USE_OPTIMIZED_MODEL=0, as the seed's script and verl's NPU CI do."
 
     def propose(self, ctx: FixContext) -> Proposal | None:
+        if ctx.script and (ctx.launch is None or ctx.launch.rollout != "vllm"):
+            return None  # the script starts no training, or its rollout is not vLLM: nothing here applies
         targets = ctx.targets(self.id)
         names = {"ARL-V001": "VLLM_ASCEND_ENABLE_NZ", "ARL-V002": "USE_OPTIMIZED_MODEL"}
-        actions = [SetEnv(names[f.rule_id], "0") for f in targets if f.rule_id in names]
+        actions: list = []
+        for f in targets:
+            if f.rule_id == "ARL-V001" and f.facts.get("form") == "additional_config":
+                # vllm-ascend >= 0.20.2rc1 reads weight_nz_mode first: set it where it is read
+                key, value = NZ_OVERRIDE.lstrip("+").split("=", 1)
+                if ctx.launch is not None:
+                    actions.append(SetOverride(key, value))
+                else:
+                    actions.append(Instruction(f"Add {NZ_OVERRIDE} to the training command (or pass the launch script with --script)"))
+            elif f.rule_id in names:
+                actions.append(SetEnv(names[f.rule_id], "0"))
+        if not targets and self.id in ctx.forced and ctx.launch is not None:
+            # asked for by id where the rule cannot judge (no vllm-ascend here, e.g. a login node):
+            # the env form is read by every vllm-ascend release (a deprecated fallback from 0.20.2rc1)
+            actions = [SetEnv("VLLM_ASCEND_ENABLE_NZ", "0"), SetEnv("USE_OPTIMIZED_MODEL", "0")]
         return self._proposal(targets, actions)
 
 
@@ -154,8 +172,11 @@ class StopNpuHolders(Fix):
 
     def propose(self, ctx: FixContext) -> Proposal | None:
         targets = [f for f in ctx.targets(self.id) if f.facts.get("pids")]
-        if not targets or not ctx.host.live:
+        if not targets:
             return None
+        if not ctx.host.live:  # --root: the PIDs belong to the machine the image comes from
+            pids = ", ".join(str(p) for p in sorted({p for f in targets for p in f.facts["pids"]}))
+            return self._proposal(targets, [Instruction(f"Left out under --root (the processes are not this machine's): stop PIDs {pids} on the host itself.")])
         import psutil
 
         actions: list = []

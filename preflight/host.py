@@ -137,7 +137,7 @@ class CommandResult:
 
     def describe(self) -> str:
         """One line for a finding: the command and what went wrong."""
-        cmd = " ".join(self.argv)
+        cmd = " ".join(a if "\n" not in a and len(a) <= 120 else "…" for a in self.argv)  # not an embedded program
         if self.timed_out:
             return f"`{cmd}` did not finish in time (hung?); it and its children were killed"
         if self.not_found:

@@ -206,6 +206,38 @@ def model_facts(path):
     return facts
 
 
+DEFAULTS = {"data.prompt_key": "prompt", "data.image_key": "images", "data.train_files": None, "data.val_files": None, "actor_rollout_ref.model.path": None}
+
+
+def _files(value):
+    """A files setting as a list: one path, a list, or Hydra's [a,b] text."""
+    if isinstance(value, str) and value.startswith("[") and value.endswith("]"):
+        return [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
+    return [value] if isinstance(value, str) else list(value or [])
+
+
+def data_and_model(out, sel, args, tokenize):
+    """Facts about the data files and the model folder ``sel`` (selected config values) names."""
+    prefix = args.get("root_prefix") or ""
+
+    def local(p):
+        return prefix + p if prefix and isinstance(p, str) and p.startswith("/") else p
+
+    prompt_key, image_key = sel.get("data.prompt_key") or "prompt", sel.get("data.image_key") or "images"
+    out["data"] = {
+        "train": [read_parquet_facts(local(p), prompt_key, image_key) for p in _files(sel.get("data.train_files"))],
+        "val": [read_parquet_facts(local(p), prompt_key, image_key) for p in _files(sel.get("data.val_files"))],
+    }
+    model_path = sel.get("actor_rollout_ref.model.path")
+    out["model"] = model_facts(local(model_path)) if model_path else {"path": None, "exists": False}
+    out["model"]["configured"] = model_path
+    if tokenize and out["model"].get("tokenizer") and args.get("tokenize", True):
+        out["prompts"] = prompt_lengths(
+            local(model_path), [local(p) for p in _files(sel.get("data.train_files"))], prompt_key,
+            int(args.get("tokenize_limit", 200000)), int(sel.get("data.max_prompt_length") or 0),
+        )
+
+
 def main():
     args = json.loads(sys.argv[1])
     out = {"python": sys.executable, "timing": {}}
@@ -213,7 +245,14 @@ def main():
     spec = importlib.util.find_spec("verl")
     if spec is None or not spec.submodule_search_locations:
         out["verl"] = {"error": "verl is not installed in this interpreter"}
-        print(json.dumps(out))
+        out["config"] = None
+        # what needs no verl: the data files and the model folder the overrides name (verl's defaults otherwise)
+        given = {}
+        for line in args["overrides"]:
+            key, _, value = line.partition("=")
+            given[key.lstrip("+~")] = value.strip().strip("'\"")
+        data_and_model(out, {**DEFAULTS, **{k: v for k, v in given.items() if k in SELECTED}}, args, tokenize=False)
+        print(json.dumps(out, default=str))
         return
     config_dir = os.path.join(list(spec.submodule_search_locations)[0], "trainer", "config")
     try:
@@ -272,27 +311,8 @@ def main():
         out["compose_error"] = hydra_message(exc)
         cfg = None
     out["timing"]["compose_s"] = round(time.perf_counter() - t0, 3)
-    prefix = args.get("root_prefix") or ""
-
-    def local(p):
-        return prefix + p if prefix and isinstance(p, str) and p.startswith("/") else p
-
     if cfg is not None:
-        sel = out["config"]
-        files = lambda v: [v] if isinstance(v, str) else list(v or [])  # noqa: E731
-        prompt_key, image_key = sel["data.prompt_key"] or "prompt", sel["data.image_key"] or "images"
-        out["data"] = {
-            "train": [read_parquet_facts(local(p), prompt_key, image_key) for p in files(sel["data.train_files"])],
-            "val": [read_parquet_facts(local(p), prompt_key, image_key) for p in files(sel["data.val_files"])],
-        }
-        model_path = sel["actor_rollout_ref.model.path"]
-        out["model"] = model_facts(local(model_path)) if model_path else {"path": None, "exists": False}
-        out["model"]["configured"] = model_path
-        if out["model"].get("tokenizer") and args.get("tokenize", True):
-            out["prompts"] = prompt_lengths(
-                local(model_path), [local(p) for p in files(sel["data.train_files"])], prompt_key,
-                int(args.get("tokenize_limit", 200000)), int(sel["data.max_prompt_length"] or 0),
-            )
+        data_and_model(out, out["config"], args, tokenize=True)
         out["timing"]["data_s"] = round(time.perf_counter() - t0, 3)
         if args.get("validate"):
             t1 = time.perf_counter()

@@ -529,6 +529,7 @@ class _Reader:
             declaring = bool(cmd.words) and cmd.words[0].raw in DECLARE
             skipped = cmd.skipped or (None if sure or cmd.after != "&&" else "after && behind a command that may fail")
             sure = not cmd.words or cmd.words[0].raw in _SURE
+            self.on_command(cmd, where, skipped)
             if skipped:
                 for w in (*cmd.assigns, *(cmd.words if declaring else ())):
                     if m := ASSIGN.match(w.raw):
@@ -543,6 +544,9 @@ class _Reader:
                 continue  # A=1 cmd: the assignment reaches cmd only
             elif self.command(cmd, where, depth) == "stop":
                 return
+
+    def on_command(self, cmd: Command, where: str, skipped: str | None) -> None:
+        """Called for every command before its effect is applied; launch-script readers look here."""
 
     def command(self, cmd: Command, where: str, depth: int) -> str | None:
         name, args = cmd.words[0].raw, [w.raw for w in cmd.words[1:]]

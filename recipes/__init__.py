@@ -54,6 +54,8 @@ class Recipe:
             key, value = word.split("=", 1)
             if key in self.params:
                 values[key] = value
+            elif "." not in key and not key.startswith(("+", "~")):
+                raise RecipeError(_not_a_param(key, self))
             else:
                 extra.append(word)
         overrides = []
@@ -68,6 +70,17 @@ class Recipe:
             else:
                 overrides.append(word)
         return ResolvedRecipe(self, tuple(overrides), dict(values))
+
+
+def _not_a_param(key: str, recipe: Recipe) -> str:
+    """A word without a dot that names no parameter: a typo far more often than a top-level Hydra key."""
+    import difflib
+
+    names = sorted(recipe.params)
+    near = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    listed = f"parameters: {', '.join(names)}" if names else "it has no parameters"
+    return f"{key} is not a parameter of recipe {recipe.name}; {hint}({listed}; a Hydra override has a dotted key, or +key=value)"
 
 
 def _param(values: Mapping[str, str], name: str, recipe: str) -> str:
@@ -178,3 +191,42 @@ def _env(raw: Any, origin: str) -> dict[str, str]:
 def all_recipes() -> Iterable[Recipe]:
     for name in builtin_names():
         yield load_recipe(name)
+
+
+def recipe_from_launch(launch: Any, origin: str, notes: Sequence[str] = ()) -> Recipe:
+    """A launch script's verl command (:class:`ascendrl.preflight.launch.Launch`) as a recipe.
+
+    The overrides are the words bash would pass; the env is what the script itself exports.
+    """
+    from ascendrl.preflight.redact import secret_name
+
+    name = Path(origin).stem
+    extra = [f"the script also passes {' '.join(launch.options)}; a recipe composes verl's default config, so add them to your command by hand"] if launch.options else []
+    secrets = sorted(k for k in launch.exports if secret_name(k))
+    if secrets:
+        extra.append(f"left out of env (secrets are not written to a recipe): {', '.join(secrets)}; export them in the shell that runs it")
+    hardware = {
+        "npus_per_node": _int_or_text(launch.value("trainer.n_gpus_per_node")),
+        "nnodes": _int_or_text(launch.value("trainer.nnodes") or "1"),
+    }
+    return Recipe(
+        name=name, description=f"imported from {Path(origin).name}", entry=launch.entry,
+        overrides=tuple(o.replace("{{", "{ {") for o in launch.overrides), params={},
+        env={k: v for k, v in launch.exports.items() if k not in secrets},
+        hardware=hardware, verl={}, notes=tuple([*extra, *notes]), origin=origin,
+    )
+
+
+def _int_or_text(value: str | None) -> int | str | None:
+    return int(value) if value is not None and value.isdigit() else value
+
+
+def recipe_yaml(recipe: Recipe) -> str:
+    """The recipe as a YAML file :func:`load_recipe` reads back unchanged."""
+    doc: dict[str, Any] = {
+        "name": recipe.name, "description": recipe.description, "entry": recipe.entry,
+        "hardware": dict(recipe.hardware), "env": dict(recipe.env), "overrides": list(recipe.overrides),
+    }
+    if recipe.notes:
+        doc["notes"] = list(recipe.notes)
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1 << 16)

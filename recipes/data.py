@@ -57,14 +57,44 @@ def _local_files(source: Path) -> dict[str, list[str]]:
     return found
 
 
-def load_raw(source: str | None):
+HUB_CONNECT_TIMEOUT_S = 3.0
+
+
+def hub_unreachable(env: dict[str, str] | None = None) -> str | None:
+    """Why the hub cannot be reached, found in seconds (offline env, or no TCP connect), else None.
+
+    `datasets` retries for about 25 s before it gives up; one short connect says it sooner. Behind a
+    proxy (HTTPS_PROXY…) the direct connect proves nothing, so then the hub is tried as usual.
+    """
+    import socket
+    from urllib.parse import urlparse
+
+    env = dict(os.environ if env is None else env)
+    if env.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on") or env.get("HF_DATASETS_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+        return "offline mode is on (HF_HUB_OFFLINE/HF_DATASETS_OFFLINE)"
+    if any(env.get(k) for k in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return None
+    endpoint = urlparse(env.get("HF_ENDPOINT") or "https://huggingface.co")
+    host, port = endpoint.hostname or "huggingface.co", endpoint.port or (80 if endpoint.scheme == "http" else 443)
     try:
-        import datasets
-    except ImportError:
+        socket.create_connection((host, port), timeout=HUB_CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        return f"{host}:{port} cannot be reached ({exc.strerror or type(exc).__name__}; offline?)"
+    return None
+
+
+def load_raw(source: str | None):
+    import importlib.util
+
+    if importlib.util.find_spec("datasets") is None:
         raise DataError(
             "needs the `datasets` package: run it with the training venv's python (python -m ascendrl data gsm8k ...) "
             "or pip install 'ascendrl[stack]'"
-        ) from None
+        )
+    if not source and (why := hub_unreachable()) is not None:
+        raise DataError(f"cannot get {DATA_SOURCE} from the hub: {why}. Copy the dataset from a machine with access (the repo's main/ folder) and pass --source PATH.")
+    import datasets
+
     if source:
         path = Path(source)
         if not path.exists():

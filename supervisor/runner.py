@@ -143,7 +143,8 @@ class Supervisor:
                 signal.signal(sig, handler)
             log.close()
             self._say(f"could not start {o.argv[0]}: {exc.strerror or exc}")
-            return self._finish(127, "failed to start", log_path, [], None, t0, None)
+            code = 127 if isinstance(exc, FileNotFoundError) else 126  # as docker run / timeout: not found / not executable
+            return self._finish(code, "failed to start", log_path, [], None, t0, None)
         tree = ProcessTree(proc.pid, started)
         follower = SessionFollower(ray_root(o.env), started, tree.owns)
         reader = threading.Thread(target=self._read, args=(proc.stdout.fileno(),), daemon=True)
@@ -219,6 +220,8 @@ class Supervisor:
         code = 128 - rc if rc is not None and rc < 0 else (rc or 0)
         if reason == "interrupted":
             code = 128 + (self.interrupted or signal.SIGINT)
+        elif reason == "supervisor error":
+            code = 125  # ascendrl failed, not the command (docker run's convention)
         self.state = State.EXITED
         self._show("update", self.progress, self.state)
         return self._finish(code, reason, log_path, stopped, follower.session, t0, stall)

@@ -131,7 +131,12 @@ class ProcessTree:
             except psutil.Error:
                 continue
         stopped: list[Stopped] = []
-        if root.poll() is None:
+        root_alive = root.poll() is None  # a run stopped for a diagnosis: its driver is still running
+        if root_alive:
+            try:
+                names[root.pid] = psutil.Process(root.pid).name()
+            except psutil.Error:
+                names[root.pid] = "run"
             root.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + grace
         still = procs
@@ -147,7 +152,9 @@ class ProcessTree:
                 pass
         if root.poll() is None:
             root.kill()
-            stopped.append(Stopped(root.pid, "run", "SIGKILL"))
+            stopped.append(Stopped(root.pid, names.get(root.pid, "run"), "SIGKILL"))
+        elif root_alive:
+            stopped.insert(0, Stopped(root.pid, names[root.pid], "SIGTERM"))
         root.wait()
         psutil.wait_procs(still, timeout=grace)
         stopped += [Stopped(p.pid, names.get(p.pid, "?"), "SIGKILL") for p in still]

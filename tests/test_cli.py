@@ -135,6 +135,20 @@ def test_python_flag_reads_another_interpreter():
     assert "metadata query run by" in facts["python.version"]["source"]
 
 
+def test_python_that_does_not_answer_like_python_is_one_line(tmp_path):
+    proc = run_cli("check", "--python", "/usr/bin/true")
+    line = next(ln for ln in proc.stdout.splitlines() if "ARL-C001" in ln)
+    assert "/usr/bin/true did not answer like Python" in line and "import json" not in proc.stdout
+
+
+def test_python_flag_is_looked_up_on_path_everywhere():
+    name = os.path.basename(sys.executable)
+    env = {**ENV_NO_ASCEND, "PATH": os.path.dirname(sys.executable) + os.pathsep + ENV_NO_ASCEND.get("PATH", "")}
+    for argv in (("check", "--json", "--python", name), ("stack", "--python", name, "--vllm-ascend", "0.11.0rc1")):
+        proc = run_cli(*argv, env=env)
+        assert proc.returncode in (0, 1) and "no such file" not in proc.stderr, proc.stderr
+
+
 def test_python_flag_with_a_broken_interpreter_is_a_reason_not_a_crash(tmp_path):
     fake = tmp_path / "python3"
     fake.write_text("#!/bin/sh\necho 'Fatal Python error: init_fs_encoding' >&2\nexit 1\n")

@@ -113,7 +113,10 @@ def _from_interpreter(host: Host) -> dict[str, Fact]:
     except (ValueError, IndexError):
         data = None
     if not isinstance(data, dict):
-        reason = f"could not query {exe}: {result.describe()}"
+        if result.rc == 0 and not result.timed_out:  # /usr/bin/true, a shell script, a wrapper that swallows -c
+            reason = f"{exe} did not answer like Python (it exited 0 and printed {'no JSON' if result.stdout.strip() else 'nothing'}); pass a Python interpreter"
+        else:
+            reason = f"could not query {exe}: {result.describe()}"
         facts = {f"pkg.{key}": missing(source, reason) for key in PACKAGES.values()}
         facts["python.version"] = missing(source, reason)
         facts["python.executable"] = missing(source, reason)

@@ -43,7 +43,7 @@ def probe_recipe(host: Host) -> dict[str, Fact]:
     except (ValueError, IndexError):
         facts["lint.query"] = missing(source, f"the lint query printed no JSON: {result.stdout[-300:]!r}")
         return facts
-    if data.get("verl", {}).get("error"):
+    if data.get("verl", {}).get("error") and "data" not in data:
         facts["lint.query"] = missing(source, f"{data['verl']['error']} ({python}); pass --python with the training interpreter")
         return facts
     facts["lint.query"] = Fact(data, source)

@@ -30,6 +30,7 @@ class _LintRule(Rule):
 
     area = Area.RECIPE
     needs_config = True
+    needs_verl = True  # False: judged from the recipe, its files and this shell alone
 
     def evaluate(self, facts: Facts) -> Finding | None:
         if "lint.recipe" not in facts:
@@ -37,6 +38,10 @@ class _LintRule(Rule):
         q = _query(facts)
         if q is None:
             return self.skip(facts.get_fact("lint.query").reason or "no lint facts")
+        if self.needs_verl and (q.get("verl") or {}).get("error"):
+            if self.id != "ARL-L001":  # said once there (and at the top of check's output)
+                return self.skip("needs verl in the checked interpreter (see ARL-L001)")
+            return self.skip(f"{q['verl']['error']} ({q.get('python')}); pass --python with the training interpreter")
         if self.needs_config and q.get("config") is None:
             return self.skip(f"the overrides did not compose (see ARL-L001): {q.get('compose_error', '')[:200]}")
         return self.judge(facts, q)
@@ -232,6 +237,7 @@ class RecipeEnv(_LintRule):
     fix = "Launch with `ascendrl run`, or export the listed variables."
     sources = ("https://github.com/verl-project/verl/blob/v0.7.0/tests/special_npu/run_qwen2_5_vl_3b_npu.sh",)
     needs_config = False
+    needs_verl = False
 
     def judge(self, facts: Facts, q: dict[str, Any]) -> Finding:
         wanted = facts.value("lint.recipe")["env"]
@@ -254,10 +260,12 @@ class DataFiles(_LintRule):
     why = "A missing file ends in datasets' 'Unable to find'; a missing column in a KeyError inside RLHFDataset — both after Ray and the workers have started."
     fix = "Regenerate the data in verl's format: `ascendrl data gsm8k --out DIR`."
     sources = ("https://github.com/verl-project/verl/blob/main/examples/data_preprocess/gsm8k.py", "https://github.com/verl-project/verl/blob/main/verl/utils/dataset/rl_dataset.py")
+    needs_config = False
+    needs_verl = False
 
     def judge(self, facts: Facts, q: dict[str, Any]) -> Finding:
         data = q.get("data") or {}
-        prompt_key = q["config"]["data.prompt_key"] or "prompt"
+        prompt_key = (q.get("config") or {}).get("data.prompt_key") or "prompt"
         problems, notes = [], []
         for split in ("train", "val"):
             for f in data.get(split, []):
@@ -283,7 +291,7 @@ class DataFiles(_LintRule):
         if not data.get("train"):
             return self.fail("data.train_files is empty")
         rows = sum(f.get("rows", 0) for f in data["train"])
-        note = f" (no {q['config']['data.image_key']} column in {', '.join(sorted(set(notes)))}: text-only)" if notes else ""
+        note = f" (no {(q.get('config') or {}).get('data.image_key') or 'images'} column in {', '.join(sorted(set(notes)))}: text-only)" if notes else ""
         return self.passed(f"{rows} training rows in verl's format{note}")
 
 
@@ -321,6 +329,8 @@ class ModelReady(_LintRule):
     why = "A local path that does not exist reaches verl as a hub repo id and fails with HFValidationError after Ray has started; missing weights fail at load."
     fix = "Point actor_rollout_ref.model.path (recipe param model_path) at the downloaded model folder."
     sources = ("https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_validators.py",)
+    needs_config = False
+    needs_verl = False
 
     def judge(self, facts: Facts, q: dict[str, Any]) -> Finding:
         m = q.get("model") or {}

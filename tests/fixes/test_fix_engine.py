@@ -220,6 +220,8 @@ def test_cli_script_mode_and_usage_errors(tmp_path):
     bogus = subprocess.run([*base, "--only", "no-such-fix"], cwd=tmp_path, capture_output=True, text=True)
     assert bogus.returncode == 2 and "no fix no-such-fix" in bogus.stderr
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    subprocess.run([*base, "--only", "nz-off", "--npu-smi", CAPTURED_NPU_SMI, "--script", str(script), "--apply"], cwd=tmp_path, env=env, capture_output=True, text=True)
-    # no vllm-ascend in this interpreter: V001 skips, so nz-off has nothing to do and the script is untouched
-    assert script.read_bytes() == (SCRIPTS / "tune_qwen25vl7b_grpo.sh").read_bytes()
+    proc = subprocess.run([*base, "--only", "nz-off", "--npu-smi", CAPTURED_NPU_SMI, "--script", str(script)], cwd=tmp_path, env=env, capture_output=True, text=True)
+    # no vllm-ascend in this interpreter: V001 skips; asked for by id, the script's vllm rollout lets it apply (said on stderr)
+    assert "its rules do not judge this host" in proc.stderr and "vllm-ascend is not installed" in proc.stderr
+    assert "export VLLM_ASCEND_ENABLE_NZ=0" in proc.stdout
+    assert script.read_bytes() == (SCRIPTS / "tune_qwen25vl7b_grpo.sh").read_bytes()  # a dry run writes nothing

@@ -60,3 +60,24 @@ def test_local_copy_in_the_hub_layout_and_offline_hub(verl_python, tmp_path):
     assert not list(out.glob("*.partial"))
     offline = subprocess.run([verl_python, "-m", "ascendrl", "data", "gsm8k", "--out", str(tmp_path / "o2")], env=env, capture_output=True, text=True, timeout=120)
     assert offline.returncode == 1 and "offline mode is on" in offline.stderr and "--source" in offline.stderr
+
+
+def test_an_unreachable_hub_is_found_in_seconds_not_after_retries():
+    import socket
+    import time
+
+    from ascendrl.recipes.data import hub_unreachable
+
+    assert "offline mode is on" in hub_unreachable({"HF_HUB_OFFLINE": "1"})
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now: connection refused
+    start = time.monotonic()
+    why = hub_unreachable({"HF_ENDPOINT": f"http://127.0.0.1:{port}"})
+    assert why is not None and f"127.0.0.1:{port} cannot be reached" in why and time.monotonic() - start < 5
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        assert hub_unreachable({"HF_ENDPOINT": f"http://127.0.0.1:{listening.getsockname()[1]}"}) is None
+    assert hub_unreachable({"HTTPS_PROXY": "http://proxy:3128", "HF_ENDPOINT": f"http://127.0.0.1:{port}"}) is None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import shlex
 
+from pathlib import Path
+
 import pytest
 
 from ascendrl.cli import main
 from ascendrl.recipes import RecipeError, builtin_names, load_recipe, parse_recipe
 
-SEED_OVERRIDES = 44  # the seed's tune_qwen25vl7b_grpo.sh passes 44 Hydra overrides
+SEED_OVERRIDES = 43  # the seed's tune_qwen25vl7b_grpo.sh passes 44 Hydra overrides; the recipe drops its data.image_key
 
 
 def test_builtin_recipes_load_and_describe_their_hardware():
@@ -33,6 +35,27 @@ def test_seed_recipe_matches_the_seed_script():
     assert values["trainer.total_epochs"] == "15" and values["trainer.n_gpus_per_node"] == "8"
     assert values["data.train_files"] == "/workspace/verl/gsm8k/train.parquet"
     assert values["actor_rollout_ref.model.path"] == "/models/Qwen2.5-VL-7B-Instruct"
+    assert "geo3k" not in values["trainer.project_name"] and "data.image_key" not in values  # named for GSM8K
+
+
+def test_seed_recipe_against_the_seed_script_read_statically():
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.launch import read_script
+
+    script = Path(__file__).parents[1] / "fixes" / "scripts" / "tune_qwen25vl7b_grpo.sh"
+    launch = read_script(Host(env={"HOME": "/root"}), str(script)).launch
+    assert launch is not None
+    keys = lambda overrides: {o.split("=", 1)[0] for o in overrides}  # noqa: E731
+    recipe = load_recipe("qwen25vl-7b-gsm8k-grpo").resolve()
+    assert keys(launch.overrides) - keys(recipe.overrides) == {"data.image_key"}
+    assert keys(recipe.overrides) <= keys(launch.overrides)
+
+
+def test_a_mistyped_parameter_is_an_error_with_the_nearest_names():
+    recipe = load_recipe("qwen25vl-7b-gsm8k-grpo")
+    with pytest.raises(RecipeError, match=r"modelpath is not a parameter of recipe qwen25vl-7b-gsm8k-grpo; did you mean model_path\?"):
+        recipe.resolve(["modelpath=/x"])
+    assert recipe.resolve(["+newkey=1"]).overrides[-1] == "+newkey=1"  # a + word is always an override
 
 
 def test_user_words_set_params_and_replace_or_add_overrides():
@@ -78,13 +101,14 @@ def test_run_dry_run_prints_the_exact_command_and_env(capsys):
     command = out[out.index("python3"):].replace("\\\n", " ")
     argv = shlex.split(command)
     assert argv[:3] == ["python3", "-m", "verl.trainer.main_ppo"]
+    assert "python3 -m verl.trainer.main_ppo \\\n" in out  # copy-pasteable: the entry point on one line
     assert "actor_rollout_ref.model.path=/m/q" in argv and "trainer.total_epochs=2" in argv
     assert len(argv) == 3 + SEED_OVERRIDES
 
 
 def test_run_on_a_host_that_fails_preflight_does_not_launch(capsys, tmp_path):
     # This machine has no NPU: preflight fails, and without --force nothing starts.
-    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--runs-dir", str(tmp_path)]) == 1
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--runs-dir", str(tmp_path)]) == 125  # ascendrl did not launch
     err = capsys.readouterr().err
     assert "not launching" in err and "ARL-D001" in err
     [run_dir] = list(tmp_path.iterdir())
@@ -92,6 +116,6 @@ def test_run_on_a_host_that_fails_preflight_does_not_launch(capsys, tmp_path):
 
 
 def test_run_usage_errors(capsys):
-    assert main(["run"]) == 2
-    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--", "python3", "x.py"]) == 2
-    assert main(["run", "--stall-timeout", "0", "--", "true"]) == 2
+    assert main(["run"]) == 125  # run's own failures: docker run's 125
+    assert main(["run", "qwen25vl-7b-gsm8k-grpo", "--", "python3", "x.py"]) == 125
+    assert main(["run", "--stall-timeout", "0", "--", "true"]) == 125

@@ -87,6 +87,9 @@ if __name__ == "__main__":
     kind = sys.argv[1]
     if kind == "verl":
         recorded_verl(int(sys.argv[2]))
+    elif kind == "fatal":  # a known fatal line, then a driver that would run on (default SIGTERM)
+        print("(WorkerDict pid=4242, ip=10.0.0.3) " + NZ, flush=True)
+        time.sleep(120)
     elif kind == "fatal-ignore-term":
         fatal_then_ignore_term()
     elif kind == "grandchildren":

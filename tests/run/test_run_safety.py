@@ -241,7 +241,7 @@ def test_read_only_runs_dir_is_refused_before_launch(tmp_path):
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=120)
     finally:
         subprocess.run(["umount", "-l", str(ro)], check=False)
-    assert proc.returncode == 2, proc.stderr
+    assert proc.returncode == 125, proc.stderr
     assert f"cannot create a run folder in {ro}: Read-only file system; nothing was started" in proc.stderr
     assert "Traceback" not in proc.stderr and not marker.exists()
 
@@ -249,7 +249,7 @@ def test_read_only_runs_dir_is_refused_before_launch(tmp_path):
 @pytest.mark.parametrize("option", ["--grace", "--stall-timeout"])
 @pytest.mark.parametrize("value", ["inf", "nan", "-1"])
 def test_grace_and_stall_timeout_must_be_finite(capsys, option, value):
-    assert main(["run", option, value, "--", "true"]) == 2
+    assert main(["run", option, value, "--", "true"]) == 125
     assert f"{option} must be a positive number of seconds" in capsys.readouterr().err
 
 
@@ -419,7 +419,7 @@ def test_recipe_env_names_are_validated_at_load(tmp_path, capsys, key):
     marker = tmp_path / "pwned"
     recipe = tmp_path / "r.yaml"
     recipe.write_text(RECIPE.format(name="r", env=f"{key.format(marker=marker)}: '1'"))
-    assert main(["run", str(recipe), "--dry-run"]) == 2
+    assert main(["run", str(recipe), "--dry-run"]) == 125
     err = capsys.readouterr().err
     assert f"{recipe}: env key " in err and "is not a variable name" in err and "Traceback" not in err
     assert not marker.exists()

@@ -58,6 +58,30 @@ def test_child_ignoring_sigterm_is_killed_after_the_grace_period(tmp_path):
     assert seconds < 30
 
 
+def test_a_run_stopped_for_a_fatal_diagnosis_lists_what_it_stopped(tmp_path):
+    proc, summary, _ = supervise(tmp_path, "fatal")
+    assert summary["reason"] == "fatal" and proc.returncode == 128 + signal.SIGTERM
+    assert [s["how"] for s in summary["stopped"]] == ["SIGTERM"] and summary["stopped"][0]["pid"] > 1
+    assert "stopped 1 process(es)" in proc.stderr
+
+
+def test_the_supervisors_own_failures_use_docker_runs_codes(tmp_path):
+    base = [sys.executable, "-m", "ascendrl", "run", "--force", "--plain", "--runs-dir", str(tmp_path / "runs")]
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*base, *argv], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    missing = run("--", "no-such-command-xyz")
+    assert missing.returncode == 127 and "command not found" in missing.stderr
+    (tmp_path / "plain.txt").write_text("not a program\n")
+    denied = run("--", str(tmp_path / "plain.txt"))
+    assert denied.returncode == 126 and "not executable" in denied.stderr
+    child = run("--", sys.executable, "-c", "raise SystemExit(3)")
+    assert child.returncode == 3  # the command's own status, told apart from ascendrl's 125
+    usage = subprocess.run([sys.executable, "-m", "ascendrl", "run", "--bogus"], capture_output=True, text=True)
+    assert usage.returncode == 125
+    shown = subprocess.run([sys.executable, "-m", "ascendrl", "run", "--help"], capture_output=True, text=True)
+    assert "ascendrl run [options] -- COMMAND" in shown.stdout and "127" in shown.stdout and "125" in shown.stdout
+
+
 def test_grandchildren_in_their_own_session_are_stopped(tmp_path):
     pidfile = tmp_path / "pids"
     proc, summary, _ = supervise(tmp_path, "grandchildren", str(pidfile), extra=("--grace", "1"))
@@ -104,7 +128,7 @@ def test_ctrl_c_stops_the_tree_and_exits_130(tmp_path):
 def test_preflight_failure_stops_the_launch_without_force(tmp_path):
     argv = [sys.executable, "-m", "ascendrl", "run", "--plain", "--runs-dir", str(tmp_path / "runs"), "--", sys.executable, "-c", "print('never')"]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
-    assert proc.returncode == 1 and "not launching" in proc.stderr and "never" not in proc.stdout
+    assert proc.returncode == 125 and "not launching" in proc.stderr and "never" not in proc.stdout
     assert list((tmp_path / "runs").glob("*/preflight.json"))
 
 
