@@ -36,7 +36,7 @@ def workspace(verl_workspace):
 def test_seed_recipe_composes_against_verl_0_9_1(verl_python):
     found, facts = lint(verl_python)
     assert facts["lint.query"]["value"]["verl"]["version"] == "0.9.1"
-    assert found["ARL-L001"]["status"] == "pass" and "44 overrides compose against verl 0.9.1" in found["ARL-L001"]["detail"]
+    assert found["ARL-L001"]["status"] == "pass" and "43 overrides compose against verl 0.9.1" in found["ARL-L001"]["detail"]
     assert found["ARL-L002"]["status"] == "pass"
     assert found["ARL-L004"]["status"] == "pass"
     # This machine: no NPU, 2 CPUs, no data or model at the seed's paths.
