@@ -132,13 +132,30 @@ def build_venv(path: Path, *requirements: list[str]) -> str:
     return str(python)
 
 
+def heavy_venv(name: str, override_var: str, *requirements: list[str]) -> str:
+    """A heavy test venv outside the clone, reused between runs and keyed by what it holds.
+
+    ``$override_var`` names the folder outright; otherwise it is
+    ``$ASCENDRL_TEST_CACHE`` (default ``$XDG_CACHE_HOME/ascendrl-tests``, i.e. ``~/.cache/ascendrl-tests``)
+    ``/<name>-<hash of the requirements>``, so a change of pins builds a new one instead of
+    patching an old one, and the clone itself stays small.
+    """
+    import hashlib
+    import os
+
+    if os.environ.get(override_var):
+        return build_venv(Path(os.environ[override_var]), *requirements)
+    cache = os.environ.get("ASCENDRL_TEST_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ascendrl-tests"
+    )
+    key = hashlib.sha256(repr(requirements).encode()).hexdigest()[:12]
+    return build_venv(Path(cache) / f"{name}-{key}", *requirements)
+
+
 @pytest.fixture(scope="session")
 def verl_python() -> str:
     """The real verl 0.9.1 (+ verl-core for TransferQueue) on the CPU torch 2.13.0, with ascendrl."""
-    import os
-
-    venv = Path(os.environ.get("ASCENDRL_VERL_VENV", REPO / ".venv-verl"))
-    return build_venv(venv, ["torch==2.13.0"], ["verl[verl-core]==0.9.1"], ["-e", str(REPO)])
+    return heavy_venv("verl-0.9.1", "ASCENDRL_VERL_VENV", ["torch==2.13.0"], ["verl[verl-core]==0.9.1"], ["-e", str(REPO)])
 
 
 @pytest.fixture(scope="session")

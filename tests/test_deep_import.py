@@ -2,7 +2,7 @@
 
 No CANN exists on this machine, which is exactly the "CANN absent or not sourced" case:
 torch_npu fails to load libhccl.so and, through torch's backend autoload, so does torch.
-The venv is built once (about a minute) at ASCENDRL_TORCH_NPU_VENV or .venv-torch-npu.
+The venv is built once (about a minute) at ASCENDRL_TORCH_NPU_VENV or in the test cache (conftest.heavy_venv).
 """
 
 from __future__ import annotations
@@ -17,15 +17,13 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
 def npu_python() -> str:
-    from conftest import build_venv
+    from conftest import heavy_venv
 
-    venv = Path(os.environ.get("ASCENDRL_TORCH_NPU_VENV", REPO / ".venv-torch-npu"))
-    return build_venv(venv, ["torch==2.13.0"], ["torch-npu==2.13.0"])
+    return heavy_venv("torch-npu-2.13.0", "ASCENDRL_TORCH_NPU_VENV", ["torch==2.13.0"], ["torch-npu==2.13.0"])
 
 
 def test_deep_check_reports_the_real_import_errors(npu_python):
