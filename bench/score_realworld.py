@@ -135,7 +135,11 @@ def score(root: Path = ROOT, catalog=None) -> list[Verdict]:
 
 
 def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.45, 0.48, 0.5, 0.55, 0.6, 0.7, 0.8)) -> list[dict[str, Any]]:
-    """Dev only, leave-one-out: per threshold, how many eligible logs the fallback answers, how many rightly, and dev top-1."""
+    """Dev only, leave-one-out: per threshold, how many logs the fallback answers, how many rightly, and dev top-1.
+
+    ``eligible`` counts the logs whose answer the fallback could change: something fatal unexplained,
+    and a nearest failure the classifier did not already name.
+    """
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
     index = load_index()
@@ -152,8 +156,10 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.45, 0.48
         found = index.nearest(templates(plain.error_lines()), (log.source,))
         if found is None:
             continue
-        withit = judge(log, classifier, labels, with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)).correct
-        rows.append((found[1], withit, without))
+        answer = with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)
+        if answer is plain:
+            continue  # the nearest failure is one the classifier already named
+        rows.append((found[1], judge(log, classifier, labels, answer).correct, without))
     out = []
     for t in thresholds:
         answered = [r for r in rows if r[0] >= t]

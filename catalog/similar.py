@@ -177,7 +177,7 @@ def eligible(explanation: Explanation) -> bool:
 
 
 def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sources: Iterable[str] = (),
-                 threshold: float = THRESHOLD, index: Index | None = None) -> Explanation:
+                 threshold: float = THRESHOLD, index: Index | None = None, data_file: str | None = None) -> Explanation:
     """The explanation with the most similar known failure on top, when one is close enough.
 
     ``exclude_sources`` leaves examples out of the search (leave-one-out evaluation). A missing or
@@ -186,7 +186,7 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
     if not eligible(explanation):
         return explanation
     try:
-        index = index or load_index()
+        index = index or load_index(data_file)
     except (OSError, ValueError, KeyError):
         return explanation
     found = index.nearest(templates(explanation.error_lines()), exclude_sources)
@@ -194,6 +194,8 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
         return explanation
     example, score = found
     entry = catalog.by_id(example.catalog_id) if catalog is not None and example.catalog_id else None
+    if entry is not None and any(d.entry.id == entry.id for d in explanation.diagnoses):
+        return explanation  # it resembles what the classifier already named: nothing to add
     at = explanation.diagnoses[0] if explanation.diagnoses else None
     u = explanation.unknown
     file, line, excerpt = (u.file, u.line, f"{u.type}: {u.message}") if u is not None else (at.file, at.line, at.excerpt)
