@@ -715,7 +715,7 @@ def _cmd_explain(args: argparse.Namespace) -> int:
             classifier.feed_log(sys.stdin.buffer, "<stdin>")
         else:
             classifier.feed_path(item)
-    explanation = with_upstream_fixes(classifier.result())
+    explanation = with_upstream_fixes(with_similar(classifier.result(), catalog))
     if args.json:  # the text report lists them itself
         for path, why in explanation.skipped:
             print(f"ascendrl: skipped {path}: {why}", file=sys.stderr)
@@ -779,6 +779,13 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="ascendrl-escape")
             except (ValueError, OSError):
                 pass
+
+
+def with_similar(explanation, catalog):
+    """Put the most similar labelled known failure on top when nothing specific explains a fatal error."""
+    from ascendrl.catalog.similar import with_similar as similar
+
+    return similar(explanation, catalog)
 
 
 def with_upstream_fixes(explanation):

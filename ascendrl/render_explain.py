@@ -24,17 +24,20 @@ def _where(d: Diagnosis) -> str:
 def _full(d: Diagnosis) -> list[str]:
     e = d.entry
     derived = d.basis == "derived"
+    similar = d.basis == "similar"
+    tag = ", derived" if derived else ", resembles" if similar else ""
     lines = [
         f"{e.id}  {e.title}",
-        f"  [{e.family}, {e.severity}{', fatal' if d.fatal else ''}{', derived' if derived else ''}]  at {_where(d)}",
+        f"  [{e.family}, {e.severity}{', fatal' if d.fatal else ''}{tag}]  at {_where(d)}",
         f"  > {d.excerpt}",
-        *[f"  > {line}" for line in d.evidence[1:4]],
+        *[f"  {'~' if similar else '>'} {line}" for line in (d.evidence[:3] if similar else d.evidence[1:4])],
         "",
-        "  Cause" + ("  (derived from the failure itself: no catalog entry names it)" if derived else ""),
+        "  Cause" + ("  (derived from the failure itself: no catalog entry names it)" if derived else "")
+        + ("  (of the similar known failure, not a signature match: check that it fits this log)" if similar else ""),
         *textwrap.wrap(e.cause, width=100, initial_indent="    ", subsequent_indent="    "),
     ]
     if d.notes:
-        lines += ["", "  From this log", *[f"    - {note}" for note in d.notes]]
+        lines += ["", "  From the similar thread" if similar else "  From this log", *[f"    - {note}" for note in d.notes]]
     lines += [
         "",
         "  Fix",
@@ -53,6 +56,10 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
         out.append("Nothing could be read, so nothing is explained (see the skipped inputs below).")
     elif not ds and explanation.unknown is None:
         out.append("No known failure and no unexplained fatal error found.")
+    elif ds and ds[0].basis == "similar":
+        out.append(f"Likely (resembles a known failure, similarity {getattr(ds[0], 'similarity', 0.0):.2f})"
+                   " — a resemblance, not a signature match")
+        out += _full(ds[0])
     elif ds and (ds[0].fatal or explanation.unknown is None):
         out.append("Root cause" if ds[0].fatal else "Findings (nothing fatal)")
         out += _full(ds[0])
@@ -95,13 +102,15 @@ def print_rich(explanation: Explanation, console: Console, *, full: bool = False
         style = ""
         if line.startswith(("Root cause", "Not in the catalog")):
             style = "bold red"
+        elif line.startswith("Likely"):
+            style = "bold magenta"
         elif line.startswith(("Nothing could be read", "Skipped")):
             style = "bold yellow"
         elif line.startswith(("Findings", "Also found", "No known failure", "Known upstream bugs")):
             style = "bold"
         elif line.startswith("  > "):
             style = "yellow"
-        elif line.startswith(("ARL-", "  ARL-", "DRV-", "  DRV-")):
+        elif line.startswith(("ARL-", "  ARL-", "DRV-", "  DRV-", "SIM-", "  SIM-")):
             style = "bold"
         console.print(Text(line, style=style))
 

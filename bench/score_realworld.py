@@ -9,8 +9,14 @@ as correct when the top diagnosis names the expected root cause (see that folder
   label to that id;
 - `healthy` expects nothing fatal at all.
 
+What is scored is what users get: the classifier, then the similar-known-failure fallback
+(catalog/similar.py). That fallback's index is built from the dev logs, so each log is scored with
+its own thread left out of the index (leave-one-out; a no-op for held-out logs, which the index
+never holds).
+
     python bench/score_realworld.py            # table per split and family, then the misses
     python bench/score_realworld.py --json out.json
+    python bench/score_realworld.py --curve    # dev only: the fallback's precision/coverage by threshold
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from typing import Any
 import yaml
 
 from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog.similar import eligible, load_index, templates, with_similar
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "explain" / "realworld"
 SPLITS = ("dev", "heldout")
@@ -89,14 +96,20 @@ def held_out(source: str) -> bool:
 def _names(diagnosis: dict[str, Any]) -> set[str]:
     """Every name the top diagnosis goes by: its id, and for derived analyses their kind/label."""
     names = {str(diagnosis.get("id"))}
-    if diagnosis.get("basis") == "derived":
+    if diagnosis.get("basis") in ("derived", "similar"):
         names |= {str(diagnosis[k]) for k in ("kind", "label", "analyzer") if diagnosis.get(k)}
     return names
 
 
-def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]]) -> Verdict:
+def explain(log: RealLog, classifier: Classifier):
+    """The classifier's explanation of a log, before the similar-known-failure fallback."""
     classifier.feed_stream(io.BytesIO(log.body), log.path.name)
-    explanation = classifier.result()
+    return classifier.result()
+
+
+def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]], explanation=None) -> Verdict:
+    if explanation is None:
+        explanation = with_similar(explain(log, classifier), classifier.catalog, exclude_sources=(log.source,))
     data = explanation.to_json()
     diagnoses = data.get("diagnoses") or []
     if diagnoses:
@@ -119,6 +132,43 @@ def score(root: Path = ROOT, catalog=None) -> list[Verdict]:
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
     return [judge(log, Classifier(catalog), labels) for log in load_logs(root)]
+
+
+def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.45, 0.48, 0.5, 0.55, 0.6, 0.7, 0.8)) -> list[dict[str, Any]]:
+    """Dev only, leave-one-out: per threshold, how many logs the fallback answers, how many rightly, and dev top-1.
+
+    ``eligible`` counts the logs whose answer the fallback could change: something fatal unexplained,
+    and a nearest failure the classifier did not already name.
+    """
+    catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
+    labels = load_labels(root)
+    index = load_index()
+    rows = []  # (similarity, right with the fallback, right without)
+    base = 0
+    dev = [log for log in load_logs(root) if log.split == "dev"]
+    for log in dev:
+        classifier = Classifier(catalog)
+        plain = explain(log, classifier)
+        without = judge(log, classifier, labels, plain).correct
+        base += without
+        if not eligible(plain):
+            continue
+        found = index.nearest(templates(plain.error_lines()), (log.source,))
+        if found is None:
+            continue
+        answer = with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)
+        if answer is plain:
+            continue  # the nearest failure is one the classifier already named
+        rows.append((found[1], judge(log, classifier, labels, answer).correct, without))
+    out = []
+    for t in thresholds:
+        answered = [r for r in rows if r[0] >= t]
+        right = sum(r[1] for r in answered)
+        top1 = base + right - sum(r[2] for r in answered)
+        out.append({"threshold": t, "eligible": len(rows), "answered": len(answered), "right": right,
+                    "precision": round(right / len(answered), 3) if answered else None,
+                    "dev_top1": f"{top1}/{len(dev)}"})
+    return out
 
 
 def summary(verdicts: list[Verdict]) -> dict[str, Any]:
@@ -158,7 +208,12 @@ def render(verdicts: list[Verdict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="FILE", help="also write the per-split, per-family table as JSON")
+    parser.add_argument("--curve", action="store_true", help="dev only: the similar fallback's precision/coverage by threshold")
     args = parser.parse_args(argv)
+    if args.curve:
+        for row in curve():
+            print("  ".join(f"{k}={v}" for k, v in row.items()))
+        return 0
     verdicts = score()
     print(render(verdicts))
     if args.json:

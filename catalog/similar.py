@@ -1,0 +1,215 @@
+"""Similar known failures: a nearest-neighbour fallback for a fatal error no entry names.
+
+The catalog names failures by exact signatures; a paste that words a known failure differently,
+or a failure the analyzers cannot reason about, ends as an "unexplained error" (or under a generic
+wrapper, or a bare decoded code). This layer compares the explanation's error lines with labelled
+real failures (``data/similar_index.json``, built by ``tools/build_similar_index.py`` from the
+development logs and the golden cases, never from the held-out logs) and, when one resembles it
+closely enough, puts that failure on top as a *resemblance* (``basis: "similar"``), not a match.
+
+Similarity: TF-IDF over word tokens and over character 4-grams of the normalised message
+templates (numbers, paths, hex, quoted values masked by :func:`upstream.template_of`), cosine,
+the two averaged. Pure Python, data loaded on first use: a paste costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+from .classify import Diagnosis, Explanation
+from .entries import KnownFailure
+from .upstream import WILD, extract_errors, strip_escapes, template_of
+
+DATA_FILE = Path(__file__).with_name("data") / "similar_index.json"
+# Chosen by leave-one-out cross-validation on the development logs (README, explain section):
+# below it a neighbour is as often wrong as right.
+THRESHOLD = 0.50
+SIMILAR_ID_PREFIX = "SIM-"
+MAX_LINES = 8
+NGRAM = 4
+# Top diagnoses that explain nothing by themselves: a decoded error code (weak derived finding).
+WEAK_TOPS = frozenset({"DRV-code"})
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+
+
+# ---------------------------------------------------------------- text → features
+
+def templates(lines: Iterable[str]) -> list[str]:
+    """The normalised templates of error lines (the error part only, variable parts masked), deduplicated."""
+    out: list[str] = []
+    for line in lines:
+        line = strip_escapes(line).strip()
+        if not line:
+            continue
+        for message in extract_errors(line) or [line]:
+            t = template_of(message)[0]
+            if t and t not in out:
+                out.append(t)
+    return out[:MAX_LINES]
+
+
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@lru_cache(maxsize=8192)
+def _tokens(word: str) -> tuple[str, ...]:
+    """A word, lower-cased, and the parts of a camelCase name (AclmdlRICaptureBegin → aclmdl, ri, capture, begin)."""
+    parts = _PART.findall(word)
+    return (word.lower(), *(p.lower() for p in parts if len(p) > 1)) if len(parts) > 1 else (word.lower(),)
+
+
+def _words(text: str) -> list[str]:
+    return [t for w in _WORD.findall(text.replace(WILD, " ")) for t in _tokens(w)]
+
+
+def features(tmpls: Iterable[str]) -> tuple[Counter, Counter]:
+    """(word counts, character 4-gram counts) of a set of templates."""
+    words: Counter = Counter()
+    grams: Counter = Counter()
+    for t in tmpls:
+        ws = _words(t)
+        words.update(ws)
+        text = " " + " ".join(ws) + " "
+        grams.update([text[i:i + NGRAM] for i in range(len(text) - NGRAM + 1)])
+    return words, grams
+
+
+# ---------------------------------------------------------------- the index
+
+@dataclasses.dataclass(frozen=True)
+class Example:
+    name: str
+    source: str
+    label: str
+    catalog_id: str | None
+    resolution: str
+    family: str
+    lines: tuple[str, ...]
+
+
+class _Space:
+    """One TF-IDF space (words or n-grams): idf and the unit vector of every document."""
+
+    def __init__(self, docs: list[Counter]):
+        n = len(docs)
+        df: Counter = Counter()
+        for d in docs:
+            df.update(d.keys())
+        self.idf = {t: math.log((1 + n) / (1 + c)) + 1.0 for t, c in df.items()}
+        self.default_idf = math.log(1 + n) + 1.0
+        self.vectors = [self._weigh(d) for d in docs]
+
+    def _weigh(self, counts: Counter) -> dict[str, float]:
+        """Sublinear tf × idf, scaled to unit length."""
+        idf, default, log = self.idf, self.default_idf, math.log
+        vec = {t: (1.0 + log(c) if c > 1 else 1.0) * idf.get(t, default) for t, c in counts.items()}
+        scale = 1.0 / (math.sqrt(sum(w * w for w in vec.values())) or 1.0)
+        return {t: w * scale for t, w in vec.items()}
+
+    def scores(self, counts: Counter) -> list[float]:
+        """Cosine of the query with every document, in document order."""
+        query = self._weigh(counts)
+        keys = query.keys()
+        return [sum(query[t] * v[t] for t in keys & v.keys()) for v in self.vectors]
+
+
+class Index:
+    """The labelled examples and their two TF-IDF spaces."""
+
+    def __init__(self, examples: list[Example]):
+        self.examples = examples
+        feats = [features(e.lines) for e in examples]
+        self.words = _Space([f[0] for f in feats])
+        self.grams = _Space([f[1] for f in feats])
+
+    def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
+        """The most similar example (and its cosine) to a set of templates, skipping excluded sources."""
+        if not tmpls:
+            return None
+        words, grams = features(tmpls)
+        skip = set(exclude_sources)
+        best: tuple[float, int] | None = None
+        for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams))):
+            s = (sw + sg) / 2
+            if s > 0 and (best is None or s > best[0]) and self.examples[i].source not in skip:
+                best = (s, i)
+        if best is None:
+            return None
+        return self.examples[best[1]], round(best[0], 4)
+
+
+@lru_cache(maxsize=4)
+def load_index(path: str | None = None) -> Index:
+    data = json.loads(Path(path or DATA_FILE).read_text(encoding="utf-8"))
+    return Index([Example(e["name"], e["source"], e["label"], e.get("catalog_id"), e.get("resolution", ""),
+                          e.get("family", "user"), tuple(e["lines"])) for e in data["examples"]])
+
+
+# ---------------------------------------------------------------- the diagnosis
+
+@dataclasses.dataclass(frozen=True)
+class SimilarDiagnosis(Diagnosis):
+    """A known failure the explanation's error resembles: a likely cause, not a signature match."""
+
+    similarity: float = 0.0
+    resembles: str = ""  # the source URL of the nearest labelled failure
+
+    def to_json(self) -> dict[str, Any]:
+        return {**super().to_json(), "similarity": self.similarity, "resembles": self.resembles}
+
+
+def eligible(explanation: Explanation) -> bool:
+    """Something fatal is unexplained: no diagnosis, a non-fatal one, a generic wrapper or a bare code on top."""
+    if not explanation.fatal:
+        return False
+    if not explanation.diagnoses:
+        return explanation.unknown is not None
+    top = explanation.diagnoses[0]
+    return not top.fatal or top.entry.generic or top.entry.id in WEAK_TOPS
+
+
+def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sources: Iterable[str] = (),
+                 threshold: float = THRESHOLD, index: Index | None = None, data_file: str | None = None) -> Explanation:
+    """The explanation with the most similar known failure on top, when one is close enough.
+
+    ``exclude_sources`` leaves examples out of the search (leave-one-out evaluation). A missing or
+    damaged data file leaves the explanation as it is.
+    """
+    if not eligible(explanation):
+        return explanation
+    try:
+        index = index or load_index(data_file)
+    except (OSError, ValueError, KeyError):
+        return explanation
+    found = index.nearest(templates(explanation.error_lines()), exclude_sources)
+    if found is None or found[1] < threshold:
+        return explanation
+    example, score = found
+    entry = catalog.by_id(example.catalog_id) if catalog is not None and example.catalog_id else None
+    if entry is not None and any(d.entry.id == entry.id for d in explanation.diagnoses):
+        return explanation  # it resembles what the classifier already named: nothing to add
+    at = explanation.diagnoses[0] if explanation.diagnoses else None
+    u = explanation.unknown
+    file, line, excerpt = (u.file, u.line, f"{u.type}: {u.message}") if u is not None else (at.file, at.line, at.excerpt)
+    evidence = (f"resembles {example.source} (similarity {score:.2f})",)
+    notes: tuple[str, ...] = (f"in that thread: {example.resolution}",) if example.resolution else ()
+    if entry is None:
+        entry = KnownFailure(
+            id=SIMILAR_ID_PREFIX + example.label, title=f"Resembles a known failure: {example.label}",
+            family=example.family, severity="critical", fatal=True, signatures=(),
+            cause=example.resolution or f"The same failure as {example.source}.",
+            fix=(f"See {example.source}" + (f": {example.resolution}" if example.resolution else ""),),
+            sources=(example.source,), origin="catalog/data/similar_index.json",
+        )
+        notes = ()
+    d = SimilarDiagnosis(entry, file, line, excerpt[:300], 1, True, None, basis="similar", evidence=evidence,
+                         notes=notes, kind=example.label, similarity=score, resembles=example.source)
+    return dataclasses.replace(explanation, diagnoses=(d, *explanation.diagnoses))
