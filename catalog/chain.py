@@ -29,7 +29,8 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound).
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
 HYDRA = re.compile(r"^Error executing job with overrides: ")
 ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
@@ -41,12 +42,22 @@ PROCESS_DEATH = re.compile(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
 # An exception message pasted without its type: the type it always comes with.
+# A short context in front is allowed ("Error retrieving file list: cannot import name …").
 PHRASE = re.compile(
-    r"^(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: )?(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
-    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens))"
+    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
+    r"|('_OpNamespace' '\w+' object has no attribute ')"
+    r"|(\S+\.so[\w.]*: cannot open shared object file))"
 )
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ImportError")
+# torch's own messages quoted inside prose (a question in another language, a sentence around the error).
+PROSE = re.compile(
+    r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
+    r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+)"
+)
+# Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
+DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 

@@ -58,7 +58,8 @@ GENERIC_PREFILTER = (
     r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
-    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",
+    r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
+    r"'_OpNamespace' '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
@@ -397,10 +398,14 @@ class Classifier:
             repeats += int(rep.group(1))
             text = text[: rep.start()]
         stripped = text.strip()
+        if (doubled := chains.DOUBLED.match(stripped)) is not None:
+            stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+        if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
+            exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         entries = self.matcher.entries_in(text)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)

@@ -114,12 +114,16 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, memory, oserror, package, process, verl
+    from . import codes, data, library, memory, oserror, package, process, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
+        library.SharedLibrary,
+        data.DataFile,
+        data.PromptLength,
+        data.TensorDevices,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.HydraKey,

@@ -15,15 +15,24 @@ import re
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 
-CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)' from '([\w.]+)'(?: \(([^)]*)\))?")
+CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
 NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 NO_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 UNDEFINED = re.compile(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+# torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
+NO_OP = re.compile(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)'")
+NO_OBJ_ATTR = re.compile(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)'")
 UNEXPECTED_KW = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
 }
+# Op namespaces (torch.ops.X) and the package whose compiled library registers them.
+OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}
+# Subpackages that are distributions of their own (a namespace shared with another package):
+# "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
+SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "google.protobuf": "protobuf",
+            "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 
@@ -31,6 +40,15 @@ TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 def dist(module: str) -> str:
     top = module.split(".")[0]
     return DIST.get(top, top.replace("_", "-"))
+
+
+def owner_of_name(name: str) -> str:
+    """The package a bare class or function name belongs to, where its prefix says so (AscendFusedMoE)."""
+    if re.match(r"(?:Ascend|NPU)[A-Z]", name):
+        return "vllm_ascend"
+    if name.startswith(("npu_", "Npu")):
+        return "torch_npu"
+    return ""
 
 
 def owner_of_symbol(symbol: str) -> str:
@@ -87,23 +105,38 @@ class PackageMismatch(Analyzer):
         caller = link.raiser
         what, owner = "", ""
         if m := CANNOT_IMPORT.search(msg):
-            owner = m.group(2).split(".")[0]
+            module = m.group(2) or ""
+            owner = module.split(".")[0] or owner_of_name(m.group(1))
             if m.group(3) and (pkg := package_of(m.group(3))):
                 owner = pkg
-            what = f"{m.group(2)} has no {m.group(1)}"
+            if not owner:
+                return None  # neither the module nor the name says whose it is
+            what = f"{module or dist(owner)} has no {m.group(1)}"
         elif m := NO_MODULE.search(msg):
             module = m.group(1)
             owner = module.split(".")[0]
             what = f"no module {module}" if "." in module else f"{module} is not installed"
-            if "." not in module and caller in (None, owner):
+            separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
+            if ("." not in module and caller in (None, owner)) or separate:
+                name = separate or dist(module)
                 return Finding(
                     f"Python module not installed: {module}",
-                    f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {dist(module)} installed"
+                    f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {name} installed"
                     + (f" (imported from {caller})." if caller else "."),
-                    (f"Install it into the training environment: python -m pip install {dist(module)} (matching versions: ascendrl check)",
+                    (f"Install it into the training environment: python -m pip install {name} (matching versions: ascendrl check)",
                      "Make sure the interpreter that runs the job (and Ray's workers) is the one you installed into: which python; ray's runtime_env"),
-                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="module-missing",
+                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="missing-dependency",
                 )
+        elif m := NO_OP.search(msg):
+            owner = OP_OWNERS.get(m.group(1), "")
+            if not owner:
+                return None
+            caller = caller if caller and caller != owner else f"{owner} (Python sources)"
+            what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
+        elif m := NO_OBJ_ATTR.search(msg):
+            owner = owner_of_name(m.group(1))
+            caller = caller if caller and caller != owner else "vllm"
+            what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif m := NO_ATTR.search(msg):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
