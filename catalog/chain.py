@@ -54,7 +54,9 @@ PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportE
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = re.compile(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
-    r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+)"
+    r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
+    # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
+    r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+)"
 )
 # Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")

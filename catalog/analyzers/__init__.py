@@ -114,7 +114,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, library, memory, oserror, package, process, verl
+    from . import codes, data, library, memory, operator, oserror, package, process, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -127,6 +127,7 @@ def registry() -> tuple[Analyzer, ...]:
         package.PackageMismatch,
         verl.VerlCondition,
         verl.HydraKey,
+        operator.OperatorParams,
         codes.ErrorCodes,
     ))
 
@@ -151,6 +152,7 @@ def derive(
     for chain in chains:
         fatal = fatal_chain.get(id(chain), True)
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
+        weak: list[DerivedItem] = []  # catch-all codes read in this chain: below anything specific it also holds
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
             specific = [e for e in catalog if not e.generic]
@@ -176,6 +178,8 @@ def derive(
                     )
                     out.items.append(item)
                 item.count += chain.count
+                if item.weak:
+                    weak.append(item)
                 tier, top = (2 if finding.weak else 3), analyzer.id
                 for e in catalog:  # a wrapper entry on a link the analyzers explained
                     out.demoted.setdefault(e.id, top)
@@ -194,6 +198,10 @@ def derive(
                 if namer is not None:
                     out.roots.add(namer.id)
                 best = (tier, top)
+        if best is not None and best[0] == 3:  # a wrapper's code never outranks the specific link of its own chain
+            for item in weak:
+                if item.demoted_by is None and item.count == chain.count and item.entry.id != best[1]:
+                    item.demoted_by = best[1]
     return out
 
 
