@@ -153,6 +153,7 @@ def derive(
         fatal = fatal_chain.get(id(chain), True)
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
         weak: list[DerivedItem] = []  # catch-all codes read in this chain: below anything specific it also holds
+        best_item: DerivedItem | None = None
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
             specific = [e for e in catalog if not e.generic]
@@ -197,11 +198,11 @@ def derive(
                 out.roots.update(e.id for e in specific)
                 if namer is not None:
                     out.roots.add(namer.id)
-                best = (tier, top)
+                best, best_item = (tier, top), item
         if best is not None and best[0] == 3:  # a wrapper's code never outranks the specific link of its own chain
-            for item in weak:
-                if item.demoted_by is None and item.count == chain.count and item.entry.id != best[1]:
-                    item.demoted_by = best[1]
+            for weak_item in weak:
+                if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
+                    weak_item.demoted_by = best[1]
     return out
 
 

@@ -26,10 +26,12 @@ KINDS = {
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error"})
-# What the lines around a code say narrows its class: (codes it refines or None for any, the words, the class).
+# What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
+# None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
+    (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
 )
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
@@ -47,7 +49,7 @@ def _context_kind(code: str, link: Link, chain: Chain) -> str:
     """The class the chain's own words give a code (a memcpy check, a stream allocation during graph capture)."""
     text = "\n".join(t for other in chain.links for t in (other.text, other.message, *other.detail))
     for codes, words, kind in CONTEXT_KINDS:
-        if (codes is None or code in codes) and words.search(text):
+        if (codes is None or any(code == c or (c.endswith(":") and code.startswith(c)) for c in codes)) and words.search(text):
             return kind
     return ""
 
