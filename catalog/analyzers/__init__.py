@@ -114,7 +114,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, library, memory, operator, oserror, package, process, verl
+    from . import codes, data, library, memory, operator, oserror, package, process, rendezvous, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -124,6 +124,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.DataFile,
         data.PromptLength,
         data.TensorDevices,
+        rendezvous.Rendezvous,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.HydraKey,
