@@ -66,6 +66,11 @@ class Analyzer:
         return None
 
 
+def raised(link: Link) -> bool:
+    """A Python exception (in a traceback, a Ray remote traceback, or pasted alone), not a CANN/process/Hydra line."""
+    return link.kind in ("python", "remote", "bare")
+
+
 def evidence(link: Link, limit: int = 6) -> tuple[str, ...]:
     lines = [link.text or f"{link.type}: {link.message}"]
     lines += [d for d in link.detail if d not in lines]
@@ -114,7 +119,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, library, memory, operator, oserror, package, process, rendezvous, verl
+    from . import codes, data, hub, library, memory, operator, oserror, package, process, rendezvous, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -125,6 +130,8 @@ def registry() -> tuple[Analyzer, ...]:
         data.PromptLength,
         data.TensorDevices,
         rendezvous.Rendezvous,
+        hub.HubUnreachable,
+        hub.WeightsOnly,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.HydraKey,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, raised
 
 PYARROW = "https://arrow.apache.org/docs/python/parquet.html"
 DATASETS = "https://huggingface.co/docs/datasets/loading"
@@ -37,10 +37,6 @@ STORAGE = re.compile(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a stora
 MIXED = re.compile(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
 
 
-def _python(link: Link) -> bool:
-    return link.kind in ("python", "remote", "bare")
-
-
 def _dataset_path(link: Link) -> str:
     for line in (link.message, *link.detail):
         m = re.search(r"(\S+\.(?:parquet|arrow|jsonl?))", line)
@@ -55,7 +51,7 @@ class DataFile(Analyzer):
     family = "data-model"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not _python(link):
+        if not raised(link):
             return None
         text = f"{link.type}: {link.message}"
         in_arrow = any(p in ("pyarrow", "datasets") or "pyarrow" in f.path or "parquet" in f.path
@@ -89,7 +85,7 @@ class PromptLength(Analyzer):
     family = "data-model"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not _python(link) or link.short_type not in ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError"):
+        if not raised(link) or link.short_type not in ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError"):
             return None
         m = PROMPT_LONG.search(link.message)
         if m is None:
@@ -113,7 +109,7 @@ class TensorDevices(Analyzer):
     family = "device"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not _python(link):
+        if not raised(link):
             return None
         if m := STORAGE.search(link.message):
             a, b = m.group(1), m.group(2)

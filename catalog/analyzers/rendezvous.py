@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, raised
 
 JOINED = re.compile(r"Timed out after (\d+) seconds waiting for clients\. (\d+)/(\d+) clients joined")
 CLIENT = re.compile(
@@ -31,7 +31,7 @@ class Rendezvous(Analyzer):
     family = "hccl"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind not in ("python", "remote", "bare"):
+        if not raised(link):
             return None
         text = f"{link.type}: {link.message}"
         joined = JOINED.search(text)
