@@ -94,7 +94,7 @@ class Frame:
 class Link:
     """One exception (or CANN report, or process death) and where it was printed."""
 
-    kind: str  # python | remote | bare | cann | process | hydra | code
+    kind: str  # python | remote | bare | cann | process | hydra | code | cut (frames whose exception line was cut off)
     type: str
     message: str
     file: str
@@ -346,6 +346,11 @@ class ChainTracker:
             if wrapper is not None:
                 frames = list(self.frames)
                 self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
+        elif self.chain is not None and self.frames and self.join != "remote":
+            # A paste that ends (or moves on) inside a traceback: no exception line, but the frames say
+            # which package was running — enough for an analyzer that reads frames.
+            last = self.frames[-1]
+            self._place(Link("cut", "", "", self.file, self.last, list(self.frames), text=f'File "{last.path}", line {last.line}'))
         chain, self.chain = self.chain, None
         self.frames, self.join, self.current, self.anchor = None, None, None, None
         return chain if chain is not None and chain.links else None

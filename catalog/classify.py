@@ -583,7 +583,7 @@ class Classifier:
             if not fatal_chain[id(c)]:
                 continue
             for link in c.links:
-                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code"):
+                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code", "cut"):
                     continue
                 if link.hits and all(self.hits[i].entry.generic is False for i in link.hits if i in self.hits):
                     continue

@@ -126,6 +126,7 @@ def registry() -> tuple[Analyzer, ...]:
         memory.Memory,
         oserror.OSErrors,
         library.SharedLibrary,
+        library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
         data.TensorDevices,

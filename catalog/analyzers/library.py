@@ -88,3 +88,38 @@ class SharedLibrary(Analyzer):
              "If it is not installed, install the package that provides it (the one whose import failed)"),
             evidence(link), (LDSO,), key=f"lib:{lib}", family="cann-env", kind="ld-library-path-missing",
         )
+
+
+# Packages built only for NVIDIA GPUs: their code running at all on an Ascend host is the failure.
+CUDA_ONLY = frozenset((
+    "transformer_engine", "flash_attn", "flash_attn_2_cuda", "xformers", "bitsandbytes", "cupy", "mamba_ssm",
+    "causal_conv1d", "deep_gemm", "flashinfer", "vllm_flash_attn", "nvidia",
+))
+
+
+class CudaOnlyPackage(Analyzer):
+    id = "DRV-cuda-only"
+    title = "A CUDA-only package runs on the Ascend host"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare", "cut"):
+            return None
+        package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
+        if package not in CUDA_ONLY:
+            return None
+        frame = next(f for f in reversed(link.frames) if f.package == package)
+        flash = package.startswith("flash_attn")
+        what = f"{link.short_type}: {link.message[:160]}" if link.type else f"a traceback cut off inside {frame}"
+        return Finding(
+            f"{package} (a CUDA-only package) is imported on the Ascend host",
+            f"{what}. {package} is built for NVIDIA GPUs (it loads CUDA/cuDNN libraries or kernels at import); on an NPU host "
+            "it fails as soon as something imports it"
+            + (" — here because the model asks for flash_attention_2." if flash else " — here a patch/plugin imports it because it is installed."),
+            (("Use an attention implementation the NPU has: attn_implementation='sdpa' (or 'eager'); torch_npu provides its own fused attention",
+              "pip uninstall flash-attn if it was installed by accident") if flash else
+             (f"pip uninstall {package.replace('_', '-')} from the NPU environment (code that finds it installed tries to use it)",
+              "If the framework needs it, use its NPU build or disable the feature that imports it")),
+            evidence(link) if link.type else (link.text,), (LDSO,), key=f"cuda:{package}", family="compat",
+            kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
+        )

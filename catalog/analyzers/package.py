@@ -157,6 +157,8 @@ class PackageMismatch(Analyzer):
             if owner == caller:
                 return None
         caller = caller or "your code"
+        # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
+        kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
         cause = (
@@ -171,5 +173,5 @@ class PackageMismatch(Analyzer):
         return Finding(
             f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
             (MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,),
-            key=f"{caller}:{owner}:{what}", kind="package-mismatch",
+            key=f"{caller}:{owner}:{what}", kind=kind,
         )

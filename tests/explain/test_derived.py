@@ -10,6 +10,8 @@
 - ``note: <text>`` — a specific the analyzer reads from the log (a path, a number, a knob): in the
   analyzer's own answer, and in the notes of the catalog diagnosis.
 - ``unknown: <ExceptionType>`` — nothing explains it; the answer is the unexplained exception.
+- ``kind: <label>`` — the root-cause label the analyzer recognises (the labels of tests/explain/realworld): the
+  derived answer's kind, and the kind folded into the catalog diagnosis.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ascendrl.cli import main
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "derived").glob("*.log"))
-FIELDS = ("derived", "catalog", "note", "unknown")
+FIELDS = ("derived", "catalog", "note", "unknown", "kind")
 
 
 def expect(log: Path) -> dict[str, list[str]]:
@@ -73,6 +75,8 @@ def test_analyzer_alone(log, catalog):
     assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources and top.kind
     for note in want["note"]:
         assert note in _text(top), (note, _text(top))
+    for kind in want["kind"]:
+        assert top.kind == kind, (top.kind, kind)
 
 
 @pytest.mark.parametrize("log", CASES, ids=lambda p: p.stem)
@@ -85,6 +89,8 @@ def test_with_the_full_catalog(log, catalog):
         return
     top = result.diagnoses[0]
     ranked = [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
+    for kind in want["kind"]:
+        assert top.kind == kind, (top.kind, kind)
     if not want["catalog"]:
         assert (top.entry.id, top.basis) == (want["derived"][0], "derived"), ranked
         return
