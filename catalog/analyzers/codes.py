@@ -14,7 +14,7 @@ from ..codes import CodeInfo, decode
 from . import Analyzer, Facts, Finding, evidence
 
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
-AICORE = re.compile(r"(?:aicore|aivec(?:tor)?|aic|aiv|vector core) (?:error|exception)", re.I)
+AICORE = re.compile(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
 KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
@@ -25,6 +25,7 @@ KINDS = {
 }
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
+              "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
               "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error"})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).

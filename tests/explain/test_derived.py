@@ -319,3 +319,14 @@ def test_analyzers_never_crash_on_mixed_failures(catalog, lines, prefix):
     for d in result.diagnoses:
         assert d.entry.id and d.entry.title and (d.basis == "catalog" or d.entry.fix)
     json.dumps(result.to_json())
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    ("RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU function error: AclrtSynchronizeDevice, error code is 507010", "device-lost-heartbeat"),
+    ("RuntimeError: initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:217 NPU function error: aclrtSetDevice(device_id_), error code is 107001", "invalid-visible-device"),
+    ("RuntimeError: hcclCommInitRootInfo failed: HCCL function error: hcclCommInitRootInfo(numRanks, &rootInfo, rank, &comm), error code is 7", "hccl-init-failed"),
+])
+def test_a_code_alone_is_classed_by_its_meaning(catalog, line, kind):
+    """A decoded code whose meaning is a root-cause class answers with that class, not code-N."""
+    result = classify(without(catalog, ["ARL-E324"]), line + "\n")
+    assert result.diagnoses and result.diagnoses[0].kind == kind, [(d.entry.id, d.kind) for d in result.diagnoses]
