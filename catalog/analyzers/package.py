@@ -33,6 +33,10 @@ OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb"
 # "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
 SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "google.protobuf": "protobuf",
             "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
+# A symbol missing from NNAL's ATB: the ATB installed is not the one torch_npu / vllm-ascend were built against.
+SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
+# Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
+EXTENSION = re.compile(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 
@@ -52,6 +56,11 @@ def owner_of_name(name: str) -> str:
 
 
 def owner_of_symbol(symbol: str) -> str:
+    """Whose library defines a missing symbol, from its (mangled) name."""
+    if re.search(r"\b_ZN\d*3atb|\batb::", symbol):
+        return "atb"  # CANN NNAL's ATB library
+    if re.match(r"_?(?:aclnn|aclrt|acl[A-Z]|Hccl|hccl)", symbol):
+        return "cann"  # CANN's operator / runtime / HCCL API
     if any(s in symbol for s in ("c10", "at6native", "2at", "torch")):
         return "torch"
     if "Py" in symbol[:4]:
@@ -116,6 +125,18 @@ class PackageMismatch(Analyzer):
             module = m.group(1)
             owner = module.split(".")[0]
             what = f"no module {module}" if "." in module else f"{module} is not installed"
+            shadow = next((f for f in link.frames if f.package == owner and not re.search(r"[/\\](?:site|dist)-packages[/\\]", f.path)), None)
+            if EXTENSION.search(module) and shadow is not None:
+                folder = shadow.path.split(f"/{owner}/")[0] or "."
+                return Finding(
+                    f"{owner} imported from a source folder, not the installed package",
+                    f"{link.short_type}: No module named '{module}'. Python imported {owner} from {folder}/{owner} (a source or "
+                    f"build checkout on sys.path, e.g. the current directory), which has no compiled {module.rsplit('.', 1)[-1]}; "
+                    "the installed wheel with it is shadowed.",
+                    (f"Run from another directory (not {folder}), or take {folder} off PYTHONPATH",
+                     f"If you meant to use the checkout, build it in place: cd {folder} && pip install -e ."),
+                    evidence(link), (TORCH_NPU,), key=f"shadow:{owner}", kind="local-dir-shadows-package",
+                )
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
             if ("." not in module and caller in (None, owner)) or separate:
                 name = separate or dist(module)
@@ -159,6 +180,8 @@ class PackageMismatch(Analyzer):
         caller = caller or "your code"
         # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
         kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
+        if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
+            kind = SYMBOL_KINDS[owner]
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
         cause = (
