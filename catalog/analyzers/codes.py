@@ -31,6 +31,7 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
 # None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
+    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"), "op-no-binary"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),

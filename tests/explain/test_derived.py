@@ -330,3 +330,9 @@ def test_a_code_alone_is_classed_by_its_meaning(catalog, line, kind):
     """A decoded code whose meaning is a root-cause class answers with that class, not code-N."""
     result = classify(without(catalog, ["ARL-E324"]), line + "\n")
     assert result.diagnoses and result.diagnoses[0].kind == kind, [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+def test_kernel_binary_missing_is_classed_from_the_cann_lines(catalog):
+    """Under a catch-all EZ9999 and ERR01005, the CANN line's words give the class (no kernel binary)."""
+    result = explain_paths(without(catalog, ["ARL-E331"]), [HERE / "derived" / "op_kernel_config_fail.log"])
+    assert result.diagnoses[0].entry.id == "DRV-code" and result.diagnoses[0].kind == "op-no-binary"
