@@ -175,7 +175,8 @@ def derive(
                 tier, top = 3, namer.id
                 if not specific and findings:
                     tier = 2 if findings[0][1].weak else 3
-                _fold(out, namer.id, findings)
+                for named in specific or [namer]:  # every entry naming the link carries its specifics, whichever ranks first
+                    _fold(out, named.id, findings)
             elif findings:
                 analyzer, finding = findings[0]
                 key = (analyzer.id, finding.key)
