@@ -47,10 +47,10 @@ PHRASE = re.compile(
     r"^(?:[A-Z][\w ,'-]{0,60}: )?(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
-    r"|('_OpNamespace' '\w+' object has no attribute ')"
+    r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
     r"|(\S+\.so[\w.]*: cannot open shared object file))"
 )
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ImportError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = re.compile(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
@@ -58,6 +58,9 @@ PROSE = re.compile(
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
     r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+)"
 )
+# A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
+# The exception starts right after a CJK character or full-width punctuation.
+CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
 # Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")

@@ -59,7 +59,7 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
+    r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
@@ -401,6 +401,9 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        if exc is None and not stripped.isascii():
+            stripped = _after_cjk(stripped)
+            exc = EXCEPTION.match(stripped)
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
@@ -592,6 +595,17 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _after_cjk(text: str) -> str:
+    """The exception or known phrase quoted after CJK prose on one line (the line itself when there is none)."""
+    for n, m in enumerate(chains.CJK.finditer(text)):
+        rest = text[m.end():]
+        if n >= 32 or not rest:
+            break
+        if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):
+            return rest
+    return text
 
 
 def _literal_head(regex: str) -> str:
