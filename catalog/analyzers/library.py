@@ -120,6 +120,6 @@ class CudaOnlyPackage(Analyzer):
               "pip uninstall flash-attn if it was installed by accident") if flash else
              (f"pip uninstall {package.replace('_', '-')} from the NPU environment (code that finds it installed tries to use it)",
               "If the framework needs it, use its NPU build or disable the feature that imports it")),
-            evidence(link) if link.type else (link.text,), (LDSO,), key=f"cuda:{package}", family="compat",
+            evidence(link) if link.type else (f'File "{frame.path}", line {frame.line}, in {frame.func}',), (LDSO,), key=f"cuda:{package}", family="compat",
             kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
         )
