@@ -29,8 +29,9 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-# The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound).
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
+# Exception (torch_npu's CANN check raises Exception(...)).
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
 HYDRA = re.compile(r"^Error executing job with overrides: ")
 ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")

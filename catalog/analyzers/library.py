@@ -24,6 +24,9 @@ CANN_LIBS = re.compile(
 )
 DRIVER_LIBS = re.compile(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
 CUDA_LIBS = re.compile(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
+# torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
+CANN_VARS = re.compile(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
+NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/utils/npu_intercept.py"
 LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
 ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
@@ -49,6 +52,17 @@ class SharedLibrary(Analyzer):
                 evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
             )
         m = CANNOT_OPEN.search(text)
+        if m is None and (env := CANN_VARS.search(text)) is not None:
+            return Finding(
+                "CANN environment not set up in this process (ASCEND_* variables unset or stale)",
+                f"{link.short_type}: {link.message[:200]}. torch_npu checks at import that CANN's variables point at installed "
+                "folders; here one is unset or points at a folder that does not exist: CANN's set_env.sh was not sourced in the "
+                "process that imports torch_npu (a Ray worker, a docker exec shell), or it still points at a removed CANN version.",
+                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) in a fresh shell, "
+                 "then `ray stop --force` and start Ray again so its workers inherit it",
+                 "Check: echo $ASCEND_HOME_PATH $ASCEND_OPP_PATH; ls the folders; install the missing CANN package (kernels/ops) of the same version"),
+                evidence(link), (NPU_INTERCEPT, CANN_ENV), key=f"cannvars:{env.group(0)[:40]}", family="cann-env", kind="cann-env-not-sourced",
+            )
         if m is None:
             return None
         path, lib = m.group(1), m.group(2)
