@@ -29,7 +29,9 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
+# Exception (torch_npu's CANN check raises Exception(...)).
+EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
 HYDRA = re.compile(r"^Error executing job with overrides: ")
 ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
@@ -41,12 +43,27 @@ PROCESS_DEATH = re.compile(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
 # An exception message pasted without its type: the type it always comes with.
+# A short context in front is allowed ("Error retrieving file list: cannot import name …").
 PHRASE = re.compile(
-    r"^(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: )?(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
-    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens))"
+    r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
+    r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
+    r"|(\S+\.so[\w.]*: cannot open shared object file))"
 )
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError")
+# torch's own messages quoted inside prose (a question in another language, a sentence around the error).
+PROSE = re.compile(
+    r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
+    r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
+    # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
+    r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+)"
+)
+# A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
+# The exception starts right after a CJK character or full-width punctuation.
+CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
+# Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
+DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
@@ -81,7 +98,7 @@ class Frame:
 class Link:
     """One exception (or CANN report, or process death) and where it was printed."""
 
-    kind: str  # python | remote | bare | cann | process | hydra | code
+    kind: str  # python | remote | bare | cann | process | hydra | code | cut (frames whose exception line was cut off)
     type: str
     message: str
     file: str
@@ -333,6 +350,11 @@ class ChainTracker:
             if wrapper is not None:
                 frames = list(self.frames)
                 self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
+        elif self.chain is not None and self.frames and self.join != "remote":
+            # A paste that ends (or moves on) inside a traceback: no exception line, but the frames say
+            # which package was running — enough for an analyzer that reads frames.
+            last = self.frames[-1]
+            self._place(Link("cut", "", "", self.file, self.last, list(self.frames), text=f'File "{last.path}", line {last.line}'))
         chain, self.chain = self.chain, None
         self.frames, self.join, self.current, self.anchor = None, None, None, None
         return chain if chain is not None and chain.links else None

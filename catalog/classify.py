@@ -52,13 +52,14 @@ EXCEPTION = chains.EXCEPTION
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
-    r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)",
+    r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
-    r"^\s*(?:No module named '|cannot import name '|module '[\w.]+' has no attribute |The model's max seq len \()|undefined symbol: |got an unexpected keyword argument '",
+    r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
+    r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
@@ -397,10 +398,17 @@ class Classifier:
             repeats += int(rep.group(1))
             text = text[: rep.start()]
         stripped = text.strip()
+        if (doubled := chains.DOUBLED.match(stripped)) is not None:
+            stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        if exc is None and not stripped.isascii():
+            stripped = _after_cjk(stripped)
+            exc = EXCEPTION.match(stripped)
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+        if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
+            exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         entries = self.matcher.entries_in(text)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
@@ -578,7 +586,7 @@ class Classifier:
             if not fatal_chain[id(c)]:
                 continue
             for link in c.links:
-                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code"):
+                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code", "cut"):
                     continue
                 if link.hits and all(self.hits[i].entry.generic is False for i in link.hits if i in self.hits):
                     continue
@@ -587,6 +595,17 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _after_cjk(text: str) -> str:
+    """The exception or known phrase quoted after CJK prose on one line (the line itself when there is none)."""
+    for n, m in enumerate(chains.CJK.finditer(text)):
+        rest = text[m.end():]
+        if n >= 32 or not rest:
+            break
+        if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):
+            return rest
+    return text
 
 
 def _literal_head(regex: str) -> str:

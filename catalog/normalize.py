@@ -28,7 +28,8 @@ PREFIX = re.compile(
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
             r"[\w.-]+\s*\| ",  # docker compose service column
             # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
-            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+\] ",
+            # (older releases: "ERROR 03-18 09:23:40 config.py:102] ")
+            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]) ",
         )
     )
 )

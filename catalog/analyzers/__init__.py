@@ -66,6 +66,11 @@ class Analyzer:
         return None
 
 
+def raised(link: Link) -> bool:
+    """A Python exception (in a traceback, a Ray remote traceback, or pasted alone), not a CANN/process/Hydra line."""
+    return link.kind in ("python", "remote", "bare")
+
+
 def evidence(link: Link, limit: int = 6) -> tuple[str, ...]:
     lines = [link.text or f"{link.type}: {link.message}"]
     lines += [d for d in link.detail if d not in lines]
@@ -114,15 +119,24 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, memory, oserror, package, process, verl
+    from . import codes, data, hub, library, memory, operator, oserror, package, process, rendezvous, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
+        library.SharedLibrary,
+        library.CudaOnlyPackage,
+        data.DataFile,
+        data.PromptLength,
+        data.TensorDevices,
+        rendezvous.Rendezvous,
+        hub.HubUnreachable,
+        hub.WeightsOnly,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.HydraKey,
+        operator.OperatorParams,
         codes.ErrorCodes,
     ))
 
@@ -147,6 +161,8 @@ def derive(
     for chain in chains:
         fatal = fatal_chain.get(id(chain), True)
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
+        weak: list[DerivedItem] = []  # catch-all codes read in this chain: below anything specific it also holds
+        best_item: DerivedItem | None = None
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
             specific = [e for e in catalog if not e.generic]
@@ -159,7 +175,8 @@ def derive(
                 tier, top = 3, namer.id
                 if not specific and findings:
                     tier = 2 if findings[0][1].weak else 3
-                _fold(out, namer.id, findings)
+                for named in specific or [namer]:  # every entry naming the link carries its specifics, whichever ranks first
+                    _fold(out, named.id, findings)
             elif findings:
                 analyzer, finding = findings[0]
                 key = (analyzer.id, finding.key)
@@ -172,6 +189,8 @@ def derive(
                     )
                     out.items.append(item)
                 item.count += chain.count
+                if item.weak:
+                    weak.append(item)
                 tier, top = (2 if finding.weak else 3), analyzer.id
                 for e in catalog:  # a wrapper entry on a link the analyzers explained
                     out.demoted.setdefault(e.id, top)
@@ -189,7 +208,11 @@ def derive(
                 out.roots.update(e.id for e in specific)
                 if namer is not None:
                     out.roots.add(namer.id)
-                best = (tier, top)
+                best, best_item = (tier, top), item
+        if best is not None and best[0] == 3:  # a wrapper's code never outranks the specific link of its own chain
+            for weak_item in weak:
+                if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
+                    weak_item.demoted_by = best[1]
     return out
 
 

@@ -14,7 +14,7 @@ from ..codes import CodeInfo, decode
 from . import Analyzer, Facts, Finding, evidence
 
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
-AICORE = re.compile(r"(?:aicore|aivec(?:tor)?|aic|aiv|vector core) (?:error|exception)", re.I)
+AICORE = re.compile(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
 KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
@@ -23,6 +23,19 @@ KINDS = {
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
     "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
 }
+KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
+              "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
+              "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
+              "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error"})
+# What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
+# None for any, the words, the class).
+CONTEXT_KINDS = (
+    (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
+    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"), "op-no-binary"),
+    (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
+    (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
+    (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+)
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
 TIMEOUTS = {"107019", "107020", "507046", "507047", "EI0002", "EI0006", "hccl:9"}
 CATCH_ALL = {"507011", "EZ9999", "E19999", "EE9999", "EI9999", "EJ9999", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
@@ -32,6 +45,15 @@ def _weight(info: CodeInfo) -> int:
     if info.code in CATCH_ALL:
         return 0
     return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+
+
+def _context_kind(code: str, link: Link, chain: Chain) -> str:
+    """The class the chain's own words give a code (a memcpy check, a stream allocation during graph capture)."""
+    text = "\n".join(t for other in chain.links for t in (other.text, other.message, *other.detail))
+    for codes, words, kind in CONTEXT_KINDS:
+        if (codes is None or any(code == c or (c.endswith(":") and code.startswith(c)) for c in codes)) and words.search(text):
+            return kind
+    return ""
 
 
 class ErrorCodes(Analyzer):
@@ -78,8 +100,9 @@ class ErrorCodes(Analyzer):
         fix = [best.advice] if best.advice else []
         fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
         sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
+        kind = _context_kind(best.code, link, chain) or KINDS.get(best.code, f"code-{best.code}")
         return Finding(
             f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")[:160],
-            cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=KINDS.get(best.code, f"code-{best.code}"),
+            cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,
             weak=_weight(best) <= 1 or best.code in TIMEOUTS, notes=self._notes(link),
         )

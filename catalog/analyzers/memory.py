@@ -28,6 +28,12 @@ KV_MAX = re.compile(r"estimated maximum model length is (\d+)")
 KV_TOKENS = re.compile(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
 NUM = r"(\d+(?:\.\d+)?)"
 RAY_MEM = re.compile(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
+NO_KV = re.compile(r"No available memory for the cache blocks|Available KV cache memory: -\d|available KV cache memory \(-\d", re.I)
+NO_KV_ADVICE = (
+    "no memory is left for the KV cache after the weights and activations: raise "
+    "actor_rollout_ref.rollout.gpu_memory_utilization (or tensor_model_parallel_size, so each card holds less of the "
+    "model), or free the card (actor/ref offload, free_cache_engine) before vLLM starts"
+)
 OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
 
 SOURCES = {
@@ -85,7 +91,7 @@ def kv_advice(text: str) -> list[str]:
             f"most {tokens.group(2)}, or raise gpu_memory_utilization",
         ]
     if need_m is None and avail_m is None:
-        return []
+        return [NO_KV_ADVICE] if NO_KV.search(text) else []
     out = []
     avail = gib(avail_m)
     if avail is not None and avail <= 0:
@@ -143,9 +149,10 @@ class Memory(Analyzer):
             if not OOM.search(link.message) or link.kind == "cann":
                 return None
             kind, advice, notes = "alloc", ["the message gives no sizes; see the fix"], ()
+        no_kv = kind == "kv" and ("negative" in advice[0] or advice[0] == NO_KV_ADVICE)
         titles = {
             "alloc": "NPU out of memory in the caching allocator",
-            "kv": "vLLM KV cache too small for max_model_len" if "negative" not in advice[0] else "vLLM KV-cache budget is negative",
+            "kv": "vLLM KV cache too small for max_model_len" if not no_kv else "No NPU memory left for vLLM's KV cache",
             "ray": "Ray's memory monitor killed a worker: host RAM",
         }
         fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
@@ -153,5 +160,6 @@ class Memory(Analyzer):
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
             (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
-            kind={"alloc": "npu-oom", "kv": "kv-cache-below-max-model-len", "ray": "host-oom"}[kind], notes=notes,
+            kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
+            notes=notes,
         )

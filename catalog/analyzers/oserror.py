@@ -18,6 +18,9 @@ PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
+# errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
+ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
+ERRNO_NAME = re.compile(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
 C10D_ERRNO = re.compile(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = re.compile(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
@@ -75,7 +78,10 @@ class OSErrors(Analyzer):
         elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
         else:
-            found = next(((p, n) for p, n in PHRASES.items() if p in link.message), None)
+            lower = link.message.lower()
+            found = next(((p, n) for p, n in PHRASES.items() if p.lower() in lower), None)
+            if found is None and (named := ERRNO_NAME.search(link.message)):
+                found = next((p, n) for p, n in PHRASES.items() if n == ERRNO_NAMES[named.group(1)]) if ERRNO_NAMES[named.group(1)] != 1 else ("Operation not permitted", 1)
             if found is None:
                 return None
             text, errno = found

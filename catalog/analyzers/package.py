@@ -15,15 +15,28 @@ import re
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 
-CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)' from '([\w.]+)'(?: \(([^)]*)\))?")
+CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
 NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 NO_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 UNDEFINED = re.compile(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+# torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
+NO_OP = re.compile(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)'")
+NO_OBJ_ATTR = re.compile(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)'")
 UNEXPECTED_KW = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
 }
+# Op namespaces (torch.ops.X) and the package whose compiled library registers them.
+OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}
+# Subpackages that are distributions of their own (a namespace shared with another package):
+# "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
+SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "google.protobuf": "protobuf",
+            "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
+# A symbol missing from NNAL's ATB: the ATB installed is not the one torch_npu / vllm-ascend were built against.
+SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
+# Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
+EXTENSION = re.compile(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 
@@ -33,7 +46,21 @@ def dist(module: str) -> str:
     return DIST.get(top, top.replace("_", "-"))
 
 
+def owner_of_name(name: str) -> str:
+    """The package a bare class or function name belongs to, where its prefix says so (AscendFusedMoE)."""
+    if re.match(r"(?:Ascend|NPU)[A-Z]", name):
+        return "vllm_ascend"
+    if name.startswith(("npu_", "Npu")):
+        return "torch_npu"
+    return ""
+
+
 def owner_of_symbol(symbol: str) -> str:
+    """Whose library defines a missing symbol, from its (mangled) name."""
+    if re.search(r"\b_ZN\d*3atb|\batb::", symbol):
+        return "atb"  # CANN NNAL's ATB library
+    if re.match(r"_?(?:aclnn|aclrt|acl[A-Z]|Hccl|hccl)", symbol):
+        return "cann"  # CANN's operator / runtime / HCCL API
     if any(s in symbol for s in ("c10", "at6native", "2at", "torch")):
         return "torch"
     if "Py" in symbol[:4]:
@@ -87,23 +114,50 @@ class PackageMismatch(Analyzer):
         caller = link.raiser
         what, owner = "", ""
         if m := CANNOT_IMPORT.search(msg):
-            owner = m.group(2).split(".")[0]
+            module = m.group(2) or ""
+            owner = module.split(".")[0] or owner_of_name(m.group(1))
             if m.group(3) and (pkg := package_of(m.group(3))):
                 owner = pkg
-            what = f"{m.group(2)} has no {m.group(1)}"
+            if not owner:
+                return None  # neither the module nor the name says whose it is
+            what = f"{module or dist(owner)} has no {m.group(1)}"
         elif m := NO_MODULE.search(msg):
             module = m.group(1)
             owner = module.split(".")[0]
             what = f"no module {module}" if "." in module else f"{module} is not installed"
-            if "." not in module and caller in (None, owner):
+            shadow = next((f for f in link.frames if f.package == owner and not re.search(r"[/\\](?:site|dist)-packages[/\\]", f.path)), None)
+            if EXTENSION.search(module) and shadow is not None:
+                folder = shadow.path.split(f"/{owner}/")[0] or "."
+                return Finding(
+                    f"{owner} imported from a source folder, not the installed package",
+                    f"{link.short_type}: No module named '{module}'. Python imported {owner} from {folder}/{owner} (a source or "
+                    f"build checkout on sys.path, e.g. the current directory), which has no compiled {module.rsplit('.', 1)[-1]}; "
+                    "the installed wheel with it is shadowed.",
+                    (f"Run from another directory (not {folder}), or take {folder} off PYTHONPATH",
+                     f"If you meant to use the checkout, build it in place: cd {folder} && pip install -e ."),
+                    evidence(link), (TORCH_NPU,), key=f"shadow:{owner}", kind="local-dir-shadows-package",
+                )
+            separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
+            if ("." not in module and caller in (None, owner)) or separate:
+                name = separate or dist(module)
                 return Finding(
                     f"Python module not installed: {module}",
-                    f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {dist(module)} installed"
+                    f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {name} installed"
                     + (f" (imported from {caller})." if caller else "."),
-                    (f"Install it into the training environment: python -m pip install {dist(module)} (matching versions: ascendrl check)",
+                    (f"Install it into the training environment: python -m pip install {name} (matching versions: ascendrl check)",
                      "Make sure the interpreter that runs the job (and Ray's workers) is the one you installed into: which python; ray's runtime_env"),
-                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="module-missing",
+                    evidence(link), (MATRIX,), key=f"missing:{module}", kind="missing-dependency",
                 )
+        elif m := NO_OP.search(msg):
+            owner = OP_OWNERS.get(m.group(1), "")
+            if not owner:
+                return None
+            caller = caller if caller and caller != owner else f"{owner} (Python sources)"
+            what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
+        elif m := NO_OBJ_ATTR.search(msg):
+            owner = owner_of_name(m.group(1))
+            caller = caller if caller and caller != owner else "vllm"
+            what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif m := NO_ATTR.search(msg):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
@@ -124,6 +178,10 @@ class PackageMismatch(Analyzer):
             if owner == caller:
                 return None
         caller = caller or "your code"
+        # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
+        kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
+        if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
+            kind = SYMBOL_KINDS[owner]
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
         cause = (
@@ -138,5 +196,5 @@ class PackageMismatch(Analyzer):
         return Finding(
             f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
             (MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,),
-            key=f"{caller}:{owner}:{what}", kind="package-mismatch",
+            key=f"{caller}:{owner}:{what}", kind=kind,
         )

@@ -40,6 +40,10 @@ DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?di
 CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
 CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
+# Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
+# KeyError naming one, even without frames, is a row that lacks it.
+DATA_COLUMN = re.compile(r"^(?:input_ids|attention_mask|labels|chosen|rejected|prompt|response|answer|question|messages|solution|"
+                         r"ground_truth|reward_model|data_source|extra_info|raw_prompt|images)(?:_\w+)?$")
 NOT_IN_STRUCT = re.compile(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
 FULL_KEY = re.compile(r"full_key: (\S+)")
 
@@ -91,12 +95,13 @@ class VerlCondition(Analyzer):
         msg = link.message
         if link.kind not in ("python", "remote", "bare"):
             return None
-        if link.short_type == "KeyError" and _in_verl(link):
+        if link.short_type == "KeyError" and (_in_verl(link) or not link.frames and DATA_COLUMN.match(msg.strip("'\""))):
             field = msg.strip("'\"")
-            if field in DATA_FIELDS or any(f.func.startswith(("compute_score", "__call__", "__getitem__")) for f in link.frames[-2:]):
+            if field in DATA_FIELDS or DATA_COLUMN.match(field) or any(f.func.startswith(("compute_score", "__call__", "__getitem__")) for f in link.frames[-2:]):
                 return Finding(
                     f"Dataset row lacks the field verl reads: {field}",
-                    f"KeyError: {msg} inside verl ({link.frames[-1]}). verl's dataset/reward code expects each row to carry "
+                    f"KeyError: {msg} " + (f"inside verl ({link.frames[-1]})" if link.frames else "reading a dataset row")
+                    + f". verl's dataset/reward code (or the trainer's collator) expects each row to carry "
                     f"'{field}' (verl's preprocessing writes prompt, data_source, reward_model.ground_truth, extra_info); this "
                     "dataset was not produced by it, or uses other column names.",
                     ("Run the dataset through verl's preprocessing script for its task (examples/data_preprocess/*.py), or add the field",

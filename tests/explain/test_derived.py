@@ -10,6 +10,8 @@
 - ``note: <text>`` — a specific the analyzer reads from the log (a path, a number, a knob): in the
   analyzer's own answer, and in the notes of the catalog diagnosis.
 - ``unknown: <ExceptionType>`` — nothing explains it; the answer is the unexplained exception.
+- ``kind: <label>`` — the root-cause label the analyzer recognises (the labels of tests/explain/realworld): the
+  derived answer's kind, and the kind folded into the catalog diagnosis.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ascendrl.cli import main
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "derived").glob("*.log"))
-FIELDS = ("derived", "catalog", "note", "unknown")
+FIELDS = ("derived", "catalog", "note", "unknown", "kind")
 
 
 def expect(log: Path) -> dict[str, list[str]]:
@@ -73,6 +75,8 @@ def test_analyzer_alone(log, catalog):
     assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources and top.kind
     for note in want["note"]:
         assert note in _text(top), (note, _text(top))
+    for kind in want["kind"]:
+        assert top.kind == kind, (top.kind, kind)
 
 
 @pytest.mark.parametrize("log", CASES, ids=lambda p: p.stem)
@@ -85,6 +89,8 @@ def test_with_the_full_catalog(log, catalog):
         return
     top = result.diagnoses[0]
     ranked = [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
+    for kind in want["kind"]:
+        assert top.kind == kind, (top.kind, kind)
     if not want["catalog"]:
         assert (top.entry.id, top.basis) == (want["derived"][0], "derived"), ranked
         return
@@ -313,3 +319,20 @@ def test_analyzers_never_crash_on_mixed_failures(catalog, lines, prefix):
     for d in result.diagnoses:
         assert d.entry.id and d.entry.title and (d.basis == "catalog" or d.entry.fix)
     json.dumps(result.to_json())
+
+
+@pytest.mark.parametrize(("line", "kind"), [
+    ("RuntimeError: synchronize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:467 NPU function error: AclrtSynchronizeDevice, error code is 507010", "device-lost-heartbeat"),
+    ("RuntimeError: initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:217 NPU function error: aclrtSetDevice(device_id_), error code is 107001", "invalid-visible-device"),
+    ("RuntimeError: hcclCommInitRootInfo failed: HCCL function error: hcclCommInitRootInfo(numRanks, &rootInfo, rank, &comm), error code is 7", "hccl-init-failed"),
+])
+def test_a_code_alone_is_classed_by_its_meaning(catalog, line, kind):
+    """A decoded code whose meaning is a root-cause class answers with that class, not code-N."""
+    result = classify(without(catalog, ["ARL-E324"]), line + "\n")
+    assert result.diagnoses and result.diagnoses[0].kind == kind, [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+def test_kernel_binary_missing_is_classed_from_the_cann_lines(catalog):
+    """Under a catch-all EZ9999 and ERR01005, the CANN line's words give the class (no kernel binary)."""
+    result = explain_paths(without(catalog, ["ARL-E331"]), [HERE / "derived" / "op_kernel_config_fail.log"])
+    assert result.diagnoses[0].entry.id == "DRV-code" and result.diagnoses[0].kind == "op-no-binary"

@@ -1,0 +1,139 @@
+"""Data a run reads that cannot be used: a broken dataset file, a prompt longer than the model takes, tensors on two devices.
+
+Each is recognised by what the library that raised says (pyarrow, vLLM/verl length checks, torch's
+device checks) rather than by one exact wording: releases word these differently, and the numbers,
+paths and devices in them are what the fix needs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence, raised
+
+PYARROW = "https://arrow.apache.org/docs/python/parquet.html"
+DATASETS = "https://huggingface.co/docs/datasets/loading"
+VLLM_ARGS = "https://docs.vllm.ai/en/latest/configuration/engine_args.html"
+VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
+TORCH_DEVICE = "https://docs.pytorch.org/docs/stable/tensor_attributes.html#torch-device"
+
+# pyarrow's reader: the file is not parquet at all (an LFS pointer, an HTML page, an empty download) …
+NOT_PARQUET = re.compile(r"Parquet magic bytes not found|Parquet file size is 0 bytes|not a parquet file|Invalid: Parquet file size", re.I)
+# … or it is parquet whose bytes are damaged (a truncated or corrupted download).
+CORRUPT = re.compile(
+    r"Corrupt snappy compressed data|Couldn't deserialize thrift|Unexpected end of stream|Invalid (?:data|page header)|"
+    r"(?:gzip|zstd|lz4|brotli|snappy) (?:decompression|decompress) failed|Corrupted (?:file|data)|Arrow error: IOError",
+    re.I,
+)
+# A prompt longer than the engine (vLLM max_model_len) or the trainer (data.max_prompt_length) accepts.
+PROMPT_LONG = re.compile(
+    r"(?:prompt|input).{0,40}?(?:\(?length \d+\)?|\(?\d+ tokens?\)?|length)\s*(?:of \d+ )?(?:exceeds|is (?:longer|larger) than|is too long)"
+    r"|maximum context length is \d+ tokens|Prompt length exceeds|exceeds (?:the )?(?:model's )?max(?:imum)?[_ ](?:model[_ ])?(?:len|length|token)",
+    re.I,
+)
+NUMBERS = re.compile(r"\d{3,}")
+STORAGE = re.compile(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
+MIXED = re.compile(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
+
+
+def _dataset_path(link: Link) -> str:
+    for line in (link.message, *link.detail):
+        m = re.search(r"(\S+\.(?:parquet|arrow|jsonl?))", line)
+        if m:
+            return m.group(1).strip("'\"")
+    return ""
+
+
+class DataFile(Analyzer):
+    id = "DRV-data-file"
+    title = "A dataset file cannot be read"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = f"{link.type}: {link.message}"
+        in_arrow = any(p in ("pyarrow", "datasets") or "pyarrow" in f.path or "parquet" in f.path
+                       for f in link.frames[-4:] for p in (f.package,)) or "rrow" in link.type or "parquet" in text.lower()
+        path = _dataset_path(link)
+        where = f" ({path})" if path else ""
+        if NOT_PARQUET.search(text):
+            return Finding(
+                "Dataset file is not a parquet file" + where,
+                f"{link.short_type}: {link.message[:160]}. pyarrow found no parquet footer: the file is something else — a Git LFS "
+                "pointer (cloned without git lfs), an HTML error page or an empty/truncated download.",
+                ("Check the file: head -c 200 <file>; ls -l <file> (an LFS pointer starts with 'version https://git-lfs')",
+                 "Fetch the real file: git lfs pull, or download it again (huggingface-cli download --repo-type dataset …)"),
+                evidence(link), (PYARROW, DATASETS), key=f"notparquet:{path}", family="data-model", kind="parquet-not-parquet",
+            )
+        if in_arrow and CORRUPT.search(text):
+            return Finding(
+                "Dataset file is corrupt" + where,
+                f"{link.short_type}: {link.message[:160]}. pyarrow read a parquet file whose compressed pages are damaged — "
+                "a truncated or corrupted download or copy.",
+                ("Delete the file (and its datasets cache: ~/.cache/huggingface/datasets/<name>) and download it again",
+                 "Verify it: python -c \"import pyarrow.parquet as pq; pq.read_table('<file>')\""),
+                evidence(link), (PYARROW, DATASETS), key=f"corrupt:{path}", family="data-model", kind="parquet-corrupt",
+            )
+        return None
+
+
+class PromptLength(Analyzer):
+    id = "DRV-prompt-length"
+    title = "A prompt is longer than the model length allows"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type not in ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError"):
+            return None
+        m = PROMPT_LONG.search(link.message)
+        if m is None:
+            return None
+        numbers = NUMBERS.findall(link.message)
+        limit = numbers[-1] if numbers else ""
+        return Finding(
+            "A prompt is longer than the model length allows" + (f" ({limit})" if limit else ""),
+            f"{link.short_type}: {link.message[:200]}. The rollout engine (vLLM's max_model_len) or the trainer "
+            "(data.max_prompt_length) rejects a prompt longer than its limit; prompt + response must fit in max_model_len.",
+            ("Filter long prompts out of the data: data.filter_overlong_prompts=True with data.max_prompt_length set to what the model takes",
+             "Or raise the limit: actor_rollout_ref.rollout.max_model_len >= data.max_prompt_length + data.max_response_length"
+             + (f" (now {limit})" if limit else "") + " (the model's max_position_embeddings bounds it)"),
+            evidence(link), (VLLM_ARGS, VERL_CONFIG), key=f"prompt:{limit}", family="data-model", kind="prompt-exceeds-max-model-len",
+        )
+
+
+class TensorDevices(Analyzer):
+    id = "DRV-tensor-devices"
+    title = "Tensors on different devices in one operation"
+    family = "device"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        if m := STORAGE.search(link.message):
+            a, b = m.group(1), m.group(2)
+            return Finding(
+                f"A tensor on {a} was given storage on {b}",
+                f"{link.short_type}: {link.message[:200]}. This rank works on {a} but a tensor's storage was created on {b}: the "
+                "process did not set its own device before creating tensors (every rank defaulting to npu:0), or a checkpoint "
+                "was loaded onto a fixed device.",
+                ("Set the device per rank before any tensor is created: torch.npu.set_device(local_rank) (launchers do this; "
+                 "update the training framework), or load with map_location='cpu'",
+                 "Make ASCEND_RT_VISIBLE_DEVICES give each process its own card"),
+                evidence(link), (TORCH_DEVICE,), key=f"storage:{a}:{b}", family="device", kind="npu-storage-device-mismatch",
+            )
+        if m := MIXED.search(link.message):
+            a, b = m.group(1), m.group(2)
+            cpu = "cpu" in (a, b)
+            return Finding(
+                f"One operation got tensors on {a} and {b}",
+                f"{link.short_type}: {link.message[:200]}. "
+                + ("A CPU tensor met an NPU tensor — typically custom reward or patched model code that builds a tensor "
+                   "without device=…" if cpu else "Tensors of two NPUs met: a rank used another rank's device."),
+                ("Create the tensor on the other operand's device (torch.tensor(..., device=x.device) or .to(x.device))",
+                 "In a custom reward function, return Python floats or CPU tensors consistently"),
+                evidence(link), (TORCH_DEVICE,), key=f"mixed:{a}:{b}", family="device",
+                kind="cpu-npu-tensor-mix" if cpu else "npu-device-mismatch",
+            )
+        return None

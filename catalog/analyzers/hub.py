@@ -1,0 +1,82 @@
+"""Model and checkpoint loading that fails before any weight is read: the Hub is unreachable, or torch refuses the pickle.
+
+Hugging Face Hub downloads fail in many wordings — transformers' "We couldn't connect to
+'https://huggingface.co'", huggingface_hub's OfflineModeIsEnabled / LocalEntryNotFoundError, urllib3's
+MaxRetryError with a NameResolution or ConnectTimeout cause, against huggingface.co or a mirror set
+in HF_ENDPOINT — and all mean one thing on an offline training host: download the model first and
+load it from a local path. torch >= 2.6 loads checkpoints with ``weights_only=True`` and rejects
+pickles holding other objects ("Weights only load failed", "Unsupported global").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence, raised
+
+HUB_HOST = re.compile(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/", re.I)
+UNREACHABLE = re.compile(
+    r"couldn't connect to|Cannot reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
+    r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled",
+    re.I,
+)
+HUB_TYPES = re.compile(r"LocalEntryNotFoundError|OfflineModeIsEnabled")
+WEIGHTS_ONLY = re.compile(r"Weights only load failed|WeightsUnpickler error|was not an allowed global by default|weights_only=True", re.I)
+HF_OFFLINE = "https://huggingface.co/docs/transformers/installation#offline-mode"
+HF_ENV = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
+TORCH_LOAD = "https://docs.pytorch.org/docs/stable/notes/serialization.html#weights-only"
+
+
+class HubUnreachable(Analyzer):
+    id = "DRV-hub"
+    title = "Hugging Face Hub not reachable from this host"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = " ".join([link.type, link.message, *link.detail])
+        hub_type = HUB_TYPES.search(link.type) or (link.short_type == "OSError" and "couldn't connect to" in text)
+        if not hub_type and not (HUB_HOST.search(text) and UNREACHABLE.search(text)):
+            return None
+        host = re.search(r"host='([^']+)'|https?://([\w.-]+)", text)
+        where = (host.group(1) or host.group(2)) if host else "huggingface.co"
+        return Finding(
+            f"Hugging Face Hub not reachable ({where})",
+            f"{link.short_type}: {link.message[:200]}. The model/tokenizer/dataset was requested from the Hub ({where}) and this "
+            "host cannot reach it (offline or firewalled cluster, a proxy, or a mirror in HF_ENDPOINT that is down), and the "
+            "files are not in the local cache.",
+            ("Download once where the network works (huggingface-cli download <repo> --local-dir /models/<name>) and point "
+             "actor_rollout_ref.model.path (and the tokenizer) at that local folder",
+             "On the offline host set HF_HUB_OFFLINE=1 (and TRANSFORMERS_OFFLINE=1) so nothing tries the network; "
+             "for a mirror set HF_ENDPOINT before Python starts (for vLLM with ModelScope: VLLM_USE_MODELSCOPE=True before import)"),
+            evidence(link), (HF_OFFLINE, HF_ENV), key=f"hub:{where}", family="data-model", kind="hf-hub-unreachable",
+        )
+
+
+class WeightsOnly(Analyzer):
+    id = "DRV-weights-only"
+    title = "torch.load refused a checkpoint under weights_only"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = " ".join([link.message, *link.detail])
+        if "Unpickl" not in link.type and not WEIGHTS_ONLY.search(text):
+            return None
+        if not WEIGHTS_ONLY.search(text):
+            return None
+        g = re.search(r"GLOBAL ([\w.]+)", text)
+        what = f" (it holds {g.group(1)})" if g else ""
+        return Finding(
+            "torch >= 2.6 loads checkpoints with weights_only=True and refused this one" + what,
+            f"{link.short_type}: {link.message[:200]}. Since torch 2.6 torch.load defaults to weights_only=True, which only "
+            f"unpickles tensors and allow-listed types; this checkpoint{what} was saved with other Python objects.",
+            ("If you trust the file: torch.load(path, weights_only=False) in the code that loads it (or upgrade the library "
+             "that calls torch.load to a release that handles torch 2.6)",
+             "Or allow the type: torch.serialization.add_safe_globals([<the class named in the error>])",
+             "Or use the torch version the project pins (< 2.6)"),
+            evidence(link), (TORCH_LOAD,), key=f"wo:{g.group(1) if g else ''}", family="compat", kind="torch-weights-only-load",
+        )

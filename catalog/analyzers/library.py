@@ -1,0 +1,139 @@
+"""A shared library the process could not load: whose library it is says what is missing.
+
+``libX.so: cannot open shared object file`` (and pydcmi's ``DCMIError_LibraryNotFound``) name the
+library, not the cause. CANN's own libraries (libascendcl, libhccl, libopapi, …) are found only
+after CANN's ``set_env.sh`` is sourced in the process that loads them; the NPU driver's
+(libascend_hal, libdcmi) only where the driver is installed or mounted into the container; CUDA's
+(libcudart, libcudnn, …) never on an Ascend host — a CUDA-only package is installed. Anything else
+is a library outside the loader's search path (``LD_LIBRARY_PATH``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+CANNOT_OPEN = re.compile(r"(\S*?([\w.+-]+\.so)[\w.]*): cannot open shared object file")
+DCMI_LIB = re.compile(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
+# Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
+CANN_LIBS = re.compile(
+    r"^lib(?:ascendcl|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
+    r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|atb\w*|lcal|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
+)
+DRIVER_LIBS = re.compile(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
+CUDA_LIBS = re.compile(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
+# torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
+CANN_VARS = re.compile(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
+NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/utils/npu_intercept.py"
+LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
+CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
+ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
+
+
+class SharedLibrary(Analyzer):
+    id = "DRV-library"
+    title = "A shared library could not be loaded"
+    family = "cann-env"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind in ("cann", "process", "hydra"):
+            return None
+        text = f"{link.type}: {link.message}"
+        if DCMI_LIB.search(text):
+            return Finding(
+                "The NPU driver's DCMI library (libdcmi.so) is not available in this environment",
+                f"{link.short_type}: {link.message[:160]}. libdcmi.so ships with the NPU driver on the host (/usr/local/dcmi, "
+                "/usr/local/Ascend/driver); a container sees it only when it is mounted in.",
+                ("Mount the driver into the container: -v /usr/local/dcmi:/usr/local/dcmi -v /usr/local/Ascend/driver:/usr/local/Ascend/driver "
+                 "(or use Ascend Docker Runtime, which mounts them)",
+                 "On the host, check the driver: ls /usr/local/dcmi/libdcmi.so; npu-smi info"),
+                evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
+            )
+        m = CANNOT_OPEN.search(text)
+        if m is None and (env := CANN_VARS.search(text)) is not None:
+            return Finding(
+                "CANN environment not set up in this process (ASCEND_* variables unset or stale)",
+                f"{link.short_type}: {link.message[:200]}. torch_npu checks at import that CANN's variables point at installed "
+                "folders; here one is unset or points at a folder that does not exist: CANN's set_env.sh was not sourced in the "
+                "process that imports torch_npu (a Ray worker, a docker exec shell), or it still points at a removed CANN version.",
+                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) in a fresh shell, "
+                 "then `ray stop --force` and start Ray again so its workers inherit it",
+                 "Check: echo $ASCEND_HOME_PATH $ASCEND_OPP_PATH; ls the folders; install the missing CANN package (kernels/ops) of the same version"),
+                evidence(link), (NPU_INTERCEPT, CANN_ENV), key=f"cannvars:{env.group(0)[:40]}", family="cann-env", kind="cann-env-not-sourced",
+            )
+        if m is None:
+            return None
+        path, lib = m.group(1), m.group(2)
+        if CANN_LIBS.match(lib):
+            return Finding(
+                f"CANN environment not set up in this process: {lib} not found",
+                f"{lib} belongs to the CANN toolkit (or NNAL); the dynamic loader finds it only after CANN's set_env.sh has put "
+                "its lib64 folders on LD_LIBRARY_PATH. The shell, container or Ray worker that ran this did not source it "
+                "(or CANN is not installed there).",
+                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) — and "
+                 "/usr/local/Ascend/nnal/atb/set_env.sh for libatb — in the script that starts the job, before `ray start`",
+                 "Check: echo $ASCEND_HOME_PATH; ls $ASCEND_HOME_PATH/lib64/" + lib),
+                evidence(link), (CANN_ENV, LDSO), key=f"lib:{lib}", family="cann-env", kind="cann-env-not-sourced",
+            )
+        if DRIVER_LIBS.match(lib):
+            return Finding(
+                f"NPU driver library not found: {lib}",
+                f"{lib} belongs to the NPU driver on the host; it is missing from this environment (a container without the "
+                "driver mounted, or a host without the driver).",
+                ("Mount /usr/local/Ascend/driver into the container (or use Ascend Docker Runtime)",
+                 "Put /usr/local/Ascend/driver/lib64/common and lib64/driver on LD_LIBRARY_PATH (CANN's set_env.sh does)"),
+                evidence(link), (ASCEND_DOCKER, LDSO), key=f"lib:{lib}", family="device", kind="driver-library-missing",
+            )
+        if CUDA_LIBS.match(lib):
+            return Finding(
+                f"A CUDA-only package is installed on the Ascend host: {lib} not found",
+                f"Something imported a package built for NVIDIA GPUs, which loads {lib}; there is no CUDA on an Ascend host.",
+                ("Find the package from the traceback's frames and uninstall it, or install its NPU build / disable the feature",
+                 "pip list | grep -i -E 'cuda|nvidia|cupy|xformers|flash.attn|transformer.engine|bitsandbytes'"),
+                evidence(link), (LDSO,), key=f"lib:{lib}", family="compat", kind="cuda-only-package-on-npu",
+            )
+        return Finding(
+            f"Shared library not on the loader's search path: {lib}",
+            f"The dynamic loader could not find {path}: it is not installed, or installed in a folder that is not on "
+            "LD_LIBRARY_PATH (or in ld.so.conf) in the process that loads it.",
+            (f"Find it: find / -name '{lib}*' 2>/dev/null; then export LD_LIBRARY_PATH=<its folder>:$LD_LIBRARY_PATH in the launch script",
+             "If it is not installed, install the package that provides it (the one whose import failed)"),
+            evidence(link), (LDSO,), key=f"lib:{lib}", family="cann-env", kind="ld-library-path-missing",
+        )
+
+
+# Packages built only for NVIDIA GPUs: their code running at all on an Ascend host is the failure.
+CUDA_ONLY = frozenset((
+    "transformer_engine", "flash_attn", "flash_attn_2_cuda", "xformers", "bitsandbytes", "cupy", "mamba_ssm",
+    "causal_conv1d", "deep_gemm", "flashinfer", "vllm_flash_attn", "nvidia",
+))
+
+
+class CudaOnlyPackage(Analyzer):
+    id = "DRV-cuda-only"
+    title = "A CUDA-only package runs on the Ascend host"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare", "cut"):
+            return None
+        package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
+        if package not in CUDA_ONLY:
+            return None
+        frame = next(f for f in reversed(link.frames) if f.package == package)
+        flash = package.startswith("flash_attn")
+        what = f"{link.short_type}: {link.message[:160]}" if link.type else f"a traceback cut off inside {frame}"
+        return Finding(
+            f"{package} (a CUDA-only package) is imported on the Ascend host",
+            f"{what}. {package} is built for NVIDIA GPUs (it loads CUDA/cuDNN libraries or kernels at import); on an NPU host "
+            "it fails as soon as something imports it"
+            + (" — here because the model asks for flash_attention_2." if flash else " — here a patch/plugin imports it because it is installed."),
+            (("Use an attention implementation the NPU has: attn_implementation='sdpa' (or 'eager'); torch_npu provides its own fused attention",
+              "pip uninstall flash-attn if it was installed by accident") if flash else
+             (f"pip uninstall {package.replace('_', '-')} from the NPU environment (code that finds it installed tries to use it)",
+              "If the framework needs it, use its NPU build or disable the feature that imports it")),
+            evidence(link) if link.type else (f'File "{frame.path}", line {frame.line}, in {frame.func}',), (LDSO,), key=f"cuda:{package}", family="compat",
+            kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
+        )

@@ -1,0 +1,66 @@
+"""An operator rejected its inputs: the aclnn parameter check names the argument and what it wanted.
+
+CANN's op-api checks every argument before it runs a kernel and says which one failed — ``the
+biasOptional's dtype should be [DT_FLOAT], actual is [DT_BFLOAT16]``, ``get unsupported atten_mask
+shape`` — under an ``EZ9999``/``EZ1001`` line, an ``ERR00100`` tag and ``call aclnnX failed``. The
+codes only say "an operator failed"; the check says which input to change. A dtype a quantized
+matmul rejects is a quantized-rollout setting (the activation/bias dtype the quant method feeds it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+PARAM_CHECK = re.compile(
+    r"(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
+    r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
+    r"|(?:dtype|shape|format) (?:of )?(\w+) (?:is )?not supported"
+    r"|(\w+) not implemented for (DT_\w+)"
+)
+OP = re.compile(r"\b(aclnn[A-Z]\w+)")
+OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
+QUANT = "https://github.com/vllm-project/vllm-ascend/issues/7039"
+
+
+def _op_name(link: Link, chain: Chain) -> str:
+    for text in (link.message, link.text, *link.detail, *(t for other in chain.links for t in (other.message, *other.detail))):
+        if m := OP.search(text):
+            return m.group(1)
+    return ""
+
+
+class OperatorParams(Analyzer):
+    id = "DRV-op-params"
+    title = "An operator rejected an input's dtype or shape"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("cann", "bare", "python", "remote"):
+            return None
+        text = next((t for t in (link.message, *link.detail) if PARAM_CHECK.search(t)), None)
+        if text is None:
+            return None
+        m = PARAM_CHECK.search(text)
+        arg = m.group(1) or m.group(3) or m.group(5) or m.group(6) or "an input"
+        what = (m.group(2) or m.group(4) or ("dtype" if m.group(7) else "") or "dtype/shape").lower()
+        op = _op_name(link, chain)
+        on = f" {op}" if op else " an operator"
+        quant = "dtype" in what and "quant" in op.lower()
+        cause = (f"The operator{on} checked its arguments and rejected {arg}'s {what}: {m.group(0)[:160]}. "
+                 "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
+        if quant:
+            cause += " In a quantized matmul this is the activation/bias dtype the quantization method passes (bf16 vs float32/float16)."
+            fix = ("Use the dtype the operator asks for: run the quantized model with the dtype its quant method supports "
+                   "(e.g. dtype=float16 for w8a8/w8a16 on this release), or upgrade vllm-ascend to the release whose quant method casts the bias",
+                   "Check the quantization guide's supported dtype per method")
+        else:
+            fix = (f"Change the caller so {arg} has a {what} the operator supports (reshape/cast before the call), or disable the feature that produces it",
+                   "Upgrade CANN / vllm-ascend to a release whose operator supports this input; the operator's aclnn API page lists the supported dtypes and shapes")
+        return Finding(
+            f"{op or 'Operator'} rejected {arg}'s {what}"[:160], cause, fix, evidence(link), (OP_API, QUANT) if quant else (OP_API,),
+            key=f"param:{op}:{arg}:{what}", family="dtype" if quant else "operator",
+            kind="quant-rollout-dtype" if quant else "aclnn-param-unsupported",
+        )

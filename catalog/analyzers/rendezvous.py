@@ -1,0 +1,58 @@
+"""Ranks that never met: torch.distributed's store or rendezvous timed out before every rank joined.
+
+The TCPStore on MASTER_ADDR:MASTER_PORT is where all ranks meet before HCCL is set up. Its server
+side says how many joined ("Timed out after 1801 seconds waiting for clients. 1/3 clients joined."),
+its client side that it could not reach the server ("The client socket has timed out after …ms while
+trying to connect to (host, port)", older: "connect() timed out", "Socket Timeout"), and the elastic
+agent raises RendezvousTimeoutError. Releases word it differently; the class is one: some rank did
+not start, died early, or cannot reach the master's address and port.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence, raised
+
+JOINED = re.compile(r"Timed out after (\d+) seconds waiting for clients\. (\d+)/(\d+) clients joined")
+CLIENT = re.compile(
+    r"client socket has timed out after \d+\s*m?s while trying to connect to \(?([^,)\s]+),? ?(\d+)?"
+    r"|connect\(\) timed out\. Original timeout was|\bSocket Timeout\b|RendezvousTimeoutError|Timed out waiting for \d+ ?ms? for (?:the )?store"
+    r"|The client socket cannot be initialized to connect to|store->get\('[^']*'\) got error: (?:Socket Timeout|wait timeout)",
+    re.I,
+)
+TORCH_DIST = "https://docs.pytorch.org/docs/stable/distributed.html#environment-variable-initialization"
+
+
+class Rendezvous(Analyzer):
+    id = "DRV-rendezvous"
+    title = "Distributed ranks never all joined the rendezvous"
+    family = "hccl"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = f"{link.type}: {link.message}"
+        joined = JOINED.search(text)
+        client = None if joined else CLIENT.search(text)
+        if joined is None and client is None:
+            return None
+        if joined:
+            seconds, came, want = joined.groups()
+            cause = (f"The rendezvous server (the TCPStore on MASTER_ADDR:MASTER_PORT) waited {seconds} s and only {came} of {want} "
+                     "ranks connected: the others never started, died before init_process_group, or cannot reach the master.")
+            key = f"joined:{want}"
+        else:
+            where = f" ({client.group(1)}:{client.group(2)})" if client.group(1) and client.group(2) else ""
+            cause = (f"This rank could not reach the rendezvous server{where} in time: the master rank has not started or "
+                     "died, MASTER_ADDR/MASTER_PORT point elsewhere, or a firewall/NIC choice blocks the connection.")
+            key = f"client:{where}"
+        return Finding(
+            "Ranks did not all join the distributed rendezvous", f"{link.short_type}: {link.message[:200]}. {cause}",
+            ("Read the log of the rank that did not join (or died first) — its own error is the cause",
+             "Check MASTER_ADDR / MASTER_PORT are the same on every node and reachable (nc -zv $MASTER_ADDR $MASTER_PORT); "
+             "on multi-NIC hosts pin the interface (GLOO_SOCKET_IFNAME / HCCL_SOCKET_IFNAME)",
+             "Make sure every node launches the same world size (nnodes x nproc_per_node) and starts within the timeout"),
+            evidence(link), (TORCH_DIST,), key=key, family="hccl", kind="rendezvous-socket-timeout",
+        )
