@@ -134,7 +134,7 @@ def score(root: Path = ROOT, catalog=None) -> list[Verdict]:
     return [judge(log, Classifier(catalog), labels) for log in load_logs(root)]
 
 
-def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.45, 0.48, 0.5, 0.55, 0.6, 0.7, 0.8)) -> list[dict[str, Any]]:
+def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9)) -> list[dict[str, Any]]:
     """Dev only, leave-one-out: per threshold, how many logs the fallback answers, how many rightly, and dev top-1.
 
     ``eligible`` counts the logs whose answer the fallback could change: something fatal unexplained,

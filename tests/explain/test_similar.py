@@ -19,7 +19,7 @@ ROOT = HERE.parent.parent
 REALWORLD = HERE / "realworld"
 # Leave-one-out top-1 on the dev logs (each log's own thread left out of the index): 167/193 = 0.865
 # measured with the catalog of 2026-12-01, 162/193 without the fallback.
-LOO_DEV_FLOOR = 0.85
+LOO_DEV_FLOOR = 0.91  # 179/193 = 0.927 leave-one-out at THRESHOLD 0.80
 
 
 def _module(name: str, path: Path):
@@ -168,7 +168,12 @@ def test_healthy_realworld_logs_get_no_fatal(scorer, catalog):
 
 def test_cli_says_it_is_a_resemblance(tmp_path, capsys):
     paste = tmp_path / "paste.log"
-    paste.write_text("ValueError: Prompt length exceeds model's maximum token limit (16384)\n")
+    paste.write_text(  # the verl#5046 paraphrase above: only the resemblance answers it
+        "(WorkerDict pid=4711) [ERROR] 2027-02-02-11:11:11 (PID:5555, Device:3, RankID:2) ERR00100 PTA call acl api failed\n"
+        "(WorkerDict pid=4711) [Error]: Parameter verification failed.\n"
+        "(WorkerDict pid=4711) [PID: 5555] 2027-02-02-11:11:11.111.222 Invalid_Argument(EE1001): The argument is invalid."
+        "Reason: Memory async failed, src loc type=2, dst loc type=0, kind=1 is invalid!\n"
+    )
     assert main(["explain", str(paste)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("Likely (resembles a known failure, similarity ")
