@@ -14,7 +14,8 @@ smallest single change that fits, with its predicted effect. Settings come from 
   vllm/config/vllm.py; V0 says ``Initializing an LLM engine``);
 - the memory lines: ``Available KV cache memory: X GiB`` (vllm/v1/worker/gpu_worker.py,
   vllm_ascend/worker/worker_v1.py), V0's ``total_gpu_memory (X GiB) x gpu_memory_utilization
-  (U)`` (vllm/worker/worker.py), and the allocator's ``X GiB total capacity``;
+  (U)`` and ``the rest of the memory reserved for KV Cache is X GiB`` (vllm/worker/worker.py),
+  and the allocator's ``X GiB total capacity``;
 
 plus ``key=value`` overrides on a logged command line. Only the keys the planner needs are
 kept. The model's shape is its config.json, read when the logged model path is a folder on this
@@ -59,7 +60,8 @@ BANNER_KEYS = {
     "pipeline_parallel_size": ROLLOUT + "pipeline_model_parallel_size", "enforce_eager": ROLLOUT + "enforce_eager",
 }
 BANNER_FIELD = re.compile(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
-KV_LOGGED = re.compile(r"Available KV cache memory: (-?\d+(?:\.\d+)?) ?GiB")
+# V1's start-up line, its check_enough_kv_cache_memory error (vllm/v1/core/kv_cache_utils.py), V0's profiling line
+KV_LOGGED = re.compile(r"(?:Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is )(-?\d+(?:\.\d+)?) ?GiB")
 V0_TOTAL = re.compile(r"total_gpu_memory \((\d+(?:\.\d+)?) ?GiB\) x gpu_memory_utilization \((\d+(?:\.\d+)?)\)")
 TOTAL_CAPACITY = re.compile(r"(\d+(?:\.\d+)?) ?GiB total capacity")
 
@@ -103,9 +105,10 @@ class LogSettings:
                 for key, value in OVERRIDE.findall(line):
                     if key in WANTED and key not in self.cli:
                         self.cli[key] = _scalar(value) if SCALAR.fullmatch(value) else value
-        if "KV cache memory" in line and (kv := KV_LOGGED.search(line)) is not None:
+        if "KV" in line and (kv := KV_LOGGED.search(line)) is not None:
             self.kv_logged = float(kv.group(1))
-            self.kv_line = strip_prefixes(line)[0].strip()[:300]
+            if not kv.group(0).startswith("available"):  # a start-up line, not the failing message itself
+                self.kv_line = strip_prefixes(line)[0].strip()[:300]
         if "total capacity" in line and (cap := TOTAL_CAPACITY.search(line)) is not None:
             self.total_gib = float(cap.group(1))
 

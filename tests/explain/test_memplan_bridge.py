@@ -93,6 +93,16 @@ def test_the_settings_are_read_from_verls_dump_and_vllms_banner():
     assert "actor_rollout_ref.actor.optim.lr" not in got and "data.train_batch_size" not in got  # only the planner's keys
 
 
+def test_vllm_v0_profiling_lines_give_the_card_the_utilization_and_the_kv():
+    """vLLM V0's worker.py profiling lines (as in vllm#10517-era logs): total, util, and the KV left."""
+    found = LogSettings()
+    found.feed("INFO 12-22 10:55:34 worker.py:241] the current vLLM instance can use total_gpu_memory (79.25GiB) x gpu_memory_utilization (0.15) = 11.89GiB")
+    found.feed("INFO 12-22 10:55:34 worker.py:241] model weights take 8.51GiB; non_torch_memory takes 0.26GiB; PyTorch activation peak "
+               "memory takes 0.94GiB; the rest of the memory reserved for KV Cache is 2.18GiB.")
+    assert (found.total_gib, found.kv_logged) == (79.25, 2.18)
+    assert found.settings() == {"actor_rollout_ref.rollout.gpu_memory_utilization": 0.15}
+
+
 def test_negative_kv_is_read_against_the_plan_with_the_smallest_fix(catalog, tmp_path):
     model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
     lines = [*verl_dump(model, util=0.2, tp=1, micro=2, gc=True), BANNER.format(model=model, max_len=4096, tp=1),
