@@ -34,6 +34,10 @@ NO_KV_ADVICE = (
     "actor_rollout_ref.rollout.gpu_memory_utilization (or tensor_model_parallel_size, so each card holds less of the "
     "model), or free the card (actor/ref offload, free_cache_engine) before vLLM starts"
 )
+PLAN_SOURCES = (
+    "https://github.com/volcengine/verl/blob/main/verl/trainer/main_ppo.py",  # the resolved config it prints
+    "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
+)
 OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
 
 SOURCES = {
@@ -142,6 +146,18 @@ class Memory(Analyzer):
                 return kind, advice
         return "", []
 
+    @staticmethod
+    def _planned(kind: str, link: Link, facts: Facts) -> tuple[list[str], tuple[str, ...]]:
+        """The failure read against the memory plan for the logged config (memplan_bridge; the planner loads only here)."""
+        if kind not in ("kv", "alloc"):
+            return [], ()
+        from .memplan_bridge import plan_notes
+
+        try:
+            return plan_notes(kind, link.file, " ".join([link.message, *link.detail]), facts.versions)
+        except Exception:  # noqa: BLE001 - a plan that cannot be made is no reason to lose the numbers' advice
+            return [], ()
+
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         kind, advice = self._advice(link)
         notes = tuple(advice)
@@ -149,17 +165,22 @@ class Memory(Analyzer):
             if not OOM.search(link.message) or link.kind == "cann":
                 return None
             kind, advice, notes = "alloc", ["the message gives no sizes; see the fix"], ()
+        fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
+        planned, logged = self._planned(kind, link, facts)
+        if planned:
+            advice, notes = [*advice, *planned], (*notes, *planned)
+            fix = [p for p in planned if p.startswith("set ")] + fix + [p for p in planned if p.startswith("the memory plan")]
         no_kv = kind == "kv" and ("negative" in advice[0] or advice[0] == NO_KV_ADVICE)
         titles = {
             "alloc": "NPU out of memory in the caching allocator",
             "kv": "vLLM KV cache too small for max_model_len" if not no_kv else "No NPU memory left for vLLM's KV cache",
             "ray": "Ray's memory monitor killed a worker: host RAM",
         }
-        fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
         fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
         return Finding(
-            titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), evidence(link),
-            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"]), key=f"{kind}:{link.message[:60]}",
+            titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), (*evidence(link), *logged),
+            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"], *(PLAN_SOURCES if planned else ())),
+            key=f"{kind}:{link.message[:60]}",
             kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
             notes=notes,
         )
