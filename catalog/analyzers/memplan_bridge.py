@@ -170,13 +170,29 @@ def _read(path: str, size: int, mtime: int) -> LogSettings:
     return found
 
 
+_NAMED_INPUTS: set[str] = set()
+
+
+def allow_rereading(paths: "list[str]") -> None:
+    """The files the user named on the command line, as given: the only relative names read again.
+
+    A diagnosis carries its file's name, not a path: "output" in `run`, a path relative to its
+    folder for folder inputs. Reading such a name from the current directory could read a file the
+    user never named, so only absolute names and the files named on the command line are read again.
+    """
+    _NAMED_INPUTS.update(paths)
+
+
 def log_settings(file: str, text: str) -> LogSettings:
-    """The settings of the log a failure was read from (when it is a file here), then the failure's own text."""
-    try:
-        st = os.stat(file)
-        found = _read(file, st.st_size, st.st_mtime_ns) if os.path.isfile(file) else LogSettings()
-    except OSError:
-        found = LogSettings()
+    """The settings of the log a failure was read from (when it is a file the user named), then the failure's own text."""
+    found = LogSettings()
+    if os.path.isabs(file) or file in _NAMED_INPUTS:
+        try:
+            st = os.stat(file)
+            if os.path.isfile(file):
+                found = _read(file, st.st_size, st.st_mtime_ns)
+        except OSError:
+            pass
     own = LogSettings()
     own.feed(text)
     for attr in ("kv_logged", "kv_line", "total_gib"):  # the failing message's own numbers first

@@ -162,3 +162,27 @@ def test_explain_loads_the_planner_only_for_a_memory_failure(tmp_path):
             f"explain_paths(load_catalog(), [{str(log)!r}]); "
             "assert 'ascendrl.preflight.memplan' not in sys.modules and 'torch' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_relative_name_is_read_again_only_when_the_user_named_that_file(catalog, tmp_path, monkeypatch):
+    """`run` names its stream "output" and folder inputs are named relative to the folder: a file of
+    that name in the current directory is not what the user asked to explain and is never read."""
+    from ascendrl.catalog import Classifier
+    from ascendrl.catalog.analyzers import memplan_bridge
+
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    decoy = [*verl_dump(model, util=0.2, tp=1, micro=2, gc=True), BANNER.format(model=model, max_len=4096, tp=1)]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "output").write_text("\n".join(decoy) + "\n")
+    failure = "\n".join(line.format(kv="-3.40") for line in NO_KV) + "\n"
+    c = Classifier(catalog)
+    c.feed_chunk(failure.encode(), "output")
+    notes = " | ".join(c.result().diagnoses[0].notes)
+    assert "memory plan for Qwen2.5-7B-Instruct" not in notes  # the decoy's settings were not read
+    memplan_bridge.allow_rereading(["output"])
+    try:
+        c = Classifier(catalog)
+        c.feed_chunk(failure.encode(), "output")
+        assert "memory plan for Qwen2.5-7B-Instruct" in " | ".join(c.result().diagnoses[0].notes)
+    finally:
+        memplan_bridge._NAMED_INPUTS.discard("output")
