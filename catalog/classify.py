@@ -338,8 +338,10 @@ class Classifier:
                     line_no = self._scan(b"".join(pending), name, line_no)
                     pending, pending_len = [], 0
                 continue
-            head = chunk[: cut + 1]
-            block = b"".join([*pending, head]) if pending else head
+            if pending:  # one copy: the chunk's head joins the carried line through a view
+                block = b"".join([*pending, memoryview(chunk)[: cut + 1]])
+            else:
+                block = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
             rest = chunk[cut + 1 :]
             pending, pending_len = ([rest], len(rest)) if rest else ([], 0)
             line_no = self._scan(block, name, line_no)
