@@ -51,12 +51,12 @@ def strip_escapes(block: bytes) -> bytes:
     if b"\x1b" not in block:
         return block
     if len(block) <= ESC_PIECE:
-        return ANSI.sub(b"", block)
+        return b"".join(ANSI.split(block))  # = ANSI.sub(b"", block), a little faster (no capturing group)
     pieces, start, size = [], 0, len(block)
     while start < size:
         cut = block.find(b"\n", start + ESC_PIECE)
         end = size if cut == -1 else cut + 1
-        pieces.append(ANSI.sub(b"", block[start:end]))
+        pieces.append(b"".join(ANSI.split(block[start:end])))
         start = end
     return b"".join(pieces)
 
