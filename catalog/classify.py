@@ -42,6 +42,7 @@ MAX_TRACEBACKS = 64
 MAX_CHAINS = 256
 MAX_TRACKERS = 256
 MAX_VERSIONS = 64
+MAX_HEAD_MEMO = 1024
 
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
@@ -250,6 +251,7 @@ class Classifier:
         self._streams: dict[str, tuple[bytes, int]] = {}
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
+        self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -336,8 +338,10 @@ class Classifier:
                     line_no = self._scan(b"".join(pending), name, line_no)
                     pending, pending_len = [], 0
                 continue
-            head = chunk[: cut + 1]
-            block = b"".join([*pending, head]) if pending else head
+            if pending:  # one copy: the chunk's head joins the carried line through a view
+                block = b"".join([*pending, memoryview(chunk)[: cut + 1]])
+            else:
+                block = chunk if cut + 1 == len(chunk) else chunk[: cut + 1]
             rest = chunk[cut + 1 :]
             pending, pending_len = ([rest], len(rest)) if rest else ([], 0)
             line_no = self._scan(block, name, line_no)
@@ -383,11 +387,16 @@ class Classifier:
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             self._line(block[start:end], name, line_no + 1, block, end)
+        # Newlines are counted once per block: up to the last candidate above, then on to the end.
         if self.trackers or self.hits:
             pos = block.rfind(PROGRESS)
-            if pos != -1:
-                self.last_progress[name] = base + block.count(b"\n", 0, pos) + 1
-        return base + block.count(b"\n")
+            if pos != -1 and pos < counted_to:  # the last progress line is above the last candidate: count back
+                self.last_progress[name] = line_no - block.count(b"\n", pos, counted_to) + 1
+            elif pos != -1:
+                line_no += block.count(b"\n", counted_to, pos)
+                counted_to = pos
+                self.last_progress[name] = line_no + 1
+        return line_no + block.count(b"\n", counted_to)
 
     def _line(self, raw: bytes, name: str, number: int, block: bytes = b"", end: int = 0) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -452,6 +461,14 @@ class Classifier:
         """A pasted exception line that is the first words of a known message (its tail cut off)."""
         if len(stripped) < 20:
             return []
+        known = self._head_memo.get(stripped)
+        if known is None:
+            if len(self._head_memo) >= MAX_HEAD_MEMO:
+                self._head_memo.clear()
+            known = self._head_memo[stripped] = self._find_head(stripped)
+        return list(known)
+
+    def _find_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         if self._heads is None:
             self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
             self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])

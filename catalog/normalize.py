@@ -38,11 +38,27 @@ RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
 RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
 
 
+ESC_PIECE = 256 << 10
+
+
 def strip_escapes(block: bytes) -> bytes:
-    """Remove colour/cursor escapes written as the ESC byte (whole blocks: cheap when there are none)."""
-    if b"\x1b" in block:
-        block = ANSI.sub(b"", block)
-    return block
+    """Remove colour/cursor escapes written as the ESC byte (whole blocks: cheap when there are none).
+
+    A block is cleaned in pieces of about 256 KiB cut after a newline, then joined: twice as fast
+    as one pass over 8 MiB (the output of each piece stays in cache), and the same bytes, because
+    an escape sequence never holds a newline.
+    """
+    if b"\x1b" not in block:
+        return block
+    if len(block) <= ESC_PIECE:
+        return b"".join(ANSI.split(block))  # = ANSI.sub(b"", block), a little faster (no capturing group)
+    pieces, start, size = [], 0, len(block)
+    while start < size:
+        cut = block.find(b"\n", start + ESC_PIECE)
+        end = size if cut == -1 else cut + 1
+        pieces.append(b"".join(ANSI.split(block[start:end])))
+        start = end
+    return b"".join(pieces)
 
 
 def strip_spelled(text: str) -> str:
