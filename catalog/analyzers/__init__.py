@@ -16,6 +16,7 @@ on a link no entry names.
 from __future__ import annotations
 
 import dataclasses
+import re
 import sys
 from pathlib import Path
 
@@ -182,9 +183,10 @@ def derive(
                 key = (analyzer.id, finding.key)
                 item = by_key.get(key)
                 if item is None:
+                    ends_run = finding.fatal and fatal and not ray_daemon_log(link.file)
                     item = by_key[key] = DerivedItem(
-                        entry_for(type(analyzer), dataclasses.replace(finding, fatal=finding.fatal and fatal)),
-                        link.file, link.line, (link.text or link.message)[:300], 0, finding.fatal and fatal,
+                        entry_for(type(analyzer), dataclasses.replace(finding, fatal=ends_run)),
+                        link.file, link.line, (link.text or link.message)[:300], 0, ends_run,
                         None, finding.evidence, finding.weak, link.seq, finding.kind,
                     )
                     out.items.append(item)
@@ -214,6 +216,18 @@ def derive(
                 if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
                     weak_item.demoted_by = best[1]
     return out
+
+
+# Logs of Ray's own daemons in a session folder (logs/raylet.out, dashboard_agent.log …): they log a
+# traceback and carry on (a dashboard port taken by another cluster, a metrics agent that retries), so
+# what an analyzer reads there is reported, never taken as what ended the run. Workers and the driver
+# (worker-*.err, python-core-*, the run's own output) are not daemons.
+_RAY_DAEMON_LOG = re.compile(r"(?:^|/)(?:raylet|gcs_server|dashboard\w*|log_monitor|monitor|runtime_env_agent)[.\w-]*\.(?:log|out|err)$")
+
+
+def ray_daemon_log(name: str) -> bool:
+    """A file name (as the classifier was given it) of one of Ray's daemon logs."""
+    return bool(_RAY_DAEMON_LOG.search(name.removeprefix("ray:")))
 
 
 def _findings(analyzers: tuple[Analyzer, ...], link: Link, chain: Chain, facts: Facts) -> list[tuple[Analyzer, Finding]]:
