@@ -125,44 +125,54 @@ def hccl_facts(env, interfaces, fallback):
     return out
 
 
-class Listener:
-    """A TCP listener on this node's HCCL address (an ephemeral port), for the other nodes to reach."""
+LISTENER = """
+import json, os, socket, sys, time
+address, seconds, expect = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+try:
+    sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((address, 0))
+    sock.listen(64)
+    sock.settimeout(0.5)
+except OSError as exc:
+    print(json.dumps({"address": address, "port": None, "error": exc.strerror or str(exc)}), flush=True)
+    sys.exit(0)
+print(json.dumps({"address": address, "port": sock.getsockname()[1], "error": None, "pid": os.getpid()}), flush=True)
+until, seen = time.monotonic() + seconds, 0
+while seen < expect and time.monotonic() < until:
+    try:
+        sock.accept()[0].close()
+        seen += 1
+    except OSError:
+        pass
+"""
 
-    def __init__(self):
-        self.sock = None
 
-    def open(self, fallback, seconds):
-        import socket
-        import threading
+def listen_task(fallback, seconds, expect):
+    """Start a TCP listener on this node's HCCL address (an ephemeral port) and say where it listens.
 
-        env = {k: v for k, v in os.environ.items() if k.startswith("HCCL_")}
-        try:
-            import psutil
+    The listener is a child process that outlives this task and exits after `expect` connections
+    or `seconds`: an actor or a generator task would be simpler, but under Ray 2.60's token auth a
+    `ray.init(address=...)` driver's actors are torn down at once and generator items never arrive.
+    """
+    import socket
+    import subprocess
 
-            interfaces = {n: [a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6)] for n, addrs in psutil.net_if_addrs().items()}
-        except Exception:
-            interfaces = {}
-        address = hccl_address(env, interfaces, fallback)
-        try:
-            self.sock = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
-            self.sock.bind((address, 0))
-            self.sock.listen(64)
-            self.sock.settimeout(0.5)
-        except OSError as exc:
-            return {"address": address, "port": None, "error": exc.strerror or str(exc)}
-        until = time.monotonic() + seconds
+    env = {k: v for k, v in os.environ.items() if k.startswith("HCCL_")}
+    try:
+        import psutil
 
-        def accept():
-            while time.monotonic() < until:
-                try:
-                    conn, _ = self.sock.accept()
-                    conn.close()
-                except OSError:
-                    continue
-            self.sock.close()
-
-        threading.Thread(target=accept, daemon=True).start()
-        return {"address": address, "port": self.sock.getsockname()[1], "error": None}
+        interfaces = {n: [a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6)] for n, addrs in psutil.net_if_addrs().items()}
+    except Exception:
+        interfaces = {}
+    address = hccl_address(env, interfaces, fallback)
+    proc = subprocess.Popen([sys.executable, "-c", LISTENER, address, str(seconds), str(expect)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    line = proc.stdout.readline()  # the child prints at once; it is bounded by `seconds` itself
+    try:
+        return json.loads(line)
+    except ValueError:
+        proc.kill()
+        return {"address": address, "port": None, "error": f"the listener exited {proc.wait()} without a port"}
 
 
 def connect_task(targets, timeout):
@@ -292,15 +302,14 @@ def reach_round(ray, entries, affinity, bound):
         return
     here = ray.get_runtime_context().get_node_id()
     heads = sorted(alive, key=lambda nid: (nid != here, nid))[:2]
-    actor = ray.remote(num_cpus=0, max_restarts=0)(Listener)
+    remote_listen = ray.remote(num_cpus=0, max_retries=0)(listen_task)
     remote_connect = ray.remote(num_cpus=0, max_retries=0)(connect_task)
     deadline = time.monotonic() + bound
-    listeners, targets = [], []
+    targets = []
     for nid in heads:
-        handle = actor.options(scheduling_strategy=affinity(node_id=nid, soft=False)).remote()
-        listeners.append(handle)
+        ref = remote_listen.options(scheduling_strategy=affinity(node_id=nid, soft=False)).remote(entries[nid]["address"], bound, len(alive) - 1)
         try:
-            got = ray.get(handle.open.remote(entries[nid]["address"], bound), timeout=max(1.0, deadline - time.monotonic()))
+            got = ray.get(ref, timeout=max(1.0, deadline - time.monotonic()))
         except Exception as exc:
             got = {"address": None, "port": None, "error": f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:200]}"}
         entries[nid]["listen"] = got
@@ -317,11 +326,6 @@ def reach_round(ray, entries, affinity, bound):
             entries[nid]["reach"] = ray.get(ref, timeout=max(1.0, deadline - time.monotonic()))
         except Exception as exc:
             entries[nid]["reach_error"] = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0][:200]}"
-    for handle in listeners:
-        try:
-            ray.kill(handle)
-        except Exception:
-            pass
 
 
 if __name__ == "__main__":

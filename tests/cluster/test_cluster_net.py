@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import socket
+import time
 
+import psutil
 import pytest
 
 from ascendrl.preflight import cluster_driver as drv
@@ -69,7 +71,7 @@ def test_hccn_conf_is_parsed(tmp_path):
 def test_listener_is_reached_and_a_closed_port_is_not(monkeypatch):
     for name in ("HCCL_IF_IP", "HCCL_SOCKET_IFNAME"):
         monkeypatch.delenv(name, raising=False)
-    got = drv.Listener().open("127.0.0.1", 5.0)
+    got = drv.listen_task("127.0.0.1", 20.0, 1)
     assert got["error"] is None and got["address"] == "127.0.0.1"
     closed = socket.socket()
     closed.bind(("127.0.0.1", 0))
@@ -78,9 +80,13 @@ def test_listener_is_reached_and_a_closed_port_is_not(monkeypatch):
     out = drv.connect_task([("head", "127.0.0.1", got["port"]), ("peer", "127.0.0.1", dead)], 2.0)
     assert [r["ok"] for r in out] == [True, False]
     assert out[1]["to"] == "peer" and "refused" in out[1]["error"].lower()
+    gone = time.monotonic() + 10  # the listener exits after the connections it expects, well before its 20 s
+    while time.monotonic() < gone and psutil.pid_exists(got["pid"]) and psutil.Process(got["pid"]).status() != psutil.STATUS_ZOMBIE:
+        time.sleep(0.1)
+    assert not psutil.pid_exists(got["pid"]) or psutil.Process(got["pid"]).status() == psutil.STATUS_ZOMBIE
 
 
 def test_listener_on_an_address_it_does_not_have_reports_the_error(monkeypatch):
     monkeypatch.setenv("HCCL_IF_IP", "192.0.2.7")
-    got = drv.Listener().open("127.0.0.1", 1.0)
+    got = drv.listen_task("127.0.0.1", 1.0, 1)
     assert got["port"] is None and got["address"] == "192.0.2.7" and got["error"]
