@@ -95,6 +95,18 @@ def read_hccn_conf(path=HCCN_CONF):
     return found
 
 
+def node_ip():
+    """The address Ray knows this node by (gethostbyname often gives 127.0.1.1)."""
+    try:
+        import ray
+
+        return ray.util.get_node_ip_address()
+    except Exception:
+        import socket
+
+        return socket.gethostbyname(socket.gethostname())
+
+
 def in_container():
     if os.path.exists("/.dockerenv") or os.path.exists("/run/.containerenv"):
         return True
@@ -208,7 +220,7 @@ def node_task(check_args, bound, paths=()):
     out = {"hostname": socket.gethostname(), "python": sys.executable, "env": env, "interfaces": interfaces,
            "started": started, "paths": {p: os.path.exists(p) for p in paths}, "check": None, "error": None}
     try:
-        out["hccl"] = hccl_facts(env, interfaces, socket.gethostbyname(socket.gethostname()))
+        out["hccl"] = hccl_facts(env, interfaces, node_ip())
     except Exception as exc:
         out["hccl"] = {"error": f"{type(exc).__name__}: {exc}"}
     if importlib.util.find_spec("ascendrl") is None:
