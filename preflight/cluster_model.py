@@ -25,6 +25,10 @@ class Node:
     clock: Mapping[str, float] | None = None
     paths: Mapping[str, bool] = dataclasses.field(default_factory=dict)  # recipe path -> exists on this node
     check: Mapping[str, Any] | None = None  # the node's own `check --json` document
+    hccl: Mapping[str, Any] | None = None  # cluster_driver.hccl_facts: address, base-port range, hccn.conf
+    listen: Mapping[str, Any] | None = None  # the reach round's listener on this node, if it had one
+    reach: Sequence[Mapping[str, Any]] | None = None  # this node's TCP connects to the listeners
+    reach_error: str | None = None
     error: str | None = None  # not_installed | timeout: … | died: … | check_failed: … | check_timeout: …
 
     @property
@@ -58,6 +62,10 @@ class Node:
             clock=data.get("clock"),
             paths=dict(result.get("paths") or {}),
             check=result.get("check"),
+            hccl=result.get("hccl"),
+            listen=data.get("listen"),
+            reach=data.get("reach"),
+            reach_error=data.get("reach_error"),
             error=data.get("error") or result.get("error"),
         )
 
@@ -66,6 +74,7 @@ class Node:
             "node_id": self.node_id, "address": self.address, "hostname": self.hostname, "python": self.python,
             "resources": dict(self.resources), "clock": dict(self.clock) if self.clock else None,
             "paths": dict(self.paths), "error": self.error, "check": self.check,
+            "hccl": self.hccl, "listen": self.listen, "reach": self.reach, "reach_error": self.reach_error,
         }
 
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ascendrl.catalog import Catalog, Classifier
+from ascendrl.catalog.timeline import explain_nodes, is_secondary, node_folders
 from ascendrl.preflight.redact import redact_argv, redact_env, redact_json, redact_text
 
 from .progress import Progress
@@ -74,6 +75,7 @@ class RunResult:
     ray_session: str | None
     duration_s: float
     stall: str | None = None
+    first_failure: dict[str, Any] | None = None  # across per-node log folders, when the run had them (catalog/timeline.py)
     notes: list[str] = dataclasses.field(default_factory=list)  # what went wrong around the run (SIGHUP, a full disk)
 
     def to_json(self) -> dict[str, Any]:
@@ -109,6 +111,7 @@ class Supervisor:
     def __init__(self, options: RunOptions, catalog: Catalog, view: View):
         self.o = options
         self.view = view
+        self.catalog = catalog
         self.classifier = Classifier(catalog)
         self.progress = Progress()
         self.state = State.STARTING
@@ -337,12 +340,37 @@ class Supervisor:
             duration_s=round(time.monotonic() - t0, 2),
             stall=stall,
         )
+        if best is not None and reason == "fatal" and is_secondary(best.entry):
+            result.first_failure = self._first_failure(session)
+            if result.first_failure is None:
+                self.notes.append(f"{best.entry.id} is usually a consequence of a failure on another node or rank: gather each node's "
+                                  "Ray logs (/tmp/ray/session_latest/logs on every node) into a folder per node and run "
+                                  "`ascendrl explain --nodes DIR1 DIR2 ...` to find the node that failed first")
         result.notes = self.notes + self.folder.notes()
         result = RunResult(**redact_json(dataclasses.asdict(result)) | {"stopped": list(stopped)})
         self.folder.write("summary.json", json.dumps(result.to_json(), indent=1, default=str))
         self.folder.write("summary.txt", summary_text(result) + "\n")
         result.notes = self.notes + self.folder.notes()  # and what could not be saved just now, for the printed summary
         return result
+
+    def _first_failure(self, session) -> dict[str, Any] | None:
+        """The first failing node when the run folder or the Ray session holds a folder per node (logs the user synced)."""
+        for place in [p for p in (self.run_dir, Path(session) if session else None) if p is not None]:
+            try:
+                candidates = [place] + sorted(c for c in place.iterdir() if c.is_dir() and not c.is_symlink())
+            except OSError:
+                continue
+            for folder in candidates:
+                nodes = node_folders(folder)
+                if not nodes:
+                    continue
+                first = explain_nodes(self.catalog, nodes).first
+                if first is not None:
+                    self.notes.append(f"per-node logs in {folder}: the first failure is on {first.node}; "
+                                      "`ascendrl explain --nodes " + " ".join(str(n) for n in nodes) + "` shows the chain")
+                    return {"node": first.node, "rank": first.rank, "id": first.entry_id, "title": first.title,
+                            "file": first.file, "line": first.line, "folder": str(folder)}
+        return None
 
 
 def _terminal_fds() -> set[int]:
@@ -388,6 +416,10 @@ def summary_text(r: RunResult) -> str:
     elif r.unknown:
         u = r.unknown
         lines.append(f"not in the catalog: {u['type']}: {u['message']} ({u['file']}:{u['line']})")
+    if r.first_failure:
+        f = r.first_failure
+        lines.append(f"first failure: node {f['node']}" + (f" ({f['rank']})" if f.get("rank") else "")
+                     + f": {f['id'] or f['title']} ({f['file']}:{f['line']})")
     if r.stall:
         lines.append(f"stalled: {r.stall}")
     if r.stopped:

@@ -20,6 +20,10 @@ VERL_MULTINODE = "https://verl.readthedocs.io/en/latest/start/multinode.html"
 RAY_NPU = "https://github.com/ray-project/ray/blob/master/python/ray/_private/accelerators/npu.py"
 RAY_AFFINITY = "https://docs.ray.io/en/latest/ray-core/scheduling/index.html#nodeaffinityschedulingstrategy"
 CLOCK_SKEW_S = 5.0
+HCCL_BASE_PORT_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/maintenref/envvar/envref_07_0074.html"
+HCCN_TOOL_DOC = "https://www.hiascend.com/document/detail/en/mindcluster/730/toolbox/toolboxug/toolboxug_0142.html"
+HCCN = "/etc/hccn.conf"
+VLLM_ASCEND_MULTINODE = "https://docs.vllm.ai/projects/ascend/en/latest/tutorials/multi_node.html"
 
 
 def odd_ones(values: dict[str, Any], nodes: Sequence[Node]) -> tuple[Any, list[Node]]:
@@ -295,10 +299,131 @@ class RecipePathsEverywhere(ClusterRule):
         return self.passed(f"{len(asked[0].paths)} path(s) on all {len(asked)} node(s)")
 
 
+class HcclPortsFree(ClusterRule):
+    id = "ARL-K012"
+    title = "The port range of HCCL_IF_BASE_PORT is free on every node"
+    severity = Severity.CRITICAL
+    area = Area.ENV
+    what = ("Tries bind() on each of the 32 ports from HCCL_IF_BASE_PORT (default 60000) on the node's HCCL address "
+            "(HCCL_IF_IP, else HCCL_SOCKET_IFNAME's address, else the Ray node address), in a task on that node.")
+    why = ("HCCL takes that range on the host NIC to gather the cluster's ranks when a communicator is created; "
+           "a port already held (another job, a leftover rank, Ray) fails the communicator's creation on that node.")
+    fix = "Set HCCL_IF_BASE_PORT to a free range on every node and reserve it: sysctl -w net.ipv4.ip_local_reserved_ports=BASE-BASE+31."
+    sources = (HCCL_BASE_PORT_DOC,)
+
+    def evaluate_cluster(self, cluster: Cluster) -> Finding:
+        nodes = [n for n in cluster.nodes if n.hccl and "error" not in n.hccl]
+        if not nodes:
+            return self.skip("no node reported its HCCL port range")
+        bad = []
+        for n in nodes:
+            h = n.hccl or {}
+            if h.get("port_error"):
+                bad.append(f"{n.name}: {h['port_error']}")
+            elif h.get("busy"):
+                ports = sorted(int(p) for p in h["busy"])
+                bad.append(f"{n.name}: port(s) {', '.join(map(str, ports))} of {h['base_port']}-{h['base_port'] + h['ports'] - 1} "
+                           f"on {h.get('address')} are in use ({h['busy'][str(ports[0])]})")
+        if bad:
+            return self.fail("; ".join(bad), bad=bad)
+        ranges = sorted({f"{n.hccl['base_port']}-{n.hccl['base_port'] + n.hccl['ports'] - 1}" for n in nodes})  # type: ignore[index]
+        return self.passed(f"{', '.join(ranges)} free on all {len(nodes)} node(s)")
+
+
+def _is_910(node: Node) -> bool:
+    """Atlas training (910, 910B = A2, 910_93 = A3) nodes talk across servers over the NPUs' own RoCE ports."""
+    info = node.fact("npu_smi.info")
+    chips = info.get("chips") or () if isinstance(info, dict) else ()
+    return any("910" in str(c.get("name") or "") for c in chips if isinstance(c, dict))
+
+
+class HccnConfPresent(ClusterRule):
+    id = "ARL-K013"
+    title = "/etc/hccn.conf gives every NPU an address, unique across nodes"
+    severity = Severity.ERROR
+    area = Area.DEVICES
+    what = ("On nodes with 910-family NPUs (A2/A3 and earlier training cards) in a cluster of two or more: reads /etc/hccn.conf "
+            "(`address_N=` / `netmask_N=` per device, as hccn_tool writes them) and compares the addresses across nodes.")
+    why = ("Across servers HCCL runs over each NPU's RoCE port, addressed by what hccn_tool configured; a device without an address, "
+           "or two nodes with the same device address, breaks link setup and shows up as an HCCL connect timeout.")
+    fix = ("Configure each NPU with `hccn_tool -i N -ip -s address IP netmask MASK` (unique per node); in a container mount it: "
+           "-v /etc/hccn.conf:/etc/hccn.conf.")
+    sources = (HCCN_TOOL_DOC, VLLM_ASCEND_MULTINODE)
+
+    def evaluate_cluster(self, cluster: Cluster) -> Iterable[Finding]:
+        nodes = [n for n in cluster.answered if n.hccl and "hccn_conf" in n.hccl and _is_910(n)]
+        if len(cluster.answered) < 2 or not nodes:
+            yield self.skip("no multi-node cluster of 910-family NPUs: hccn.conf not needed")
+            return
+        problems, container, owners = [], [], {}
+        for n in nodes:
+            conf = n.hccl["hccn_conf"]  # type: ignore[index]
+            if not conf.get("present"):
+                if n.hccl.get("container"):  # type: ignore[union-attr]
+                    container.append(n.name)
+                else:
+                    problems.append(f"{n.name}: {HCCN} is missing")
+                continue
+            if conf.get("error"):
+                problems.append(f"{n.name}: {HCCN} cannot be read ({conf['error']})")
+                continue
+            addresses, masks = conf.get("address") or {}, conf.get("netmask") or {}
+            want = npu_count(n) or 0
+            lacking = [d for d in map(str, range(want)) if d not in addresses]
+            if lacking:
+                problems.append(f"{n.name}: no address_N for device(s) {', '.join(lacking)} in {HCCN}")
+            for dev, ip in sorted(addresses.items()):
+                try:
+                    ipaddress.ip_address(ip)
+                except ValueError:
+                    problems.append(f"{n.name}: address_{dev}={ip} is not an IP address")
+                    continue
+                if dev not in masks:
+                    problems.append(f"{n.name}: address_{dev} has no netmask_{dev}")
+                owners.setdefault(ip, []).append(f"{n.name} device {dev}")
+        problems += [f"{ip} is used by {' and '.join(who)}" for ip, who in sorted(owners.items()) if len(who) > 1]
+        if problems:
+            yield self.fail("; ".join(problems), problems=problems)
+        if container:
+            yield self.warn(f"{HCCN} is absent in the container on {', '.join(container)}: the NPU addresses could not be checked there",
+                            fix="Mount it into the container: docker run ... -v /etc/hccn.conf:/etc/hccn.conf (as vllm-ascend's multi-node guide does)")
+        if not problems and not container:
+            yield self.passed(f"{HCCN} addresses present and unique on {len(nodes)} node(s)")
+
+
+class NodesReachEachOther(ClusterRule):
+    id = "ARL-K014"
+    title = "Nodes reach the head (and a peer) over TCP on their HCCL address"
+    severity = Severity.CRITICAL
+    area = Area.ENV
+    what = ("Opens a TCP listener on the head's and one peer's HCCL address (an ephemeral port, from a pinned actor) and connects "
+            "to it from a task on every other node, with a 3 s timeout per connect.")
+    why = "HCCL's root rank gathers every rank over the host NIC; a node that cannot reach it (firewall, wrong NIC, another subnet) hangs until HCCL_CONNECT_TIMEOUT."
+    fix = "Open the HCCL port range between the nodes, or set HCCL_IF_IP / HCCL_SOCKET_IFNAME to a NIC on a network every node shares."
+    sources = (HCCL_ENVREF, HCCL_BASE_PORT_DOC)
+
+    def evaluate_cluster(self, cluster: Cluster) -> Finding:
+        names = {n.node_id: n.name for n in cluster.nodes}
+        bad = [f"{n.name} cannot listen on {n.listen.get('address')}: {n.listen.get('error')}"
+               for n in cluster.nodes if n.listen and n.listen.get("error")]
+        bad += [f"{n.name}: the connect round failed ({n.reach_error})" for n in cluster.nodes if n.reach_error]
+        tried = 0
+        for n in cluster.nodes:
+            for r in n.reach or ():
+                tried += 1
+                if not r.get("ok"):
+                    bad.append(f"{n.name} cannot reach {names.get(r.get('to'), r.get('to'))} at {r.get('address')}:{r.get('port')} ({r.get('error')})")
+        if bad:
+            return self.fail("; ".join(bad), unreachable=bad)
+        if not tried:
+            return self.skip("no reachability round (fewer than two nodes answered)")
+        return self.passed(f"{tried} connect(s) between nodes succeeded")
+
+
 RULES: tuple[type[ClusterRule], ...] = (
     NodesAnswered, SameAscendStack, SamePythonStack, SameNpuCount, RayNpuResource,
     VisibleDevicesConsistent, HcclInterfaceOnEachNode, SameHcclTimeouts, ClocksInStep, NpusFreeEverywhere,
-    RecipePathsEverywhere,
+    RecipePathsEverywhere, HcclPortsFree, HccnConfPresent, NodesReachEachOther,
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import threading
 import time
@@ -84,10 +85,20 @@ def by_rule(doc: dict, rule_id: str) -> str:
 
 def test_three_nodes_drift_devices_and_interface(ray_python, tmp_path, capsys):
     healthy = str(HOSTS / "npu-smi" / "healthy-8x910b3.txt")
+    held = socket.socket()  # a port inside the drifted node's HCCL_IF_BASE_PORT range, held by "another job"
+    held.bind(("127.0.0.1", 0))
+    held.listen(1)
+    port = held.getsockname()[1]
+    hccn = []  # each node's /etc/hccn.conf (ASCENDRL_HCCN_CONF); the short node reuses the head's device 3 address
+    for i, addresses in enumerate([[f"192.168.100.{d + 1}" for d in range(8)], [f"192.168.101.{d + 1}" for d in range(8)],
+                                   ["192.168.102.1", "192.168.102.2", "192.168.102.3", "192.168.100.4"]]):
+        hccn.append(tmp_path / f"hccn{i}.conf")
+        hccn[-1].write_text("".join(f"address_{d}={a}\nnetmask_{d}=255.255.255.0\n" for d, a in enumerate(addresses)))
     specs = [
-        node("seed", healthy),
-        node("cann85", healthy),  # another CANN, driver and Python stack
-        node("seed", four_chip_npu_smi(tmp_path), env={"HCCL_SOCKET_IFNAME": "=ib9"}),  # 4 chips, Ray says 8; no such NIC
+        node("seed", healthy, env={"ASCENDRL_HCCN_CONF": str(hccn[0])}),
+        node("cann85", healthy, env={"HCCL_IF_IP": "127.0.0.1", "HCCL_IF_BASE_PORT": str(port - 3),  # another CANN, driver and Python stack
+                                     "ASCENDRL_HCCN_CONF": str(hccn[1])}),
+        node("seed", four_chip_npu_smi(tmp_path), env={"HCCL_SOCKET_IFNAME": "=ib9", "ASCENDRL_HCCN_CONF": str(hccn[2])}),  # 4 chips, Ray says 8; no such NIC
     ]
     cluster = LocalCluster(ray_python, specs)
     try:
@@ -99,7 +110,15 @@ def test_three_nodes_drift_devices_and_interface(ray_python, tmp_path, capsys):
         elapsed = time.monotonic() - t0
     finally:
         cluster.close()
+        held.close()
     head, drifted, short = (i[:12] for i in cluster.node_ids)
+    assert f"port(s) {port} of {port - 3}-{port + 28} on 127.0.0.1 are in use" in by_rule(doc, "ARL-K012")
+    assert drifted in by_rule(doc, "ARL-K012") and head not in by_rule(doc, "ARL-K012")
+    assert "192.168.100.4 is used by" in by_rule(doc, "ARL-K013")  # nodes are named in node id order
+    assert f"{head} (" in by_rule(doc, "ARL-K013") and f"{short} (" in by_rule(doc, "ARL-K013")
+    assert drifted not in by_rule(doc, "ARL-K013")
+    reach = [f for f in doc["findings"] if f["id"] == "ARL-K014"]
+    assert [f["status"] for f in reach] == ["pass"] and "4 connect(s)" in reach[0]["detail"], reach[0]["detail"]
     missing = by_rule(doc, "ARL-K011")  # every node looked: the data is missing on all three, the model is there
     assert all(i in missing for i in (head, drifted, short)) and "no-data/train.parquet" in missing and "/model " not in missing
     assert f"trainer.n_gpus_per_node=8, but {short}" in by_rule(doc, "ARL-K004")

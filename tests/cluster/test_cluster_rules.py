@@ -23,7 +23,9 @@ def node_doc(name: str, change: dict) -> dict:
     for key in ("env", "interfaces", "paths"):
         if key in change:
             result[key] = change[key]
-    for key in ("resources", "clock"):
+    if "hccl" in change:
+        result["hccl"] = {**result["hccl"], **change["hccl"]}
+    for key in ("resources", "clock", "listen", "reach", "reach_error"):
         if key in change:
             doc[key] = change[key]
     result["check"]["facts"].update(change.get("facts", {}))

@@ -2,6 +2,7 @@
 
 import datetime
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,6 +59,19 @@ def ray_session_fatal(root: str, trigger: str | None = None, linger: float = 120
     time.sleep(linger)
 
 
+def nodes_session(root: str, fixture: str, linger: float = 120) -> None:
+    """A Ray-like session whose nodes/ holds a folder per node (logs a user synced from each machine);
+    the driver itself prints only the HCCL watchdog timeout of the healthy node."""
+    session = os.path.join(root, "ray", session_name())
+    os.makedirs(os.path.join(session, "logs"))
+    shutil.copytree(fixture, os.path.join(session, "nodes"))
+    print("INFO training is starting", flush=True)
+    time.sleep(1)
+    with open(os.path.join(fixture, "node-b", "worker.err"), encoding="utf-8") as fh:
+        print(fh.readline().rstrip("\n"), flush=True)
+    time.sleep(linger)
+
+
 def ticker() -> None:
     """A run that keeps printing (so the log grows) until it is stopped."""
     for i in range(600):
@@ -96,6 +110,8 @@ if __name__ == "__main__":
         grandchildren(sys.argv[2])
     elif kind == "ray-session":
         ray_session_fatal(sys.argv[2], *(sys.argv[3:4] or [None]), *[float(a) for a in sys.argv[4:5]])
+    elif kind == "nodes-session":
+        nodes_session(sys.argv[2], sys.argv[3])
     elif kind == "ticker":
         ticker()
     elif kind == "flood":

@@ -104,6 +104,36 @@ def test_fatal_line_only_in_the_ray_session_log(tmp_path):
     assert seconds < 30
 
 
+def test_a_consequence_with_per_node_logs_names_the_first_failing_node(tmp_path):
+    raytmp = tmp_path / "raytmp"
+    raytmp.mkdir()
+    fixture = Path(__file__).parents[1] / "cluster" / "timeline" / "segv-then-watchdog"
+    proc, summary, _ = supervise(tmp_path, "nodes-session", str(raytmp), str(fixture), env={"RAY_TMPDIR": str(raytmp)}, extra=("--grace", "1"))
+    assert summary["reason"] == "fatal" and summary["diagnosis"]["id"] == "ARL-E010"  # the watchdog timeout on node-b
+    first = summary["first_failure"]
+    assert (first["node"], first["id"], first["file"]) == ("node-a", "ARL-E008", "raylet-worker.err"), first
+    assert Path(first["folder"]).name == "nodes" and Path(first["folder"]).parent.name == Path(summary["ray_session"]).name
+    assert "first failure: node node-a" in proc.stderr + proc.stdout
+    assert not any("ascendrl explain --nodes DIR1" in n for n in summary["notes"])
+
+
+def test_a_consequence_without_per_node_logs_hints_at_gathering_them(tmp_path):
+    raytmp = tmp_path / "raytmp"
+    raytmp.mkdir()
+    one_node = tmp_path / "one"
+    (one_node / "node-b").mkdir(parents=True)
+    fixture = Path(__file__).parents[1] / "cluster" / "timeline" / "segv-then-watchdog"
+    (one_node / "node-b" / "worker.err").write_text((fixture / "node-b" / "worker.err").read_text())
+    proc, summary, _ = supervise(tmp_path, "nodes-session", str(raytmp), str(one_node), env={"RAY_TMPDIR": str(raytmp)}, extra=("--grace", "1"))
+    assert summary["diagnosis"]["id"] == "ARL-E010" and summary["first_failure"] is None
+    assert any("ascendrl explain --nodes DIR1" in n for n in summary["notes"]), summary["notes"]
+
+
+def test_a_specific_fatal_gets_no_multi_node_hint(tmp_path):
+    _, summary, _ = supervise(tmp_path, "fatal")
+    assert summary["first_failure"] is None and not any("explain --nodes" in n for n in summary["notes"])
+
+
 def test_stall_is_detected_and_stopped_within_the_bound(tmp_path):
     proc, summary, seconds = supervise(tmp_path, "stall", extra=("--stall-timeout", "2", "--grace", "1"))
     assert summary["reason"] == "stalled" and "no output and no step progress for" in summary["stall"]
