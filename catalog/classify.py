@@ -232,8 +232,9 @@ class _Matcher:
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
 
-    def __init__(self, catalog: Catalog, *, chunk_size: int = CHUNK, max_line: int | None = None):
+    def __init__(self, catalog: Catalog, *, chunk_size: int = CHUNK, max_line: int | None = None, analyzers: tuple | None = None):
         self.catalog = catalog
+        self.analyzers = analyzers  # None: the registered ones (catalog/analyzers/__init__.py registry)
         self.matcher = _Matcher(catalog.entries)
         self.chunk_size = chunk_size
         self.max_line = max_line if max_line is not None else max(2 * chunk_size, MIN_MAX_LINE)
@@ -566,7 +567,7 @@ class Classifier:
             c.tail = max(c.tail, c.last_line)
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
-        derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()})
+        derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()}, self.analyzers)
 
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}

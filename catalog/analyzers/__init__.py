@@ -147,14 +147,14 @@ MAX_NOTES = 8
 
 def derive(
     chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str, str], entries: dict[str, KnownFailure],
-    positions: dict[str, tuple[str, int]] | None = None,
+    positions: dict[str, tuple[str, int]] | None = None, analyzers: tuple[Analyzer, ...] | None = None,
 ) -> Derived:
     """Run the analyzers over every chain; fold findings into the catalog entry naming the same link.
 
     ``positions`` (catalog id -> file and line of its match) tells when a wrapper (generic) entry
     matched the link's own line rather than a line under it: then it names that link, too.
     """
-    analyzers = registry()
+    analyzers = analyzers if analyzers is not None else registry()
     facts = Facts(dict(versions), _overrides(chains))
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
