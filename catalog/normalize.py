@@ -61,6 +61,16 @@ def strip_escapes(block: bytes) -> bytes:
     return b"".join(pieces)
 
 
+ANSI_TEXT = re.compile(ANSI.pattern.decode())
+
+
+def strip_escapes_text(text: str) -> str:
+    """One line as text, escapes removed in every form: the ESC byte and the spelled-out ones."""
+    if "\x1b" in text:
+        text = ANSI_TEXT.sub("", text)
+    return strip_spelled(text)
+
+
 def strip_spelled(text: str) -> str:
     """Remove escapes spelled out in printable characters (``#033[0m``, ``^[[0m``, ``\\x1b[0m``) from one line."""
     if "033[" in text or "^[[" in text or "\\" in text:

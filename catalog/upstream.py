@@ -24,12 +24,13 @@ from typing import Iterable, Iterator, Mapping
 
 from packaging.version import InvalidVersion, Version
 
+from .normalize import strip_escapes_text
+
 DATA_FILE = Path(__file__).with_name("data") / "upstream_fixes.json"
 WILD = "<*>"
 
 # ---------------------------------------------------------------- normalisation
 
-_ESC = re.compile(r"(?:\x1b\[|#033\[|\^\[\[|\\x1b\[|\\033\[|\\u001b\[)[0-9;?]*[A-Za-z]")
 # An exception line: an optionally dotted name ending in Error/Exception/... and ": message".
 _EXC = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.){0,6}[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
@@ -57,8 +58,8 @@ MAX_TEMPLATE = 220
 
 
 def strip_escapes(line: str) -> str:
-    """Remove terminal colour escapes in every form logs carry them (raw, #033[, ^[[)."""
-    return _ESC.sub("", line)
+    """Remove terminal colour escapes in every form logs carry them (raw, #033[, ^[[): explain's own normalisation."""
+    return strip_escapes_text(line)
 
 
 def template_of(message: str) -> tuple[str, list[str]]:
