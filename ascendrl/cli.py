@@ -468,22 +468,23 @@ def _verl_note(report, host) -> str | None:
 
 
 def _python_with_verl(not_this: str) -> str | None:
-    """A Python on PATH or in the active venv/conda env that can import verl (each asked with a short timeout)."""
-    import subprocess
+    """A Python on PATH or in the active venv/conda env whose site-packages hold verl.
+
+    Looked up on disk, never by running the interpreter: a hint must not start programs the user
+    did not name (starting Python runs that environment's .pth files and sitecustomize).
+    """
+    import glob
 
     candidates = [os.path.join(os.environ[v], "bin", "python") for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if os.environ.get(v)]
     candidates += [p for p in (shutil.which("python3"), shutil.which("python")) if p]
-    seen = {os.path.realpath(not_this)}
+    seen = {os.path.dirname(os.path.dirname(os.path.abspath(not_this)))}
     for exe in candidates:
-        real = os.path.realpath(exe)
-        if real in seen or not os.access(exe, os.X_OK):
+        env_root = os.path.dirname(os.path.dirname(os.path.abspath(exe)))  # <env>/bin/python -> <env>
+        if env_root in seen or not os.access(exe, os.X_OK):
             continue
-        seen.add(real)
-        try:
-            probe = subprocess.run([exe, "-c", "import importlib.util,sys; sys.exit(importlib.util.find_spec('verl') is None)"], capture_output=True, timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        if probe.returncode == 0:
+        seen.add(env_root)
+        pattern = os.path.join(env_root, "lib", "python3*", "*-packages", "verl", "__init__.py")
+        if glob.glob(pattern):
             return exe
     return None
 

@@ -143,13 +143,15 @@ def test_recipes_import_writes_a_recipe_that_loads_back(tmp_path: Path):
 def test_lint_rules_that_need_no_verl_run_without_it_and_the_note_names_a_python_with_verl(tmp_path: Path):
     import sys
 
+    import subprocess
+    import sysconfig
+
     venv = tmp_path / "venv"
-    (venv / "bin").mkdir(parents=True)
-    (venv / "site" / "verl").mkdir(parents=True)
-    (venv / "site" / "verl" / "__init__.py").write_text("")  # an importable verl package for this interpreter
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)  # a real venv
+    site = venv / Path(sysconfig.get_path("purelib")).relative_to(sysconfig.get_path("data"))
+    (site / "verl").mkdir(parents=True)
+    (site / "verl" / "__init__.py").write_text("")  # verl installed in that venv (found on disk, never by running it)
     python = venv / "bin" / "python"
-    python.write_text(f"#!/bin/sh\nPYTHONPATH={venv / 'site'} exec {sys.executable} \"$@\"\n")
-    python.chmod(0o755)
     env = {**os.environ, "VIRTUAL_ENV": str(venv), "HOME": str(tmp_path)}
     model = tmp_path / "no-model"
     proc = _cli("check", "--recipe", "qwen25vl-7b-gsm8k-grpo", "--set", f"model_path={model}", env=env)
