@@ -48,6 +48,10 @@ REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
+# Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
+# message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
+# that line was handled by the code that warned, so it is no exception of its own.
+WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
 # tags and CANN codes, process deaths, error codes, and the versions a log states.
 GENERIC_PREFILTER = (
@@ -414,7 +418,7 @@ class Classifier:
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
-        if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None:
+        if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
@@ -613,6 +617,14 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _after_warning(block: bytes, start: int) -> bool:
+    """Whether the line before ``start`` in ``block`` opens a warning whose message is the next line."""
+    if start <= 0:
+        return False
+    prev = block[block.rfind(b"\n", 0, start - 1) + 1 : start - 1][-MAX_EXCERPT:]
+    return WARNING_OPEN.search(strip_prefixes(prev.decode("utf-8", "replace").rstrip("\r"))[0]) is not None
 
 
 def _after_cjk(text: str) -> str:
