@@ -71,7 +71,7 @@ class Plan:
                 "formula": r.era.formula, "formula_since": r.era.since, "formula_source": r.era.cite,
                 "requested_gib": _g(r.requested), "weights_gib": _g(r.weights), "peak_activation_gib": _g(r.activation),
                 "non_torch_gib": _g(r.non_torch), "graph_gib": _g(r.graph), "graph_counted": r.graph_counted,
-                "resident_gib": _g(r.resident), "kv_cache_gib": _g(r.kv), "kv_cache_tokens": r.kv_tokens,
+                "resident_gib": _g(r.resident), "outside_budget_gib": _g(r.outside), "kv_cache_gib": _g(r.kv), "kv_cache_tokens": r.kv_tokens,
                 "max_concurrency": r.max_concurrency, "max_model_len": self.rollout_cfg.max_model_len,
                 "start_refused": r.start_refused, "peak_gib": _g(r.peak), "margin_gib": _g(self.rollout_margin),
             },
@@ -203,7 +203,8 @@ def table(p: Plan) -> list[str]:
         f"rollout   vLLM requests {gib(r.requested)} GiB (util {p.rollout_cfg.gpu_memory_utilization}, TP {p.rollout_cfg.tp}; {r.era.formula} formula of vllm-ascend >= {r.era.since})",
         f"          weights {gib(r.weights)} | peak activation {gib(r.activation)} | non-torch {gib(r.non_torch)} | graph {gib(r.graph)}{' (counted)' if r.graph_counted else ' (not counted)'}",
         f"          KV cache {gib(r.kv)} GiB{' (logged clamped to 0)' if r.kv < 0 and r.era.formula == 'legacy_peak' else ''} = {r.kv_tokens:,} tokens, max concurrency {r.max_concurrency}x at {p.rollout_cfg.max_model_len} tokens",
-        f"          resident training state + other processes {gib(r.resident)} | peak {gib(r.peak)} | margin {gib(p.rollout_margin)}",
+        f"          resident training state + other processes {gib(r.resident)}"
+        + (f" | NPU runtime outside the budget {gib(r.outside)}" if r.outside else "") + f" | peak {gib(r.peak)} | margin {gib(p.rollout_margin)}",
     ]
     if p.training is not None:
         t = p.training
