@@ -180,3 +180,21 @@ def test_plan_verb_with_megatron_overrides(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["plan"]["verdicts"] == ["fits"] and data["plan"]["training"]["gathered_gib"] == 0
     assert data["plan"]["training"]["strategy"] == "megatron"
+
+
+def test_the_rule_plans_a_megatron_recipe_as_lint_composes_it():
+    """ARL-L013 on the config lint_query selects for a model_engine=megatron recipe (verl 0.9.1 key names)."""
+    from ascendrl.preflight.model import Fact, Facts, Status
+    from ascendrl.preflight.probes.npu_smi import parse_npu_smi_info
+    from ascendrl.preflight.rules.recipe import MemoryEstimate
+
+    config = {**QWEN3_30B_A3B_MEGATRON, "trainer.n_gpus_per_node": 8, "data.max_response_length": 30720,
+              A + "megatron.override_transformer_config.recompute_granularity": None, A + "optim.main_grads_dtype": "fp32"}
+    query = {"verl": {"version": "0.9.1"}, "config": config,
+             "model": {"exists": True, "configured": "/models/Qwen3-30B-A3B", "config": json.loads((CONFIGS / "qwen3-30b-a3b.json").read_text())}}
+    npu_smi = (Path(__file__).parent.parent / "hosts" / "npu-smi" / "healthy-8x910b3.txt").read_text()
+    facts = Facts({"lint.recipe": Fact({"name": "moe", "overrides": [], "env": {}}, "test"), "lint.query": Fact(query, "test"),
+                   "npu_smi.info": Fact(parse_npu_smi_info(npu_smi), "test"), "pkg.vllm_ascend": Fact("0.13.0", "test")})
+    f = MemoryEstimate().evaluate(facts)
+    assert f.status is Status.WARN and "OOM in training likely" in f.detail and "Megatron TP 4 PP 1 CP 1 EP 4 ETP 4 over 8 NPUs" in f.detail
+    assert "recompute_granularity=full" in f.fix and f.facts["plan"]["training"]["strategy"] == "megatron"
