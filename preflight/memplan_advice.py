@@ -79,7 +79,7 @@ class Plan:
         if self.training is not None:
             out["training"] = {k + "_gib": _g(v) for k, v in self.training.rows()}
             out["training"].update(strategy=self.training_cfg.strategy if self.training_cfg else "fsdp",
-                                   layout=_layout(self.training_cfg) if self.training_cfg else "")
+                                   layout=layout_text(self.training_cfg) if self.training_cfg else "")
             out["training"].update(tokens_per_micro_batch=self.training.tokens, peak_gib=_g(self.training.peak), margin_gib=_g(self.training_margin or 0))
         return out
 
@@ -209,14 +209,14 @@ def table(p: Plan) -> list[str]:
     if p.training is not None:
         t = p.training
         parts = " | ".join(f"{k.replace('_', ' ')} {gib(v).strip()}" for k, v in t.rows() if v)
-        lines.append(f"training  {_layout(p.training_cfg)}" if p.training_cfg else "training")
+        lines.append(f"training  {layout_text(p.training_cfg)}" if p.training_cfg else "training")
         lines.append(f"          {parts}")
         lines.append(f"          {t.tokens:,} tokens per micro-batch | peak {gib(t.peak)} | margin {gib(p.training_margin or 0)}")
     lines.append("verdict   " + ", ".join(v.value for v in p.verdicts))
     return lines
 
 
-def _layout(t: Training) -> str:
+def layout_text(t: Training) -> str:
     """How the actor is laid out, for the table's training line."""
     g = t.megatron
     if g is None:

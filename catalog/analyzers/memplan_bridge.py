@@ -77,7 +77,7 @@ def _notes(kind: str, found: LogSettings, text: str, versions: dict[str, str]) -
         return [f"the memory plan for this config needs the model's config.json ({where}): run `ascendrl plan --model DIR` "
                 f"with the run's settings{read}"]
     from ...preflight.memplan import GIB, ModelShape, constants
-    from ...preflight.memplan_advice import Card, card_for, make_plan, settings_from_verl, smallest_fix
+    from ...preflight.memplan_advice import Card, card_for, layout_text, make_plan, settings_from_verl, smallest_fix
 
     shape = ModelShape.from_config(cfg, name=Path(found.model_path or "model").name)
     rollout, verl_side = settings_from_verl(settings)
@@ -102,7 +102,8 @@ def _notes(kind: str, found: LogSettings, text: str, versions: dict[str, str]) -
                      f"max_model_len {rollout.max_model_len}){logged}; rollout margin {plan.rollout_margin / GIB:.2f} GiB; verdict: {verdict}")
     else:
         t = plan.training
-        notes.append(f"the plan predicts a training peak of {t.peak / GIB:.2f} GiB per NPU ({t.tokens:,} tokens per micro-batch), "
+        layout = f"{layout_text(training)}; " if training is not None and training.megatron else ""
+        notes.append(f"the plan predicts a training peak of {t.peak / GIB:.2f} GiB per NPU ({layout}{t.tokens:,} tokens per micro-batch), "
                      f"margin {(plan.training_margin or 0) / GIB:.2f} GiB; rollout peak {r.peak / GIB:.2f} GiB; verdict: {verdict}")
     change = smallest_fix(plan, vllm_ascend=vllm_ascend, backend=backend)
     if change is not None:

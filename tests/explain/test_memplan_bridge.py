@@ -243,3 +243,24 @@ def test_a_vllm_servers_non_default_args():
     assert found.model_path == "/m/Qwen3-14B"
     assert (got["actor_rollout_ref.rollout.max_model_len"], got["actor_rollout_ref.rollout.tensor_model_parallel_size"],
             got["actor_rollout_ref.rollout.gpu_memory_utilization"]) == (4096, 2, 0.85)
+
+
+def test_a_megatron_runs_oom_is_read_against_its_megatron_plan(catalog, tmp_path):
+    """verl's dump of a model_engine=megatron run: the training peak is planned for its TP/PP layout."""
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    cfg = {
+        "actor_rollout_ref": {
+            "actor": {"megatron": {"context_parallel_size": 1, "optimizer_offload": False, "param_offload": False,
+                                   "override_transformer_config": {"recompute_granularity": None}, "pipeline_model_parallel_size": 2,
+                                   "tensor_model_parallel_size": 2},
+                      "ppo_micro_batch_size_per_gpu": 8, "strategy": "megatron", "use_kl_loss": False},
+            "model": {"path": model},
+            "rollout": {"gpu_memory_utilization": 0.5, "tensor_model_parallel_size": 2},
+        },
+        "data": {"max_prompt_length": 1024, "max_response_length": 3072},
+        "trainer": {"n_gpus_per_node": 8, "nnodes": 1},
+    }
+    lines = ["(TaskRunner pid=2101) " + line for line in pprint.pformat(cfg).splitlines()]
+    top = explain(catalog, tmp_path, [*lines, *(line.replace("fsdp_workers.py", "megatron_workers.py") for line in OOM)], [])
+    notes = " | ".join(top.notes)
+    assert "Megatron TP 2 PP 2 CP 1 over 8 NPUs" in notes and "32,768 tokens per micro-batch" in notes, notes
