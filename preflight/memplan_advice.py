@@ -140,6 +140,15 @@ MEGATRON_KEYS = {**TRAINING_KEYS, "param_offload": MEGATRON + "param_offload", "
 FULL_RECOMPUTE = "full (with recompute_method=uniform, recompute_num_layers=1)"  # Megatron refuses full without a method
 
 
+def _turned_on(t: Training, flag: str) -> tuple[Any, Training]:
+    """A training flag turned on, and the value to show: under Megatron, checkpointing is full
+    recompute, which Megatron accepts only with a recompute method."""
+    if flag == "gradient_checkpointing" and t.megatron is not None:
+        g = dataclasses.replace(t.megatron, recompute="full", recompute_method="uniform", recompute_layers=1)
+        return FULL_RECOMPUTE, dataclasses.replace(t, gradient_checkpointing=True, megatron=g)
+    return True, dataclasses.replace(t, **{flag: True})
+
+
 def _candidates(p: Plan) -> list[tuple[str, str, Any, Rollout, Training | None]]:
     """Single-knob changes in order of how little they cost the run."""
     r, t = p.rollout_cfg, p.training_cfg
@@ -158,10 +167,7 @@ def _candidates(p: Plan) -> list[tuple[str, str, Any, Rollout, Training | None]]
             out.append(("training", "micro_batch", mb, r, dataclasses.replace(t, micro_batch=mb)))
         for flag in ("gradient_checkpointing", "ref_param_offload", "optimizer_offload", "param_offload"):
             if not getattr(t, flag):
-                value = FULL_RECOMPUTE if (flag == "gradient_checkpointing" and t.megatron) else True
-                changed = dataclasses.replace(t, **{flag: True})
-                if value is FULL_RECOMPUTE and t.megatron is not None:
-                    changed = dataclasses.replace(changed, megatron=dataclasses.replace(t.megatron, recompute="full", recompute_method="uniform", recompute_layers=1))
+                value, changed = _turned_on(t, flag)
                 out.append(("training", flag, value, r, changed))
         g = t.megatron
         if g is not None and t.world % (g.tp * 2 * g.pp * g.cp) == 0 and p.model.heads % (g.tp * 2) == 0:
