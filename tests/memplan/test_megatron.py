@@ -198,3 +198,21 @@ def test_the_rule_plans_a_megatron_recipe_as_lint_composes_it():
     f = MemoryEstimate().evaluate(facts)
     assert f.status is Status.WARN and "OOM in training likely" in f.detail and "Megatron TP 4 PP 1 CP 1 EP 4 ETP 4 over 8 NPUs" in f.detail
     assert "recompute_granularity=full" in f.fix and f.facts["plan"]["training"]["strategy"] == "megatron"
+
+
+def test_a_megatron_script_is_composed_with_its_config_name():
+    """verl's script passes --config-name='ppo_megatron_trainer.yaml' (ppo_trainer with model_engine=megatron):
+    the lint and the plan compose it that way instead of against the FSDP default."""
+    from ascendrl.preflight.launch import config_name_overrides
+    from ascendrl.run_cmd import launch_from_command
+
+    script = Path(__file__).parent / "scripts" / "run_qwen3_30b_a3b_megatron.sh"
+    entry, overrides = launch_from_command(["bash", str(script)], env={"HOME": "/h"})
+    assert entry == "verl.trainer.main_ppo" and overrides[0] == "model_engine=megatron"
+    words = {o.split("=", 1)[0].lstrip("+"): o.split("=", 1)[1] for o in overrides}
+    rollout, training = settings_from_verl({k: (int(v) if v.isdigit() else {"True": True, "False": False}.get(v, v)) for k, v in words.items()})
+    assert training.megatron is not None and (training.megatron.tp, training.megatron.ep, training.megatron.etp) == (4, 4, 4)
+    assert training.param_offload and training.gradient_checkpointing and rollout.tp == 4
+    direct = ["python3", "-m", "verl.trainer.main_ppo", "--config-name", "ppo_megatron_trainer", "trainer.nnodes=1"]
+    assert launch_from_command(direct) == ("verl.trainer.main_ppo", ["model_engine=megatron", "trainer.nnodes=1"])
+    assert config_name_overrides(["--config-name=ppo_trainer"]) == ((), ())
