@@ -421,7 +421,7 @@ class Classifier:
             end = block.find(b"\n", m.end())
             end = len(block) if end == -1 else end
             lines.append(strip_prefixes(block[start:end].decode("utf-8", "replace"))[0])
-        self.settings.dump_block(name, lines, len(block) - end)
+        self.settings.dump_block(name, lines, len(block) - end, len(block))
 
     def _line(self, raw: bytes, name: str, number: int, block: bytes = b"", end: int = 0) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")

@@ -87,6 +87,7 @@ GUARD = re.compile("|".join(f"(?:{p})" for p in PREFILTER))
 DUMP_SCAN = "|".join((r"'\w+': \{", "'(?:" + "|".join(LEAVES) + r")': "))
 DUMP_OVER_GAP = 64 << 10  # bytes after the dump's last wanted line with none: the dump is over
 MAX_DUMP_LINES = 4096  # dump-like lines looked at per input, whatever they turn out to be (verl's dump has < 1000 lines)
+MAX_DUMP_START = 16 << 20  # bytes of an input in which the dump must start (verl prints it at start-up) to be looked for further
 
 
 def _scalar(text: str) -> Any:
@@ -114,6 +115,7 @@ class LogSettings:
         self._stack: list[tuple[int, str]] = []  # (column, key) of the open dicts of a pprint dump
         self.dump_started = False
         self.dump_lines = 0
+        self.dump_bytes = 0  # of the input scanned for the dump so far
         self.dump_over = False  # the first dump has ended: later dumps (workers print theirs) are not scanned
 
     def feed(self, line: str) -> None:
@@ -206,7 +208,7 @@ class RunSettings:
     def __init__(self) -> None:
         self._by_input: OrderedDict[str, LogSettings] = OrderedDict()
 
-    def feed(self, name: str, line: str) -> None:
+    def _get(self, name: str) -> LogSettings:
         found = self._by_input.get(name)
         if found is None:
             found = self._by_input[name] = LogSettings()
@@ -214,23 +216,28 @@ class RunSettings:
                 self._by_input.popitem(last=False)
         else:
             self._by_input.move_to_end(name)
-        found.feed(line)
+        return found
+
+    def feed(self, name: str, line: str) -> None:
+        self._get(name).feed(line)
 
     def scanning_dump(self, name: str) -> bool:
         """Whether the classifier still looks for the config dump in this input."""
         found = self._by_input.get(name)
         return found is None or not found.dump_over
 
-    def dump_block(self, name: str, lines: list[str], gap: int) -> None:
-        """The dump's lines of one block, and the bytes after the last of them: when the dump has
-        started and a block ends ``DUMP_OVER_GAP`` bytes past its last line (or has none), it is over."""
+    def dump_block(self, name: str, lines: list[str], gap: int, size: int) -> None:
+        """The dump's lines of one block of ``size`` bytes, and the bytes after the last of them: when
+        the dump has started and a block ends ``DUMP_OVER_GAP`` bytes past its last line (or has
+        none), it is over; when none started in the first ``MAX_DUMP_START`` bytes, none is looked for."""
+        found = self._get(name)
         for line in lines:
-            self.feed(name, line)
-        found = self._by_input.get(name)
-        if found is None:
-            return
+            found.feed(line)
         found.dump_lines += len(lines)
+        found.dump_bytes += size
         if (found.dump and gap >= DUMP_OVER_GAP) or found.dump_lines >= MAX_DUMP_LINES:
+            found.dump_over = True
+        elif not found.dump_started and found.dump_bytes >= MAX_DUMP_START:
             found.dump_over = True
 
     def for_input(self, name: str) -> LogSettings:

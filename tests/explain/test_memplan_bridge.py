@@ -264,3 +264,18 @@ def test_a_megatron_runs_oom_is_read_against_its_megatron_plan(catalog, tmp_path
     top = explain(catalog, tmp_path, [*lines, *(line.replace("fsdp_workers.py", "megatron_workers.py") for line in OOM)], [])
     notes = " | ".join(top.notes)
     assert "Megatron TP 2 PP 2 CP 1 over 8 NPUs" in notes and "32,768 tokens per micro-batch" in notes, notes
+
+
+def test_the_dump_is_looked_for_only_near_the_start_of_an_input():
+    """verl prints its config at start-up: an input with no dump in its first 16 MiB is not scanned for one
+    further (a long vLLM server log costs no second pass), and a finished dump ends the scan too."""
+    from ascendrl.catalog.run_settings import MAX_DUMP_START, RunSettings
+
+    s = RunSettings()
+    s.dump_block("a", [], 0, MAX_DUMP_START)
+    assert not s.scanning_dump("a") and s.scanning_dump("b")
+    dump = pprint.pformat({"data": {"max_prompt_length": 512}, "trainer": {"n_gpus_per_node": 8}}, width=30).splitlines()
+    s.dump_block("b", dump, 10, 1 << 20)
+    assert s.scanning_dump("b")  # the block ended right after the dump: it may go on in the next one
+    s.dump_block("b", [], 1 << 20, 1 << 20)
+    assert not s.scanning_dump("b") and s.for_input("b").settings() == {"data.max_prompt_length": 512, "trainer.n_gpus_per_node": 8}
