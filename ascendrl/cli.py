@@ -703,9 +703,6 @@ def _cmd_explain(args: argparse.Namespace) -> int:
             raise UsageError(f"{item}: no such file or directory") from None
         except OSError:
             pass  # unreadable, or a folder on the way is: reported as skipped with the reason
-    from ascendrl.catalog.analyzers.memplan_bridge import allow_rereading
-
-    allow_rereading([item for item in inputs if item != "-" and os.path.isfile(item)])
     classifier = Classifier(catalog)
     if classifier.matcher.engine != "re2":
         print("ascendrl: warning: google-re2 is not installed; signatures are matched with Python's re, "

@@ -25,11 +25,12 @@ def launch_from_command(argv: list[str], env: dict[str, str] | None = None) -> t
     """(entry, Hydra overrides) of the verl command: ``python3 -m verl…`` given directly, or the
     one a launch script (``bash train.sh``, ``./train.sh``) runs, read statically (never run)."""
     from ascendrl.preflight.host import Host
-    from ascendrl.preflight.launch import entry_index, read_script
+    from ascendrl.preflight.launch import config_name_overrides, entry_index, read_script
 
     at = entry_index(list(argv))
     if at is not None:
-        return argv[at], [a for a in argv[at + 1 :] if not a.startswith("-") and ("=" in a or a.startswith("~"))]
+        engine, _ = config_name_overrides(argv[at + 1 :])
+        return argv[at], [*engine, *(a for a in argv[at + 1 :] if not a.startswith("-") and ("=" in a or a.startswith("~")))]
     script = next((a for a in argv[:2] if a.endswith((".sh", ".bash")) and os.path.isfile(a)), None)
     if script is None:
         return None
@@ -37,7 +38,9 @@ def launch_from_command(argv: list[str], env: dict[str, str] | None = None) -> t
         read = read_script(Host(env=dict(os.environ if env is None else env)), script)
     except OSError:
         return None
-    return (read.launch.entry, list(read.launch.overrides)) if read.launch else None
+    if read.launch is None:
+        return None
+    return read.launch.entry, [*config_name_overrides(read.launch.options)[0], *read.launch.overrides]
 
 
 def command_recipe(argv: list[str], overrides: list[str], entry: str = MAIN_PPO) -> Recipe:

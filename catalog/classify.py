@@ -27,6 +27,9 @@ from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
 from .normalize import strip_escapes, strip_prefixes
+from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
+from .run_settings import GUARD as SETTINGS_LINE
+from .run_settings import PREFILTER as SETTINGS_PREFILTER
 
 try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2
@@ -68,6 +71,7 @@ GENERIC_PREFILTER = (
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
+GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
@@ -204,10 +208,11 @@ class _Matcher:
             for sig in entry.signatures:
                 self.owners.append((entry, sig))
                 patterns.append(sig.regex)
-        alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER)
+        alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + list(SETTINGS_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self._set = None
         if _re2 is None:
+            self.dump_scan = re.compile(("(?m)" + DUMP_SCAN).encode())
             self.engine = "re"
             self._py_lines = [re.compile(p) for p in patterns]
             self.scan = re.compile(combined.encode())
@@ -218,6 +223,7 @@ class _Matcher:
         options.log_errors = False
         options.max_mem = RE2_MAX_MEM
         self.engine = "re2"
+        self.dump_scan = _re2.compile(DUMP_SCAN.encode(), options)
         self._py_lines = []
         self.scan = _re2.compile(combined.encode(), options)
         line_set = _re2.Set.SearchSet(options)
@@ -246,6 +252,7 @@ class Classifier:
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
         self.versions: dict[str, str] = {}  # package -> version, as the log states them
+        self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self.last_progress: dict[str, int] = {}
         self.order = 0
@@ -381,6 +388,8 @@ class Classifier:
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
         block = strip_escapes(block)
+        if self.settings.scanning_dump(name):
+            self._dump_lines(block, name)
         counted_to, line_no, last_line_start = 0, base, -1
         for m in self.matcher.scan.finditer(block):
             start = block.rfind(b"\n", 0, m.start()) + 1
@@ -403,9 +412,27 @@ class Classifier:
                 self.last_progress[name] = line_no + 1
         return line_no + block.count(b"\n", counted_to)
 
+    def _dump_lines(self, block: bytes, name: str) -> None:
+        """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""
+        lines: list[str] = []
+        end = 0
+        for m in self.matcher.dump_scan.finditer(block):
+            if m.start() < end:
+                continue  # a line already taken
+            if len(lines) >= MAX_DUMP_LINES:
+                break
+            start = block.rfind(b"\n", 0, m.start()) + 1
+            end = block.find(b"\n", m.end())
+            end = len(block) if end == -1 else end
+            lines.append(strip_prefixes(block[start:end].decode("utf-8", "replace"))[0])
+        self.settings.dump_block(name, lines, len(block) - end, len(block))
+
     def _line(self, raw: bytes, name: str, number: int, block: bytes = b"", end: int = 0) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         text, prefix = strip_prefixes(text)
+        settings_line = SETTINGS_LINE.search(text) is not None
+        if settings_line:
+            self.settings.feed(name, text)
         repeats = 1
         rep = REPEATED.search(text)
         if rep:
@@ -433,6 +460,8 @@ class Classifier:
                     text = stripped = joined.strip()
             if not entries:
                 entries = self._known_head(stripped)
+        if settings_line and not entries and exc is None and GENERIC_LINE.search(text) is None:
+            return  # a config line and nothing else: the chains never see it
         self.order += 1
         seen: set[str] = set()
         for entry, sig in entries:
@@ -571,7 +600,8 @@ class Classifier:
             c.tail = max(c.tail, c.last_line)
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
-        derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()}, self.analyzers)
+        derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()},
+                         self.analyzers, self.settings)
 
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}

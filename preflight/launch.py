@@ -167,6 +167,26 @@ def command_words(
     return out
 
 
+# verl's config files that only select an engine: the override each stands for, so a script that
+# names one is composed (and linted, and planned) as verl composes it. verl 0.9.1
+# trainer/config/ppo_megatron_trainer.yaml: "defaults: [ppo_trainer, override model_engine: megatron]".
+CONFIG_NAME_OVERRIDES = {"ppo_megatron_trainer": ("model_engine=megatron",)}
+
+
+def config_name_overrides(words: list[str] | tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the overrides the ``--config-name`` among ``words`` stands for, the words it was given in)."""
+    for i, word in enumerate(words):
+        name, given = None, ()
+        if word.startswith(("--config-name=", "-cn=")):
+            name, given = word.split("=", 1)[1], (word,)
+        elif word in ("--config-name", "-cn") and i + 1 < len(words):
+            name, given = words[i + 1], (word, words[i + 1])
+        if name is not None:
+            stem = name.strip("'\"").removesuffix(".yaml")
+            return (CONFIG_NAME_OVERRIDES[stem], given) if stem in CONFIG_NAME_OVERRIDES else ((), ())
+    return (), ()
+
+
 def entry_index(words: list[str | None]) -> int | None:
     """Index of the module after ``-m`` when the command starts verl (python/torchrun …)."""
     if not words or words[0] is None:

@@ -38,6 +38,13 @@ SELECTED = [
     "actor_rollout_ref.actor.ppo_max_token_len_per_gpu", "actor_rollout_ref.actor.fsdp_config.offload_policy",
     "actor_rollout_ref.actor.optim.optimizer", "actor_rollout_ref.model.enable_gradient_checkpointing",
     "actor_rollout_ref.model.use_remove_padding", "algorithm.use_kl_in_reward",
+    # the memory plan under the megatron engine (model_engine=megatron; verl 0.9.1 engine/megatron.yaml)
+    *("actor_rollout_ref.actor.megatron." + k for k in (
+        "tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size", "expert_model_parallel_size",
+        "expert_tensor_parallel_size", "virtual_pipeline_model_parallel_size", "sequence_parallel", "use_distributed_optimizer",
+        "param_offload", "optimizer_offload", "override_transformer_config.recompute_granularity",
+        "override_transformer_config.recompute_method", "override_transformer_config.recompute_num_layers")),
+    "actor_rollout_ref.ref.megatron.param_offload", "actor_rollout_ref.actor.optim.main_grads_dtype",
     "transfer_queue.backend.storage_backend", "transfer_queue.backend.SimpleStorage.num_data_storage_units",
 ]
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt")

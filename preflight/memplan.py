@@ -249,11 +249,12 @@ class RolloutPlan:
     block_size: int
     start_refused: bool  # profiled era: free < total * util at start-up
     era: Era
+    outside: int = 0  # what the NPU runtime needs outside the budget while serving (legacy formula, data/memplan.yaml)
 
     @property
     def peak(self) -> int:
         """HBM held on the card while rolling out: vLLM's share, its graphs and the resident rest."""
-        return self.resident + self.weights + max(self.kv, 0) + self.activation + self.non_torch + self.graph
+        return self.resident + self.weights + max(self.kv, 0) + self.activation + self.non_torch + self.graph + self.outside
 
 
 def weights_per_rank(m: ModelShape, r: Rollout) -> int:
@@ -348,6 +349,7 @@ def plan_rollout(
         total=total, requested=requested, weights=weights, activation=act, non_torch=non_torch_b, graph=graph,
         graph_counted=era.graph_counted, resident=resident, kv=int(kv), kv_tokens=int(tokens),
         max_concurrency=concurrency, block_size=block, start_refused=refused, era=era,
+        outside=int(c["npu_outside_budget_gib"] * GIB) if (backend == "npu" and era.formula == "legacy_peak") else 0,
     )
 
 

@@ -13,6 +13,7 @@ import enum
 from typing import Any
 
 from .memplan import GIB, ModelShape, Rollout, RolloutPlan, constants, plan_rollout
+from .memplan_megatron import Megatron
 from .memplan_training import Training, TrainingPlan, plan_training, resident_during_rollout
 
 
@@ -70,13 +71,15 @@ class Plan:
                 "formula": r.era.formula, "formula_since": r.era.since, "formula_source": r.era.cite,
                 "requested_gib": _g(r.requested), "weights_gib": _g(r.weights), "peak_activation_gib": _g(r.activation),
                 "non_torch_gib": _g(r.non_torch), "graph_gib": _g(r.graph), "graph_counted": r.graph_counted,
-                "resident_gib": _g(r.resident), "kv_cache_gib": _g(r.kv), "kv_cache_tokens": r.kv_tokens,
+                "resident_gib": _g(r.resident), "outside_budget_gib": _g(r.outside), "kv_cache_gib": _g(r.kv), "kv_cache_tokens": r.kv_tokens,
                 "max_concurrency": r.max_concurrency, "max_model_len": self.rollout_cfg.max_model_len,
                 "start_refused": r.start_refused, "peak_gib": _g(r.peak), "margin_gib": _g(self.rollout_margin),
             },
         }
         if self.training is not None:
             out["training"] = {k + "_gib": _g(v) for k, v in self.training.rows()}
+            out["training"].update(strategy=self.training_cfg.strategy if self.training_cfg else "fsdp",
+                                   layout=layout_text(self.training_cfg) if self.training_cfg else "")
             out["training"].update(tokens_per_micro_batch=self.training.tokens, peak_gib=_g(self.training.peak), margin_gib=_g(self.training_margin or 0))
         return out
 
@@ -129,6 +132,21 @@ class Change:
 
 ROLLOUT_KEYS = {"gpu_memory_utilization": "actor_rollout_ref.rollout.gpu_memory_utilization", "max_num_batched_tokens": "actor_rollout_ref.rollout.max_num_batched_tokens", "tp": "actor_rollout_ref.rollout.tensor_model_parallel_size"}
 TRAINING_KEYS = {"micro_batch": "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "param_offload": "actor_rollout_ref.actor.fsdp_config.param_offload", "optimizer_offload": "actor_rollout_ref.actor.fsdp_config.optimizer_offload", "ref_param_offload": "actor_rollout_ref.ref.fsdp_config.param_offload", "gradient_checkpointing": "actor_rollout_ref.model.enable_gradient_checkpointing"}
+MEGATRON = "actor_rollout_ref.actor.megatron."
+RECOMPUTE = MEGATRON + "override_transformer_config.recompute_granularity"
+MEGATRON_KEYS = {**TRAINING_KEYS, "param_offload": MEGATRON + "param_offload", "optimizer_offload": MEGATRON + "optimizer_offload",
+                 "ref_param_offload": "actor_rollout_ref.ref.megatron.param_offload", "gradient_checkpointing": RECOMPUTE,
+                 "megatron_tp": MEGATRON + "tensor_model_parallel_size"}
+FULL_RECOMPUTE = "full (with recompute_method=uniform, recompute_num_layers=1)"  # Megatron refuses full without a method
+
+
+def _turned_on(t: Training, flag: str) -> tuple[Any, Training]:
+    """A training flag turned on, and the value to show: under Megatron, checkpointing is full
+    recompute, which Megatron accepts only with a recompute method."""
+    if flag == "gradient_checkpointing" and t.megatron is not None:
+        g = dataclasses.replace(t.megatron, recompute="full", recompute_method="uniform", recompute_layers=1)
+        return FULL_RECOMPUTE, dataclasses.replace(t, gradient_checkpointing=True, megatron=g)
+    return True, dataclasses.replace(t, **{flag: True})
 
 
 def _candidates(p: Plan) -> list[tuple[str, str, Any, Rollout, Training | None]]:
@@ -149,7 +167,11 @@ def _candidates(p: Plan) -> list[tuple[str, str, Any, Rollout, Training | None]]
             out.append(("training", "micro_batch", mb, r, dataclasses.replace(t, micro_batch=mb)))
         for flag in ("gradient_checkpointing", "ref_param_offload", "optimizer_offload", "param_offload"):
             if not getattr(t, flag):
-                out.append(("training", flag, True, r, dataclasses.replace(t, **{flag: True})))
+                value, changed = _turned_on(t, flag)
+                out.append(("training", flag, value, r, changed))
+        g = t.megatron
+        if g is not None and t.world % (g.tp * 2 * g.pp * g.cp) == 0 and p.model.heads % (g.tp * 2) == 0:
+            out.append(("training", "megatron_tp", g.tp * 2, r, dataclasses.replace(t, megatron=dataclasses.replace(g, tp=g.tp * 2))))
     if r.tp * 2 <= 16 and p.model.heads % (r.tp * 2) == 0:
         out.append(("rollout", "tp", r.tp * 2, dataclasses.replace(r, tp=r.tp * 2), t))
     return out
@@ -173,7 +195,8 @@ def smallest_fix(p: Plan, *, vllm_ascend: str | None = None, backend: str = "npu
     for _phase, key, value, r, t in order:
         q = make_plan(p.model, r, t, p.card, vllm_ascend=vllm_ascend, backend=backend)
         if q.fits:
-            full = ROLLOUT_KEYS.get(key) or TRAINING_KEYS.get(key) or key
+            keys = MEGATRON_KEYS if (t is not None and t.megatron) else TRAINING_KEYS
+            full = ROLLOUT_KEYS.get(key) or keys.get(key) or key
             return Change(full, value, q)
     return None
 
@@ -186,15 +209,28 @@ def table(p: Plan) -> list[str]:
         f"rollout   vLLM requests {gib(r.requested)} GiB (util {p.rollout_cfg.gpu_memory_utilization}, TP {p.rollout_cfg.tp}; {r.era.formula} formula of vllm-ascend >= {r.era.since})",
         f"          weights {gib(r.weights)} | peak activation {gib(r.activation)} | non-torch {gib(r.non_torch)} | graph {gib(r.graph)}{' (counted)' if r.graph_counted else ' (not counted)'}",
         f"          KV cache {gib(r.kv)} GiB{' (logged clamped to 0)' if r.kv < 0 and r.era.formula == 'legacy_peak' else ''} = {r.kv_tokens:,} tokens, max concurrency {r.max_concurrency}x at {p.rollout_cfg.max_model_len} tokens",
-        f"          resident training state + other processes {gib(r.resident)} | peak {gib(r.peak)} | margin {gib(p.rollout_margin)}",
+        f"          resident training state + other processes {gib(r.resident)}"
+        + (f" | NPU runtime outside the budget {gib(r.outside)}" if r.outside else "") + f" | peak {gib(r.peak)} | margin {gib(p.rollout_margin)}",
     ]
     if p.training is not None:
         t = p.training
         parts = " | ".join(f"{k.replace('_', ' ')} {gib(v).strip()}" for k, v in t.rows() if v)
-        lines.append(f"training  {parts}")
+        lines.append(f"training  {layout_text(p.training_cfg)}" if p.training_cfg else "training")
+        lines.append(f"          {parts}")
         lines.append(f"          {t.tokens:,} tokens per micro-batch | peak {gib(t.peak)} | margin {gib(p.training_margin or 0)}")
     lines.append("verdict   " + ", ".join(v.value for v in p.verdicts))
     return lines
+
+
+def layout_text(t: Training) -> str:
+    """How the actor is laid out, for the table's training line."""
+    g = t.megatron
+    if g is None:
+        return f"FSDP over {t.world} NPUs, gradient checkpointing {'on' if t.gradient_checkpointing else 'off'}"
+    ep = f" EP {g.ep} ETP {g.etp or g.tp}" if g.ep > 1 or g.etp else ""
+    recompute = f"{g.recompute} recompute" + (f" ({g.recompute_method}, {g.recompute_layers} layer(s))" if g.recompute == "full" else "") if g.recompute else "no recompute"
+    return (f"Megatron TP {g.tp} PP {g.pp} CP {g.cp}{ep} over {t.world} NPUs, sequence parallel {'on' if g.sequence_parallel else 'off'}, "
+            f"{'distributed' if g.distributed_optimizer else 'replicated'} optimizer, {recompute}")
 
 
 def settings_from_verl(c: dict[str, Any], model: dict[str, Any] | None = None) -> tuple[Rollout, Training]:
@@ -234,7 +270,54 @@ def settings_from_verl(c: dict[str, Any], model: dict[str, Any] | None = None) -
         ref_param_offload=bool(val("actor_rollout_ref.ref.fsdp_config.param_offload", False)),
         free_cache_engine=bool(val("actor_rollout_ref.rollout.free_cache_engine", True)),
     )
+    engine = _engine(c)
+    if engine is not None:
+        training = _megatron_training(c, training, engine)
     return rollout, training
+
+
+ENGINES = ("megatron", "mindspeed")
+
+
+def _engine(c: dict[str, Any]) -> str | None:
+    """The Megatron-style engine a config selects: verl 0.9's ``model_engine=megatron`` sets
+    ``actor.strategy: megatron`` (trainer/config/actor/megatron_actor.yaml); later releases add
+    ``model_engine=mindspeed`` with its keys under ``actor.mindspeed``."""
+    strategy = str(c.get("actor_rollout_ref.actor.strategy") or c.get("model_engine") or "")
+    if strategy in ENGINES:
+        return strategy
+    return next((e for e in ENGINES if any(k.startswith(f"actor_rollout_ref.actor.{e}.") for k in c)), None)
+
+
+def _megatron_training(c: dict[str, Any], t: Training, engine: str) -> Training:
+    """The megatron engine's layout and offload keys (verl 0.9.1 trainer/config/engine/megatron.yaml);
+    MindSpeed takes the recompute settings in ``mcore_kwargs`` instead of ``override_transformer_config``."""
+    pre = f"actor_rollout_ref.actor.{engine}."
+    over = pre + ("mcore_kwargs." if engine == "mindspeed" else "override_transformer_config.")
+
+    def val(key: str, default: Any) -> Any:
+        v = c.get(key)
+        return default if v is None else v
+
+    tp = int(val(pre + "tensor_model_parallel_size", 1))
+    recompute = val(over + "recompute_granularity", None)
+    etp = c.get(pre + "expert_tensor_parallel_size")
+    vpp = c.get(pre + "virtual_pipeline_model_parallel_size")
+    g = Megatron(
+        tp=tp, pp=int(val(pre + "pipeline_model_parallel_size", 1)), cp=int(val(pre + "context_parallel_size", 1)),
+        ep=int(val(pre + "expert_model_parallel_size", 1)), etp=int(etp) if etp else None,
+        sequence_parallel=bool(val(pre + "sequence_parallel", True)) and tp > 1,
+        distributed_optimizer=bool(val(pre + "use_distributed_optimizer", True)),
+        recompute=str(recompute) if recompute else None, recompute_method=c.get(over + "recompute_method"),
+        recompute_layers=int(val(over + "recompute_num_layers", 1) or 1), vpp=int(vpp) if vpp else None,
+        main_grad_bytes=2 if str(val("actor_rollout_ref.actor.optim.main_grads_dtype", "fp32")) in ("bf16", "bfloat16") else 4,
+    )
+    return dataclasses.replace(
+        t, megatron=g, gradient_checkpointing=g.recompute == "full",
+        param_offload=bool(val(pre + "param_offload", False)), optimizer_offload=bool(val(pre + "optimizer_offload", False)),
+        offload_policy=False, optimizer=str(val("actor_rollout_ref.actor.optim.optimizer", "adam")).lower(),
+        ref_param_offload=bool(val(f"actor_rollout_ref.ref.{engine}.param_offload", False)),
+    )
 
 
 def card_from_npu_smi(info: Any, npus: int) -> Card | None:

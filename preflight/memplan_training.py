@@ -1,13 +1,15 @@
-"""Memory plan, the verl side: the FSDP actor and reference per NPU, in rollout and in update_actor.
+"""Memory plan, the verl side: the actor and reference per NPU, in rollout and in update_actor.
 
 Pure Python like ``memplan.py``; byte sizes per parameter come from ``data/memplan.yaml``
-(verl creates the actor in fp32 and the reference in bf16: verl/workers/fsdp_workers.py).
+(FSDP: verl creates the actor in fp32 and the reference in bf16, verl/workers/fsdp_workers.py).
+Megatron / MindSpeed layouts are in ``memplan_megatron.py``; ``Training.megatron`` selects them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
+from . import memplan_megatron as mg
 from .memplan import GIB, ModelShape, constants
 
 
@@ -28,6 +30,11 @@ class Training:
     ref: bool = True
     ref_param_offload: bool = False
     free_cache_engine: bool = True
+    megatron: mg.Megatron | None = None  # strategy=megatron: gradient_checkpointing means full recompute
+
+    @property
+    def strategy(self) -> str:
+        return "megatron" if self.megatron else "fsdp"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +69,8 @@ def resident_during_rollout(m: ModelShape, t: Training, *, after_first_step: boo
     and the reference is not built yet (init_model builds actor, then rollout, then ref).
     """
     c = constants()["training"]
+    if t.megatron is not None:
+        return _megatron_resident(m, t, t.megatron, after_first_step)
     p = m.params()
     out = 0 if (t.param_offload or t.offload_policy) else p * c["actor_param_bytes"] / t.world
     if after_first_step and not (t.optimizer_offload or t.offload_policy):
@@ -81,6 +90,8 @@ def plan_training(m: ModelShape, t: Training, *, rollout_held: int) -> TrainingP
     per token (Korthikanti et al. 2022's accounting with flash attention and a SwiGLU MLP).
     """
     c = constants()["training"]
+    if t.megatron is not None:
+        return _megatron_training(m, t, t.megatron, rollout_held)
     p = m.params()
     on_device = not t.offload_policy  # verl loads offloaded params/optimizer back before update_actor
     params = p * c["actor_param_bytes"] / t.world if on_device else 0
@@ -102,4 +113,29 @@ def plan_training(m: ModelShape, t: Training, *, rollout_held: int) -> TrainingP
     return TrainingPlan(
         params=int(params), grads=int(grads), optimizer=int(optim), gathered=int(gathered), activations=int(acts),
         logits=int(logits), ref=int(ref), rollout_residue=int(rollout_held), context=int(c["context_gib"] * GIB), tokens=tokens,
+    )
+
+
+def _megatron_resident(m: ModelShape, t: Training, g: mg.Megatron, after_first_step: bool) -> int:
+    """verl's megatron workers offload weights and the grad buffer with param_offload, the optimizer
+    with optimizer_offload (megatron_workers.py: offload_megatron_model_to_cpu / offload_megatron_optimizer
+    after init and after update_actor). Before the first step the optimizer holds its fp32 master copy only."""
+    params, grads, optim = mg.state_bytes(m, g, t.world, t.optimizer)
+    out = 0.0 if t.param_offload else params + grads
+    if not t.optimizer_offload:
+        out += optim if after_first_step else optim * 4 / (4 + constants()["training"]["optimizer_bytes"].get(t.optimizer, 8))
+    if after_first_step and t.ref and not t.ref_param_offload:
+        out += params
+    return int(out + constants()["training"]["context_gib"] * GIB)
+
+
+def _megatron_training(m: ModelShape, t: Training, g: mg.Megatron, rollout_held: int) -> TrainingPlan:
+    """update_actor under Megatron: everything loaded back, activations of the heavier pipeline stage."""
+    params, grads, optim = mg.state_bytes(m, g, t.world, t.optimizer)
+    tokens = t.dynamic_bsz_tokens or t.micro_batch * t.seq_len
+    acts, logits = mg.peak_parts(m, g, tokens=tokens, recompute=t.gradient_checkpointing)
+    ref = params if (t.ref and not t.ref_param_offload) else 0
+    return TrainingPlan(
+        params=int(params), grads=int(grads), optimizer=int(optim), gathered=0, activations=int(acts), logits=int(logits),
+        ref=int(ref), rollout_residue=int(rollout_held), context=int(constants()["training"]["context_gib"] * GIB), tokens=tokens,
     )

@@ -200,8 +200,14 @@ def recipe_from_launch(launch: Any, origin: str, notes: Sequence[str] = ()) -> R
     """
     from ascendrl.preflight.redact import secret_name
 
+    from ascendrl.preflight.launch import config_name_overrides
+
     name = Path(origin).stem
-    extra = [f"the script also passes {' '.join(launch.options)}; a recipe composes verl's default config, so add them to your command by hand"] if launch.options else []
+    engine, given = config_name_overrides(launch.options)
+    options = [o for o in launch.options if o not in given]
+    extra = [f"the script also passes {' '.join(options)}; a recipe composes verl's default config, so add them to your command by hand"] if options else []
+    if engine:
+        extra.append(f"{' '.join(given)} is verl's default config with {' '.join(engine)}: composed that way")
     secrets = sorted(k for k in launch.exports if secret_name(k))
     if secrets:
         extra.append(f"left out of env (secrets are not written to a recipe): {', '.join(secrets)}; export them in the shell that runs it")
@@ -211,7 +217,7 @@ def recipe_from_launch(launch: Any, origin: str, notes: Sequence[str] = ()) -> R
     }
     return Recipe(
         name=name, description=f"imported from {Path(origin).name}", entry=launch.entry,
-        overrides=tuple(o.replace("{{", "{ {") for o in launch.overrides), params={},
+        overrides=tuple(o.replace("{{", "{ {") for o in (*engine, *launch.overrides)), params={},
         env={k: v for k, v in launch.exports.items() if k not in secrets},
         hardware=hardware, verl={}, notes=tuple([*extra, *notes]), origin=origin,
     )

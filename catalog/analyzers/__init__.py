@@ -19,6 +19,7 @@ import dataclasses
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..chain import Chain, Link
 from ..entries import KnownFailure
@@ -56,6 +57,7 @@ class Facts:
 
     versions: dict[str, str]
     overrides: dict[str, str]  # Hydra overrides seen on the command line or in "Error executing job"
+    settings: Any = None  # run_settings.RunSettings: the config lines the classifier streamed past, per input
 
 
 class Analyzer:
@@ -147,7 +149,7 @@ MAX_NOTES = 8
 
 def derive(
     chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str, str], entries: dict[str, KnownFailure],
-    positions: dict[str, tuple[str, int]] | None = None, analyzers: tuple[Analyzer, ...] | None = None,
+    positions: dict[str, tuple[str, int]] | None = None, analyzers: tuple[Analyzer, ...] | None = None, settings: Any = None,
 ) -> Derived:
     """Run the analyzers over every chain; fold findings into the catalog entry naming the same link.
 
@@ -155,7 +157,7 @@ def derive(
     matched the link's own line rather than a line under it: then it names that link, too.
     """
     analyzers = analyzers if analyzers is not None else registry()
-    facts = Facts(dict(versions), _overrides(chains))
+    facts = Facts(dict(versions), _overrides(chains), settings)
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}

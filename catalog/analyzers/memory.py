@@ -151,10 +151,12 @@ class Memory(Analyzer):
         """The failure read against the memory plan for the logged config (memplan_bridge; the planner loads only here)."""
         if kind not in ("kv", "alloc"):
             return [], ()
+        from ..run_settings import LogSettings
         from .memplan_bridge import plan_notes
 
         try:
-            return plan_notes(kind, link.file, " ".join([link.message, *link.detail]), facts.versions)
+            stated = facts.settings.for_input(link.file) if facts.settings is not None else LogSettings()
+            return plan_notes(kind, stated, " ".join([link.message, *link.detail]), facts.versions)
         except Exception:  # noqa: BLE001 - a plan that cannot be made is no reason to lose the numbers' advice
             return [], ()
 

@@ -362,8 +362,9 @@ class MemoryEstimate(_LintRule):
     what = (
         "Plans HBM per NPU from the model's config.json and the recipe: what vLLM will log at start-up (weights, profiled "
         "peak activation, non-torch memory, graph capture, 'Available KV cache memory', KV tokens, maximum concurrency) with "
-        "the installed vllm-ascend's own formula, the FSDP training state resident during rollout, and update_actor's peak "
-        "(fp32 params, grads, AdamW, gathered layer, activations, logits) — against npu-smi's HBM and what other processes hold."
+        "the installed vllm-ascend's own formula, the training state resident during rollout, and update_actor's peak "
+        "(FSDP: fp32 params, grads, AdamW, gathered layer; Megatron: TP x PP x EP weights, grad buffer, distributed optimizer, "
+        "recompute; activations, logits) — against npu-smi's HBM and what other processes hold."
     )
     why = "vLLM finds a negative or too small KV cache only after Ray, the model load and profiling (minutes); an OOM in update_actor comes after the first rollout."
     fix = "Apply the change the finding names (it is re-planned to fit): gpu_memory_utilization, max_num_batched_tokens, micro-batch, offload or TP."
@@ -372,6 +373,8 @@ class MemoryEstimate(_LintRule):
         "https://github.com/vllm-project/vllm-ascend/blob/v0.15.0rc1/vllm_ascend/worker/worker.py",
         "https://github.com/vllm-project/vllm/blob/main/vllm/v1/core/kv_cache_utils.py",
         "https://github.com/verl-project/verl/blob/main/verl/workers/fsdp_workers.py",
+        "https://docs.nvidia.com/megatron-core/developer-guide/latest/api-guide/dist_optimizer.html",
+        "https://arxiv.org/abs/2205.05198",
         "https://github.com/vllm-project/vllm-ascend/issues/9372",
     )
 

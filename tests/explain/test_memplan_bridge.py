@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from ascendrl.catalog import explain_paths, load_catalog
-from ascendrl.catalog.analyzers.memplan_bridge import LogSettings
+from ascendrl.catalog.run_settings import LogSettings
 
 HERE = Path(__file__).parent
 CONFIGS = HERE.parent / "memplan" / "configs"
@@ -164,25 +164,118 @@ def test_explain_loads_the_planner_only_for_a_memory_failure(tmp_path):
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_a_relative_name_is_read_again_only_when_the_user_named_that_file(catalog, tmp_path, monkeypatch):
-    """`run` names its stream "output" and folder inputs are named relative to the folder: a file of
-    that name in the current directory is not what the user asked to explain and is never read."""
+def test_a_live_stream_gets_the_plan_from_its_own_lines_and_no_file_is_read(catalog, tmp_path, monkeypatch):
+    """`run` names its stream "output": the settings come from the stream as it passes (in pieces cut
+    anywhere), and a file of that name in the current directory is never opened."""
     from ascendrl.catalog import Classifier
-    from ascendrl.catalog.analyzers import memplan_bridge
 
     model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
-    decoy = [*verl_dump(model, util=0.2, tp=1, micro=2, gc=True), BANNER.format(model=model, max_len=4096, tp=1)]
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "output").write_text("\n".join(decoy) + "\n")
+    settings = [*verl_dump(model, util=0.2, tp=1, micro=2, gc=True), BANNER.format(model=model, max_len=4096, tp=1)]
     failure = "\n".join(line.format(kv="-3.40") for line in NO_KV) + "\n"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "output").write_text("\n".join(settings) + "\n")
     c = Classifier(catalog)
     c.feed_chunk(failure.encode(), "output")
     notes = " | ".join(c.result().diagnoses[0].notes)
-    assert "memory plan for Qwen2.5-7B-Instruct" not in notes  # the decoy's settings were not read
-    memplan_bridge.allow_rereading(["output"])
-    try:
-        c = Classifier(catalog)
-        c.feed_chunk(failure.encode(), "output")
-        assert "memory plan for Qwen2.5-7B-Instruct" in " | ".join(c.result().diagnoses[0].notes)
-    finally:
-        memplan_bridge._NAMED_INPUTS.discard("output")
+    assert "memory plan for Qwen2.5-7B-Instruct" not in notes and "needs the model's config.json" in notes  # the decoy file was not read
+    (tmp_path / "output").unlink()
+    c = Classifier(catalog)
+    data = ("\n".join(settings) + "\n" + failure).encode()
+    for i in range(0, len(data), 97):
+        c.feed_chunk(data[i:i + 97], "output")
+    notes = " | ".join(c.result().diagnoses[0].notes)
+    assert "memory plan for Qwen2.5-7B-Instruct (TP 1, gpu_memory_utilization 0.2, max_model_len 4096" in notes
+
+
+def test_stdin_gets_the_plan(catalog, tmp_path):
+    import io
+
+    from ascendrl.catalog import Classifier
+
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    lines = [*verl_dump(model, util=0.2, tp=1, micro=2, gc=True), BANNER.format(model=model, max_len=4096, tp=1),
+             *(line.format(kv="-3.40") for line in NO_KV)]
+    c = Classifier(catalog)
+    c.feed_log(io.BytesIO(("\n".join(lines) + "\n").encode()), "<stdin>")
+    assert any("where the log says -3.40 GiB" in n for n in c.result().diagnoses[0].notes)
+
+
+def test_a_worker_log_in_a_folder_takes_the_drivers_settings(catalog, tmp_path):
+    """A Ray session folder: verl's dump is in the driver's output, the OOM in a worker's log."""
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    logs = tmp_path / "session" / "logs"
+    logs.mkdir(parents=True)
+    (logs / "job-driver-01.log").write_text("\n".join([*verl_dump(model, util=0.5, tp=2, micro=4, gc=False), BANNER.format(model=model, max_len=4096, tp=2)]) + "\n")
+    (logs / "worker-02.err").write_text("\n".join(OOM) + "\n")
+    top = explain_paths(catalog, [logs]).diagnoses[0]
+    assert "the plan predicts a training peak of" in " | ".join(top.notes)
+
+
+def test_settings_lines_do_not_change_the_chains(catalog, tmp_path):
+    """A config line is collected, never attached to a failure as its detail."""
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    lines = [*OOM, "(WorkerDict pid=2301) " + BANNER.format(model=model, max_len=4096, tp=2).split(") ", 1)[1],
+             "(TaskRunner pid=2101) actor_rollout_ref.rollout.tensor_model_parallel_size=2"]
+    top = explain(catalog, tmp_path, lines, [])
+    assert not any("Initializing" in e or "tensor_model_parallel_size=2" in e for e in top.evidence)
+    assert top.excerpt.startswith("torch.OutOfMemoryError")
+
+
+def test_megatron_keys_are_read_from_the_dump():
+    found = LogSettings()
+    dump = {"actor_rollout_ref": {"actor": {"megatron": {"context_parallel_size": 2, "override_transformer_config": {"recompute_granularity": "full", "recompute_method": "uniform"},
+                                                         "param_offload": True, "pipeline_model_parallel_size": 2, "tensor_model_parallel_size": 4},
+                                            "strategy": "megatron"}}}
+    for line in pprint.pformat(dump, width=60).splitlines():
+        found.feed(line)
+    got = found.settings()
+    assert got["actor_rollout_ref.actor.strategy"] == "megatron" and got["actor_rollout_ref.actor.megatron.tensor_model_parallel_size"] == 4
+    assert got["actor_rollout_ref.actor.megatron.override_transformer_config.recompute_granularity"] == "full"
+    assert got["actor_rollout_ref.actor.megatron.pipeline_model_parallel_size"] == 2
+
+
+def test_a_vllm_servers_non_default_args():
+    """vllm/entrypoints/utils.py log_non_default_args: "non-default args: {…}"."""
+    found = LogSettings()
+    found.feed("INFO 11-20 10:02:11 [utils.py:253] non-default args: {'model': '/m/Qwen3-14B', 'max_model_len': 4096, "
+               "'tensor_parallel_size': 2, 'gpu_memory_utilization': 0.85, 'enforce_eager': True}")
+    got = found.settings()
+    assert found.model_path == "/m/Qwen3-14B"
+    assert (got["actor_rollout_ref.rollout.max_model_len"], got["actor_rollout_ref.rollout.tensor_model_parallel_size"],
+            got["actor_rollout_ref.rollout.gpu_memory_utilization"]) == (4096, 2, 0.85)
+
+
+def test_a_megatron_runs_oom_is_read_against_its_megatron_plan(catalog, tmp_path):
+    """verl's dump of a model_engine=megatron run: the training peak is planned for its TP/PP layout."""
+    model = model_dir(tmp_path, "qwen2.5-7b-instruct.json", "Qwen2.5-7B-Instruct")
+    cfg = {
+        "actor_rollout_ref": {
+            "actor": {"megatron": {"context_parallel_size": 1, "optimizer_offload": False, "param_offload": False,
+                                   "override_transformer_config": {"recompute_granularity": None}, "pipeline_model_parallel_size": 2,
+                                   "tensor_model_parallel_size": 2},
+                      "ppo_micro_batch_size_per_gpu": 8, "strategy": "megatron", "use_kl_loss": False},
+            "model": {"path": model},
+            "rollout": {"gpu_memory_utilization": 0.5, "tensor_model_parallel_size": 2},
+        },
+        "data": {"max_prompt_length": 1024, "max_response_length": 3072},
+        "trainer": {"n_gpus_per_node": 8, "nnodes": 1},
+    }
+    lines = ["(TaskRunner pid=2101) " + line for line in pprint.pformat(cfg).splitlines()]
+    top = explain(catalog, tmp_path, [*lines, *(line.replace("fsdp_workers.py", "megatron_workers.py") for line in OOM)], [])
+    notes = " | ".join(top.notes)
+    assert "Megatron TP 2 PP 2 CP 1 over 8 NPUs" in notes and "32,768 tokens per micro-batch" in notes, notes
+
+
+def test_the_dump_is_looked_for_only_near_the_start_of_an_input():
+    """verl prints its config at start-up: an input with no dump in its first 16 MiB is not scanned for one
+    further (a long vLLM server log costs no second pass), and a finished dump ends the scan too."""
+    from ascendrl.catalog.run_settings import MAX_DUMP_START, RunSettings
+
+    s = RunSettings()
+    s.dump_block("a", [], 0, MAX_DUMP_START)
+    assert not s.scanning_dump("a") and s.scanning_dump("b")
+    dump = pprint.pformat({"data": {"max_prompt_length": 512}, "trainer": {"n_gpus_per_node": 8}}, width=30).splitlines()
+    s.dump_block("b", dump, 10, 1 << 20)
+    assert s.scanning_dump("b")  # the block ended right after the dump: it may go on in the next one
+    s.dump_block("b", [], 1 << 20, 1 << 20)
+    assert not s.scanning_dump("b") and s.for_input("b").settings() == {"data.max_prompt_length": 512, "trainer.n_gpus_per_node": 8}
