@@ -189,7 +189,7 @@ def test_cli_says_it_is_a_resemblance(tmp_path, capsys):
 
 def test_damaged_index_keeps_the_explanation(tmp_path, catalog):
     classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(b"ZeroDivisionError: integer division or modulo by zero\n"), "p.log")
+    classifier.feed_stream(io.BytesIO(b"OSError: Corrupt snappy compressed data\n"), "p.log")
     plain = classifier.result()
     assert similar.eligible(plain)
     bad = tmp_path / "bad.json"
