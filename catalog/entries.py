@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from . import cache
+from .. import cache
 
 try:  # google-re2 is a dependency; its absence is reported by `explain`, not hidden
     import re2 as _re2

@@ -32,6 +32,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...lazyre import lazy
+
 from ..normalize import strip_prefixes
 
 ROLLOUT = "actor_rollout_ref.rollout."
@@ -50,20 +52,20 @@ WANTED = frozenset({
 VLLM_DEFAULT_UTIL = 0.9  # EngineArgs.gpu_memory_utilization (vllm/engine/arg_utils.py)
 MAX_READ = 256 << 20  # bytes of a log read for its settings
 MAX_CONFIG = 1 << 20  # a config.json larger than this is not a model config
-RAY_PREFIX = re.compile(r"^\([\w.:-]+ pid=\d+(?:, ip=[\d.]+)?\) ?")
-PPRINT_KEY = re.compile(r"'(\w+)': ")
-SCALAR = re.compile(r"'([^']*)'|(True|False|None)\b|(-?\d+(?:\.\d+)?(?:e-?\d+)?)")
-OVERRIDE = re.compile(r"(?<![\w.])\+{0,2}((?:actor_rollout_ref|data|trainer|algorithm)\.[\w.]+)=([^\s'\",\]\\]+)")
-BANNER = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: (.*)")
+RAY_PREFIX = lazy(r"^\([\w.:-]+ pid=\d+(?:, ip=[\d.]+)?\) ?")
+PPRINT_KEY = lazy(r"'(\w+)': ")
+SCALAR = lazy(r"'([^']*)'|(True|False|None)\b|(-?\d+(?:\.\d+)?(?:e-?\d+)?)")
+OVERRIDE = lazy(r"(?<![\w.])\+{0,2}((?:actor_rollout_ref|data|trainer|algorithm)\.[\w.]+)=([^\s'\",\]\\]+)")
+BANNER = lazy(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: (.*)")
 BANNER_KEYS = {
     "max_seq_len": ROLLOUT + "max_model_len", "tensor_parallel_size": ROLLOUT + "tensor_model_parallel_size",
     "pipeline_parallel_size": ROLLOUT + "pipeline_model_parallel_size", "enforce_eager": ROLLOUT + "enforce_eager",
 }
-BANNER_FIELD = re.compile(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
+BANNER_FIELD = lazy(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
 # V1's start-up line, its check_enough_kv_cache_memory error (vllm/v1/core/kv_cache_utils.py), V0's profiling line
-KV_LOGGED = re.compile(r"(?:Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is )(-?\d+(?:\.\d+)?) ?GiB")
-V0_TOTAL = re.compile(r"total_gpu_memory \((\d+(?:\.\d+)?) ?GiB\) x gpu_memory_utilization \((\d+(?:\.\d+)?)\)")
-TOTAL_CAPACITY = re.compile(r"(\d+(?:\.\d+)?) ?GiB total capacity")
+KV_LOGGED = lazy(r"(?:Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is )(-?\d+(?:\.\d+)?) ?GiB")
+V0_TOTAL = lazy(r"total_gpu_memory \((\d+(?:\.\d+)?) ?GiB\) x gpu_memory_utilization \((\d+(?:\.\d+)?)\)")
+TOTAL_CAPACITY = lazy(r"(\d+(?:\.\d+)?) ?GiB total capacity")
 
 
 def _scalar(text: str) -> Any:

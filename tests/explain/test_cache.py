@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from ascendrl.catalog import load_catalog
-from ascendrl.catalog import cache
+from ascendrl import cache
 
 AS_USER = ["setpriv", "--reuid", "1000", "--regid", "1000", "--clear-groups"]
 PASTE = "RuntimeError: call aclnnMatmul failed\n"
