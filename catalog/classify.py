@@ -16,6 +16,7 @@ import dataclasses
 import os
 import re
 import stat
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
@@ -243,6 +244,9 @@ class Classifier:
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
         self.versions: dict[str, str] = {}  # package -> version, as the log states them
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
+        self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
+        self._live_derived: Hit | None = None
+        self._live_open: dict[tuple[str, str], tuple[tuple[int, int], float | None]] = {}  # writer -> (its open chain, quiet since)
         self.last_progress: dict[str, int] = {}
         self.order = 0
         self.bytes_read = 0
@@ -373,6 +377,49 @@ class Classifier:
         """The earliest fatal, non-generic match so far: what a supervisor stops a run for."""
         found = [h for h in self.hits.values() if h.fatal and not h.entry.generic] + self.deaths
         return min(found, key=lambda h: h.order) if found else None
+
+    def first_derived_fatal(self, settle: float = 1.0) -> Hit | None:
+        """The first derived diagnosis that stops a run: a fatal, specific finding of an analyzer whose
+        ``stops_run`` says why its findings end runs, on a chain no catalog entry names better.
+
+        A supervisor calls this on every event, so only chains not judged yet are analysed: finished
+        ones, and a writer's open chain once it has printed nothing more for ``settle`` seconds (a
+        worker that prints its traceback and hangs never starts the next chain that would close it).
+        """
+        if self._live_derived is not None:
+            return self._live_derived
+        fresh = [c for k, c in self.chains.items() if k not in self._live_checked]
+        now = time.monotonic()
+        for key, tracker in self.trackers.items():
+            chain = tracker.chain
+            if chain is None or not chain.links or tracker.frames is not None or tracker.join:
+                continue  # inside a traceback, or waiting for the exception it chains to
+            mark = (id(chain), tracker.last)
+            seen = self._live_open.get(key)
+            if seen is None or seen[0] != mark:
+                self._live_open[key] = (mark, now)
+            elif seen[1] is not None and now - seen[1] >= settle:
+                self._live_open[key] = (mark, None)  # judged as it stands
+                fresh.append(chain)
+        if not fresh:
+            return None
+        from .analyzers import derive, registry
+
+        if len(self._live_checked) > 4 * MAX_CHAINS:  # keys of chains the classifier has since forgotten
+            self._live_checked &= set(self.chains)
+        if len(self._live_open) > 4 * MAX_TRACKERS:
+            self._live_open = {k: v for k, v in self._live_open.items() if k in self.trackers}
+        self._live_checked.update(c.key() for c in fresh)
+        analyzers = self.analyzers if self.analyzers is not None else registry()
+        stops = {a.id for a in analyzers if getattr(a, "stops_run", "")}
+        entries = {e.id: e for e in self.catalog.entries}
+        positions = {h.entry.id: (h.file, h.line) for h in self.hits.values()}
+        derived = derive(fresh, {id(c): True for c in fresh}, self.versions, entries, positions, analyzers)
+        for item in sorted(derived.items, key=lambda i: i.order):
+            if item.entry.id in stops and item.fatal and not item.weak and item.demoted_by is None:
+                self._live_derived = Hit(item.entry, item.file, item.line, item.excerpt, self.order, True, item.count, "derived")
+                return self._live_derived
+        return None
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
