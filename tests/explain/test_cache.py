@@ -73,3 +73,16 @@ def test_cache_folder_that_is_a_file(tmp_path, monkeypatch):
     blocker.write_text("not a folder")
     assert len(_load(blocker, monkeypatch, tmp_path / "no-user").entries) > 100
     assert blocker.read_text() == "not a folder"
+
+
+def test_lazy_pattern_answers_like_the_compiled_one():
+    import re
+
+    from ascendrl.lazyre import lazy
+
+    pattern = lazy(r"(\w+)Error: (.*)", re.I)
+    assert "_args" in vars(pattern) and "search" not in vars(pattern)  # nothing compiled yet
+    m = pattern.search("x runtimeerror: boom")
+    assert m is not None and m.groups() == ("runtime", "boom") and pattern.pattern == r"(\w+)Error: (.*)"
+    assert "search" in vars(pattern)  # compiled once; later calls skip __getattr__
+    assert pattern.sub("E", "KeyError: k") == "E" and pattern.flags & re.I
