@@ -49,6 +49,13 @@ REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
+# Version lines in the formats upstream.versions_in_log reads (pip list / show, collect_env, image tags):
+# the known-upstream-bug verdict uses the versions the whole log states, not only the error lines'.
+VERSION_LINE_SOURCE = (
+    r"^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
+    r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
+)
+VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
 # tags and CANN codes, process deaths, error codes, and the versions a log states.
 GENERIC_PREFILTER = (
@@ -64,6 +71,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
+    VERSION_LINE_SOURCE,
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
@@ -151,6 +159,7 @@ class Explanation:
     files: tuple[str, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
     upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
+    versions: tuple[tuple[str, str], ...] = ()  # (package, version) as the log states them: the upstream verdict reads them
 
     def error_lines(self) -> list[str]:
         """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
@@ -246,6 +255,7 @@ class Classifier:
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
         self._live_derived: Hit | None = None
+        self._pip_show: dict[str, str] = {}  # a `pip show` block's Name, until its Version line
         self._live_open: dict[tuple[str, str], tuple[tuple[int, int], float | None]] = {}  # writer -> (its open chain, quiet since)
         self.last_progress: dict[str, int] = {}
         self.order = 0
@@ -491,6 +501,11 @@ class Classifier:
         if len(self.versions) < MAX_VERSIONS:
             for m in VERSION.finditer(text):
                 self.versions.setdefault(m.group(1).replace("-", "_"), m.group(2))
+            if VERSION_LINE.search(text):
+                from .upstream import versions_in_log
+
+                for package, version in versions_in_log([text], self._pip_show).items():
+                    self.versions.setdefault(package.replace("-", "_"), version)
         self._track(stripped, exc, name, number, prefix, list(seen))
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
@@ -642,7 +657,8 @@ class Classifier:
             d.fatal and not d.entry.generic for d in diagnoses if d.basis == "catalog"
         )
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
-        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped))
+        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
+                           versions=tuple(self.versions.items()))
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
