@@ -42,6 +42,17 @@ def content_key(*parts: str | bytes | Iterable[tuple[str, str]]) -> str:
     return f"{crc:08x}{adler:08x}{size:x}"
 
 
+def own_source(module_file: str) -> bytes:
+    """The parsing module's own text, for the key: a changed parser must not read an old parse."""
+    try:
+        with open(module_file, "rb") as handle:
+            return handle.read()
+    except OSError:  # no source on disk (a zipped install): the version stands in
+        from ascendrl import __version__
+
+        return __version__.encode()
+
+
 def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], T]) -> T:
     """``load(data)`` of the cached JSON for ``kind``/``key``; on a miss, ``build()`` it, store it, load it.
 

@@ -109,7 +109,7 @@ def user_catalog_dir(env: dict[str, str] | None = None) -> Path:
 def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | None = None) -> Catalog:
     """The built-in entries, then the user's (a user entry with a built-in id replaces it)."""
     builtin = builtin_files()
-    key = cache.content_key("catalog", REGEX_ENGINE, ",".join(f.name for f in dataclasses.fields(KnownFailure)), builtin)
+    key = cache.content_key("catalog", REGEX_ENGINE, cache.own_source(__file__), builtin)  # a parser change is a new key too
     parsed = cache.cached("catalog", key, lambda: _to_data(_parse_all(builtin)), _from_data)
     sources: list[tuple[str, str]] = []
     problems: list[CatalogProblem] = list(parsed[1])

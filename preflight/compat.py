@@ -18,7 +18,7 @@ from ascendrl import cache
 def matrices() -> dict[str, Any]:
     """The parsed matrices; from the JSON cache (ascendrl/cache.py) while compat.yaml is unchanged: no YAML import."""
     text = resources.files(__package__).joinpath("data/compat.yaml").read_text(encoding="utf-8")
-    return cache.cached("compat", cache.content_key("compat", text), lambda: _parse(text), _checked)
+    return cache.cached("compat", cache.content_key("compat", cache.own_source(__file__), text), lambda: _parse(text), _checked)
 
 
 def _parse(text: str) -> dict[str, Any]:

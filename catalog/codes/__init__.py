@@ -70,7 +70,7 @@ def tables() -> dict[str, dict[str, Any]]:
     """Every table by file name; parsed from the YAML once, then from the JSON cache (ascendrl/cache.py)."""
     folder = resources.files(__package__)
     texts = sorted((item.name, item.read_text(encoding="utf-8")) for item in folder.iterdir() if item.name.endswith(".yaml"))
-    return cache.cached("codes", cache.content_key("codes", texts), lambda: _parse(texts), _checked)
+    return cache.cached("codes", cache.content_key("codes", cache.own_source(__file__), texts), lambda: _parse(texts), _checked)
 
 
 def _parse(texts: list[tuple[str, str]]) -> dict[str, dict[str, Any]]:
