@@ -22,7 +22,8 @@ REGISTRY_SOURCE = re.compile(r"^https://github\.com/hicann/(runtime|ge|opbase)/b
     ("EE1002", "Stream synchronize timeout", "synchronize timeout"),  # curated, in our words
     ("EH0001", "", ""),  # ACL
     ("EK0001", "Invalid Argument", "is invalid"),  # profiling
-    ("EL0001", "Device Absent/Abnormal", "Device not found"),  # driver
+    ("EL0002", "Invalid Device ID", "device ID is invalid"),  # driver
+    ("EL0001", "Device absent or abnormal", "unhealthy"),  # curated, in our words
     ("EP0001", "Config Error", "configuration"),  # dump
     ("EZ0001", "", ""),  # operator
     ("W40010", "Config Error Invalid Environment Variable", "environment variable"),  # a warning
@@ -57,6 +58,8 @@ def test_every_row_has_a_source():
         if name == "cann_registry":
             continue
         for code, row in (table.get("codes") or {}).items():
+            if name == "cann":  # [title, meaning, advice, source]: a comma outside quotes would split a field
+                assert len(row) == 4 and all(isinstance(f, str) for f in row), code
             own = row[3] if name == "cann" and len(row) > 3 else ""
             assert (own or table.get("source", "")).startswith("https://"), (name, code)
 
