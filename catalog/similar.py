@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..lazyre import lazy
-
 from .classify import Diagnosis, Explanation
 from .entries import KnownFailure
 from .upstream import WILD, extract_errors, strip_escapes, template_of

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from ...lazyre import lazy
-
 from ..normalize import strip_prefixes
 
 ROLLOUT = "actor_rollout_ref.rollout."
