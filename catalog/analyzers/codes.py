@@ -92,7 +92,9 @@ class ErrorCodes(Analyzer):
         if not decoded:
             return None
         best = max(decoded, key=_weight)
-        family = "device" if best.family in ("acl", "dcmi") else ("hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
+        # Driver (EL), runtime (EE) and ACL (EH) codes are the device's; HCCL (EI) and HCCP (EJ) codes the collectives'.
+        family = "device" if best.family in ("acl", "dcmi") or best.code[:2] in ("EL", "EE", "EH") else (
+            "hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
         if family in link.families:
             return None  # a catalog entry of this family already explains the line; the code adds nothing
         others = [i.summary() for i in decoded if i is not best]
