@@ -57,7 +57,7 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
     """``load(data)`` of the cached JSON for ``kind``/``key``; on a miss, ``build()`` it, store it, load it.
 
     ``load`` also checks the shape: a file that does not load (edited, truncated, from another
-    version) is rebuilt. Older files of the same kind are removed when a new one is written.
+    version) is rebuilt. Writing a new file removes all but the newest few of its kind.
     """
     folder = cache_dir()
     path = folder / f"{kind}-{key}.json" if folder is not None else None
@@ -73,6 +73,16 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
     return value
 
 
+KEEP = 4  # cached files per kind
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def _store(path: Path, kind: str, data: Any) -> None:
     import tempfile
 
@@ -84,9 +94,11 @@ def _store(path: Path, kind: str, data: Any) -> None:
             json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
         os.replace(tmp, path)  # readers see the old file or the whole new one, never a part
         tmp = None
-        for old in path.parent.glob(f"{kind}-*.json"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        # Keep the newest few of a kind: two installs (a venv per project) sharing one cache folder
+        # each keep theirs, and files of edits long gone do not pile up.
+        others = sorted((p for p in path.parent.glob(f"{kind}-*.json") if p != path), key=_mtime, reverse=True)
+        for old in others[KEEP - 1:]:
+            old.unlink(missing_ok=True)
     except (OSError, ValueError, TypeError):
         pass  # read-only or full cache folder: parse again next time
     finally:

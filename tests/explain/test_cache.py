@@ -43,12 +43,16 @@ def test_damaged_or_foreign_cache_is_rebuilt(tmp_path, monkeypatch):
         assert json.loads(path.read_text())["entries"][0]["id"] == good.entries[0].id  # rewritten whole
 
 
-def test_stale_files_are_replaced_when_the_key_changes(tmp_path, monkeypatch):
+def test_new_keys_keep_only_the_newest_few_files(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cached("demo", "k1", lambda: {"v": 1}, dict) == {"v": 1}
     assert cache.cached("demo", "k1", lambda: {"v": 99}, dict) == {"v": 1}  # a hit: build not called
-    assert cache.cached("demo", "k2", lambda: {"v": 2}, dict) == {"v": 2}
-    assert sorted(p.name for p in (tmp_path / "ascendrl").iterdir()) == ["demo-k2.json"]
+    os.utime(tmp_path / "ascendrl" / "demo-k1.json", (1000, 1000))
+    for n in range(2, 8):
+        assert cache.cached("demo", f"k{n}", lambda n=n: {"v": n}, dict) == {"v": n}
+        os.utime(tmp_path / "ascendrl" / f"demo-k{n}.json", (n * 1000, n * 1000))  # distinct ages, oldest first
+    names = sorted(p.name for p in (tmp_path / "ascendrl").iterdir())
+    assert len(names) == cache.KEEP and "demo-k7.json" in names and "demo-k1.json" not in names
     assert cache.content_key("a", [("f", "x")]) != cache.content_key("a", [("f", "y")])
 
 
