@@ -799,7 +799,7 @@ def with_upstream_fixes(explanation):
     if not lines:
         return explanation
     try:
-        fixes = upstream.match(lines, limit=3)
+        fixes = upstream.match(lines, limit=3, log_versions=dict(explanation.versions))
     except (OSError, ValueError) as exc:  # a damaged data file must not cost the diagnosis
         print(f"ascendrl: known upstream bugs not checked: {exc}", file=sys.stderr)
         return explanation

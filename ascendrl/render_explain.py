@@ -6,13 +6,14 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from ascendrl.catalog import Catalog, Diagnosis, Explanation, KnownFailure
-from ascendrl.render import json_text
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
 def to_json(explanation: Explanation) -> str:
+    from ascendrl.render import json_text  # imports check's model: not needed for a text report
+
     return json_text(explanation.to_json())
 
 

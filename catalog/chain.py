@@ -18,6 +18,8 @@ import dataclasses
 import re
 from collections import deque
 
+from ..lazyre import lazy
+
 MAX_FRAMES = 40  # innermost frames kept per link
 MAX_LINKS = 12
 MAX_DETAIL = 16
@@ -32,10 +34,10 @@ FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
 EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
-HYDRA = re.compile(r"^Error executing job with overrides: ")
-ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
-CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
-PROCESS_DEATH = re.compile(
+HYDRA = lazy(r"^Error executing job with overrides: ")
+ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
+CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
+PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
     r"|\*\*\* (SIG[A-Z]+) \(@?[^)]*\) received by PID"
@@ -44,7 +46,7 @@ PROCESS_DEATH = re.compile(
 )
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …").
-PHRASE = re.compile(
+PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: )?(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
@@ -53,7 +55,7 @@ PHRASE = re.compile(
 )
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
-PROSE = re.compile(
+PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
     r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
@@ -61,11 +63,11 @@ PROSE = re.compile(
 )
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
-CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
+CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
 # Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
-WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")
-PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
+WHAT = lazy(r"^\s*what\(\):\s*(.*)$")
+PACKAGE = lazy(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
 # Exceptions that wrap or end a failure rather than cause it.
 WRAPPER_TYPES = frozenset((
@@ -74,7 +76,7 @@ WRAPPER_TYPES = frozenset((
     "EngineDeadError", "EngineGenerateError",
 ))
 # Messages that only report that something underneath failed.
-WRAPPER_MESSAGES = re.compile(
+WRAPPER_MESSAGES = lazy(
     r"Failed to load the backend extension|The Inner error is reported as above|Engine core initialization failed"
     r"|EngineCore encountered an issue|Worker failed with error|Error executing job"
 )

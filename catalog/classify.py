@@ -16,6 +16,7 @@ import dataclasses
 import os
 import re
 import stat
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
@@ -55,6 +56,13 @@ EXCEPTION = chains.EXCEPTION
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
 WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
+# Version lines in the formats upstream.versions_in_log reads (pip list / show, collect_env, image tags):
+# the known-upstream-bug verdict uses the versions the whole log states, not only the error lines'.
+VERSION_LINE_SOURCE = (
+    r"^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
+    r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
+)
+VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
 # tags and CANN codes, process deaths, error codes, and the versions a log states.
 GENERIC_PREFILTER = (
@@ -70,6 +78,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
+    VERSION_LINE_SOURCE,
 )
 GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
@@ -158,6 +167,7 @@ class Explanation:
     files: tuple[str, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
     upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
+    versions: tuple[tuple[str, str], ...] = ()  # (package, version) as the log states them: the upstream verdict reads them
 
     def error_lines(self) -> list[str]:
         """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
@@ -254,6 +264,10 @@ class Classifier:
         self.versions: dict[str, str] = {}  # package -> version, as the log states them
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
+        self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
+        self._live_derived: Hit | None = None
+        self._pip_show: dict[str, str] = {}  # a `pip show` block's Name, until its Version line
+        self._live_open: dict[tuple[str, str], tuple[tuple[int, int], float | None]] = {}  # writer -> (its open chain, quiet since)
         self.last_progress: dict[str, int] = {}
         self.order = 0
         self.bytes_read = 0
@@ -385,6 +399,49 @@ class Classifier:
         found = [h for h in self.hits.values() if h.fatal and not h.entry.generic] + self.deaths
         return min(found, key=lambda h: h.order) if found else None
 
+    def first_derived_fatal(self, settle: float = 1.0) -> Hit | None:
+        """The first derived diagnosis that stops a run: a fatal, specific finding of an analyzer whose
+        ``stops_run`` says why its findings end runs, on a chain no catalog entry names better.
+
+        A supervisor calls this on every event, so only chains not judged yet are analysed: finished
+        ones, and a writer's open chain once it has printed nothing more for ``settle`` seconds (a
+        worker that prints its traceback and hangs never starts the next chain that would close it).
+        """
+        if self._live_derived is not None:
+            return self._live_derived
+        fresh = [c for k, c in self.chains.items() if k not in self._live_checked]
+        now = time.monotonic()
+        for key, tracker in self.trackers.items():
+            chain = tracker.chain
+            if chain is None or not chain.links or tracker.frames is not None or tracker.join:
+                continue  # inside a traceback, or waiting for the exception it chains to
+            mark = (id(chain), tracker.last)
+            seen = self._live_open.get(key)
+            if seen is None or seen[0] != mark:
+                self._live_open[key] = (mark, now)
+            elif seen[1] is not None and now - seen[1] >= settle:
+                self._live_open[key] = (mark, None)  # judged as it stands
+                fresh.append(chain)
+        if not fresh:
+            return None
+        from .analyzers import derive, registry
+
+        if len(self._live_checked) > 4 * MAX_CHAINS:  # keys of chains the classifier has since forgotten
+            self._live_checked &= set(self.chains)
+        if len(self._live_open) > 4 * MAX_TRACKERS:
+            self._live_open = {k: v for k, v in self._live_open.items() if k in self.trackers}
+        self._live_checked.update(c.key() for c in fresh)
+        analyzers = self.analyzers if self.analyzers is not None else registry()
+        stops = {a.id for a in analyzers if getattr(a, "stops_run", "")}
+        entries = {e.id: e for e in self.catalog.entries}
+        positions = {h.entry.id: (h.file, h.line) for h in self.hits.values()}
+        derived = derive(fresh, {id(c): True for c in fresh}, self.versions, entries, positions, analyzers)
+        for item in sorted(derived.items, key=lambda i: i.order):
+            if item.entry.id in stops and item.fatal and not item.weak and item.demoted_by is None:
+                self._live_derived = Hit(item.entry, item.file, item.line, item.excerpt, self.order, True, item.count, "derived")
+                return self._live_derived
+        return None
+
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
         block = strip_escapes(block)
@@ -477,6 +534,11 @@ class Classifier:
         if len(self.versions) < MAX_VERSIONS:
             for m in VERSION.finditer(text):
                 self.versions.setdefault(m.group(1).replace("-", "_"), m.group(2))
+            if VERSION_LINE.search(text):
+                from .upstream import versions_in_log
+
+                for package, version in versions_in_log([text], self._pip_show).items():
+                    self.versions.setdefault(package.replace("-", "_"), version)
         self._track(stripped, exc, name, number, prefix, list(seen))
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
@@ -629,7 +691,8 @@ class Classifier:
             d.fatal and not d.entry.generic for d in diagnoses if d.basis == "catalog"
         )
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
-        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped))
+        return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
+                           versions=tuple(self.versions.items()))
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
@@ -702,43 +765,70 @@ def _word_prefixes(regex: str) -> list[str]:
 
 
 class _WordHeads:
-    """Signature prefixes as one RE2 full-match set: linear time and one compile, whatever the catalog.
+    """Signature prefixes as RE2 full-match sets: linear time, whatever the catalog.
 
+    Prefixes are grouped by their first word when it is plain text (a full match must start with
+    it), so a paste compiles only its own word's group and the group of prefixes that start with a
+    regex construct, once each, not the whole catalog's (most of a one-line explain's time before).
     A cut that does not parse (a group opened before the cut) is simply left out. Only without the
     google-re2 wheel are the prefixes compiled with Python's re, as the signatures are.
     """
 
     def __init__(self, items: list[tuple[str, KnownFailure, Signature]]):
-        self._owners: list[tuple[KnownFailure, Signature]] = []
-        self._py: list[re.Pattern[str]] = []
-        self._set = None
+        self._items = items
+        self._groups: dict[str | None, list[int]] = {}
+        for index, (pattern, _, _) in enumerate(items):
+            word = pattern.split(" ", 1)[0]
+            self._groups.setdefault(word if _PLAIN_WORD.fullmatch(word) else None, []).append(index)
+        self._compiled: dict[str | None, Any] = {}
+
+    def _group(self, word: str | None) -> Any:
+        """The compiled matcher of one group: (RE2 set, index map) or a list of (Python pattern, index)."""
+        if word in self._compiled:
+            return self._compiled[word]
+        indices = self._groups.get(word, [])
         if _re2 is None:
-            for pattern, entry, sig in items:
+            compiled: Any = []
+            for index in indices:
                 try:
-                    self._py.append(re.compile(pattern))
+                    compiled.append((re.compile(self._items[index][0]), index))
                 except re.error:
                     continue
-                self._owners.append((entry, sig))
-            return
-        options = _re2.Options()
-        options.log_errors = False
-        options.max_mem = RE2_MAX_MEM
-        self._set = _re2.Set.FullMatchSet(options)
-        by_index: dict[int, tuple[KnownFailure, Signature]] = {}
-        for pattern, entry, sig in items:
-            try:
-                by_index[self._set.Add(pattern.encode())] = (entry, sig)
-            except Exception:  # re2 raises its own error type for a cut that does not parse
-                continue
-        self._set.Compile()
-        self._by_index = by_index
+        else:
+            options = _re2.Options()
+            options.log_errors = False
+            options.max_mem = RE2_MAX_MEM
+            regex_set = _re2.Set.FullMatchSet(options)
+            by_index: dict[int, int] = {}
+            for index in indices:
+                try:
+                    by_index[regex_set.Add(self._items[index][0].encode())] = index
+                except Exception:  # re2 raises its own error type for a cut that does not parse
+                    continue
+            if by_index:
+                regex_set.Compile()
+            compiled = (regex_set if by_index else None, by_index)
+        self._compiled[word] = compiled
+        return compiled
 
     def first_full_match(self, text: str) -> tuple[KnownFailure, Signature] | None:
         """The catalog-order first signature whose prefix matches all of ``text``."""
-        if self._set is not None:
-            found = self._set.Match(text.encode())
-            return self._by_index[min(found)] if found else None
-        return next((owner for rx, owner in zip(self._py, self._owners) if rx.fullmatch(text)), None)
+        word = text.split(" ", 1)[0]
+        found: list[int] = []
+        for group in (None, word) if word in self._groups else (None,):
+            compiled = self._group(group)
+            if _re2 is None:
+                found += [index for rx, index in compiled if rx.fullmatch(text)][:1]
+            elif compiled[0] is not None:
+                found += [compiled[1][i] for i in compiled[0].Match(text.encode()) or ()]
+        if not found:
+            return None
+        _, entry, sig = self._items[min(found)]
+        return entry, sig
+
+
+# A first word with no regex construct in it: a full match of the prefix starts with exactly this word.
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9_'<>=,-]+")
 
 
 def _innermost_user_frame(frames: list) -> str | None:

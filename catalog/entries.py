@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
+from .. import cache
 
 try:  # google-re2 is a dependency; its absence is reported by `explain`, not hidden
     import re2 as _re2
@@ -28,11 +28,6 @@ except ImportError:  # pragma: no cover - exercised where the wheel is missing
     _re2 = None
 
 REGEX_ENGINE = "re2" if _re2 is not None else "re"
-
-try:
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
 
 FAMILIES = (
     "compat", "cann-env", "device", "memory", "disk", "nz", "hccl", "operator",
@@ -113,8 +108,11 @@ def user_catalog_dir(env: dict[str, str] | None = None) -> Path:
 
 def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | None = None) -> Catalog:
     """The built-in entries, then the user's (a user entry with a built-in id replaces it)."""
-    sources: list[tuple[str, str]] = builtin_files()
-    problems: list[CatalogProblem] = []
+    builtin = builtin_files()
+    key = cache.content_key("catalog", REGEX_ENGINE, cache.own_source(__file__), builtin)  # a parser change is a new key too
+    parsed = cache.cached("catalog", key, lambda: _to_data(_parse_all(builtin)), _from_data)
+    sources: list[tuple[str, str]] = []
+    problems: list[CatalogProblem] = list(parsed[1])
     user_paths: list[Path] = []
     directory = user_dir if user_dir is not None else user_catalog_dir()
     try:
@@ -128,12 +126,11 @@ def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | Non
             sources.append((str(path), path.read_text(encoding="utf-8", errors="replace")))
         except OSError as exc:
             problems.append(CatalogProblem(str(path), f"cannot read: {exc.strerror or exc}", "file"))
-    merged: dict[str, KnownFailure] = {}
-    for name, text in sources:
-        entries, file_problems = parse_catalog_text(text, name)
-        problems += file_problems
-        for entry in entries:
-            merged[entry.id] = entry
+    merged: dict[str, KnownFailure] = {entry.id: entry for entry in parsed[0]}
+    user_entries, user_problems = _parse_all(sources)
+    problems += user_problems
+    for entry in user_entries:
+        merged[entry.id] = entry
     known = set(merged)
     for entry in merged.values():
         for other in entry.consequences:
@@ -142,8 +139,43 @@ def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | Non
     return Catalog(tuple(merged.values()), tuple(problems))
 
 
+def _parse_all(sources: list[tuple[str, str]]) -> tuple[list[KnownFailure], list[CatalogProblem]]:
+    entries: list[KnownFailure] = []
+    problems: list[CatalogProblem] = []
+    for name, text in sources:
+        file_entries, file_problems = parse_catalog_text(text, name)
+        entries += file_entries
+        problems += file_problems
+    return entries, problems
+
+
+def _to_data(parsed: tuple[list[KnownFailure], list[CatalogProblem]]) -> dict[str, Any]:
+    """The parsed built-in catalog as JSON-able data, for the cache (catalog/cache.py)."""
+    return {"entries": [dataclasses.asdict(e) for e in parsed[0]], "problems": [dataclasses.asdict(p) for p in parsed[1]]}
+
+
+def _from_data(data: dict[str, Any]) -> tuple[list[KnownFailure], list[CatalogProblem]]:
+    entries = []
+    for row in data["entries"]:
+        fields = dict(row)
+        fields["signatures"] = tuple(Signature(**sig) for sig in row["signatures"])
+        for name in ("fix", "sources", "consequences"):
+            fields[name] = tuple(row[name])
+        entries.append(KnownFailure(**fields))
+    return entries, [CatalogProblem(**p) for p in data["problems"]]
+
+
+def _loader() -> Any:
+    import yaml  # only when a YAML text is parsed: the built-in catalog usually comes from the cache
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_catalog_text(text: str, name: str) -> tuple[list[KnownFailure], list[CatalogProblem]]:
     """Parse one file: a YAML list of entries. Bad entries become problems with their line."""
+    import yaml
+
+    _Loader = _loader()
     try:
         root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as exc:
@@ -179,6 +211,8 @@ def parse_catalog_text(text: str, name: str) -> tuple[list[KnownFailure], list[C
 
 def _signature_lines(node: Any) -> list[int]:
     """1-based line of each item of an entry's ``signatures`` list, for error messages."""
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if getattr(key, "value", None) == "signatures" and isinstance(value, yaml.SequenceNode):

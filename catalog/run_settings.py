@@ -25,9 +25,10 @@ and at most ``MAX_INPUTS`` input names are remembered.
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Any
+
+from ..lazyre import lazy
 
 ROLLOUT = "actor_rollout_ref.rollout."
 ACTOR = "actor_rollout_ref.actor."
@@ -52,17 +53,17 @@ LEAVES = sorted({key.rsplit(".", 1)[1] for key in WANTED})
 VLLM_DEFAULT_UTIL = 0.9  # EngineArgs.gpu_memory_utilization (vllm/engine/arg_utils.py)
 MAX_INPUTS = 64
 MAX_DEPTH = 32
-RAY_PREFIX = re.compile(r"^\([\w.:-]+ pid=\d+(?:, ip=[\d.]+)?\) ?")
-PPRINT_KEY = re.compile(r"'(\w+)': ")
-SCALAR = re.compile(r"'([^']*)'|(True|False|None)\b|(-?\d+(?:\.\d+)?(?:e-?\d+)?)")
-OVERRIDE = re.compile(r"(?<![\w.])\+{0,2}((?:actor_rollout_ref|data|trainer|algorithm)\.[\w.]+)=([^\s'\",\]\\]+)")
-BANNER = re.compile(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: (.*)")
+RAY_PREFIX = lazy(r"^\([\w.:-]+ pid=\d+(?:, ip=[\d.]+)?\) ?")
+PPRINT_KEY = lazy(r"'(\w+)': ")
+SCALAR = lazy(r"'([^']*)'|(True|False|None)\b|(-?\d+(?:\.\d+)?(?:e-?\d+)?)")
+OVERRIDE = lazy(r"(?<![\w.])\+{0,2}((?:actor_rollout_ref|data|trainer|algorithm)\.[\w.]+)=([^\s'\",\]\\]+)")
+BANNER = lazy(r"Initializing an? (?:V1 )?LLM engine \(v[^)]*\) with config: (.*)")
 BANNER_KEYS = {
     "max_seq_len": ROLLOUT + "max_model_len", "tensor_parallel_size": ROLLOUT + "tensor_model_parallel_size",
     "pipeline_parallel_size": ROLLOUT + "pipeline_model_parallel_size", "enforce_eager": ROLLOUT + "enforce_eager",
 }
-BANNER_FIELD = re.compile(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
-NON_DEFAULT = re.compile(r"non-default args: \{(.*)\}")
+BANNER_FIELD = lazy(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
+NON_DEFAULT = lazy(r"non-default args: \{(.*)\}")
 NON_DEFAULT_KEYS = {  # vLLM's engine arguments -> verl's rollout keys
     "max_model_len": ROLLOUT + "max_model_len", "tensor_parallel_size": ROLLOUT + "tensor_model_parallel_size",
     "pipeline_parallel_size": ROLLOUT + "pipeline_model_parallel_size", "data_parallel_size": ROLLOUT + "data_parallel_size",
@@ -71,9 +72,9 @@ NON_DEFAULT_KEYS = {  # vLLM's engine arguments -> verl's rollout keys
     "enable_chunked_prefill": ROLLOUT + "enable_chunked_prefill", "dtype": ROLLOUT + "dtype",
 }
 # V1's start-up line, its check_enough_kv_cache_memory error (vllm/v1/core/kv_cache_utils.py), V0's profiling line
-KV_LOGGED = re.compile(r"(?:Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is )(-?\d+(?:\.\d+)?) ?GiB")
-V0_TOTAL = re.compile(r"total_gpu_memory \((\d+(?:\.\d+)?) ?GiB\) x gpu_memory_utilization \((\d+(?:\.\d+)?)\)")
-TOTAL_CAPACITY = re.compile(r"(\d+(?:\.\d+)?) ?GiB total capacity")
+KV_LOGGED = lazy(r"(?:Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is )(-?\d+(?:\.\d+)?) ?GiB")
+V0_TOTAL = lazy(r"total_gpu_memory \((\d+(?:\.\d+)?) ?GiB\) x gpu_memory_utilization \((\d+(?:\.\d+)?)\)")
+TOTAL_CAPACITY = lazy(r"(\d+(?:\.\d+)?) ?GiB total capacity")
 
 # Lines the classifier's main scan adds to its candidates: rare ones (RE2 and re syntax alike; unanchored).
 PREFILTER = (
@@ -81,7 +82,7 @@ PREFILTER = (
     r"Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is |total_gpu_memory \(|GiB total capacity",
     r"(?:actor_rollout_ref|trainer|algorithm)\.[\w.]+=|data\.max_(?:prompt|response)_length=",
 )
-GUARD = re.compile("|".join(f"(?:{p})" for p in PREFILTER))
+GUARD = lazy("|".join(f"(?:{p})" for p in PREFILTER))
 # verl's config dump, scanned for separately and only until the first dump of an input is over:
 # a pprint line that opens a dict, and the leaves the planner wants.
 DUMP_SCAN = "|".join((r"'\w+': \{", "'(?:" + "|".join(LEAVES) + r")': "))

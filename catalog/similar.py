@@ -17,12 +17,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..lazyre import lazy
 from .classify import Diagnosis, Explanation
 from .entries import KnownFailure
 from .upstream import WILD, extract_errors, strip_escapes, template_of
@@ -37,7 +37,7 @@ NGRAM = 4
 # Top diagnoses that explain nothing by themselves: a decoded error code (weak derived finding).
 WEAK_TOPS = frozenset({"DRV-code"})
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]+")
+_WORD = lazy(r"[A-Za-z][A-Za-z0-9]+")
 
 
 # ---------------------------------------------------------------- text → features
@@ -56,7 +56,7 @@ def templates(lines: Iterable[str]) -> list[str]:
     return out[:MAX_LINES]
 
 
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_PART = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
 @lru_cache(maxsize=8192)

@@ -161,23 +161,63 @@ _FILLER = {"error", "errors", "failed", "exception", "with", "from", "that", "th
 # ---------------------------------------------------------------- versions
 
 _PKG_ALIASES = {"vllm-ascend": "vllm-ascend", "vllm_ascend": "vllm-ascend", "verl": "verl",
-                "torch-npu": "torch-npu", "torch_npu": "torch-npu"}
+                "torch-npu": "torch-npu", "torch_npu": "torch-npu", "vllm": "vllm", "vllm ascend": "vllm-ascend"}
 _VER = r"v?(\d+(?:\.\d+)+(?:[.-]?(?:rc|a|b|alpha|beta|post|dev)\.?\d*)*(?:\+[\w.]+)?)"
+_PKG = r"(vllm[-_]ascend|verl|torch[-_]npu)"
+# How logs state versions, each format from where it is printed:
 _VER_LINES = [
-    re.compile(r"^\s*(vllm[-_]ascend|verl|torch[-_]npu)\s*==\s*" + _VER, re.I),
-    re.compile(r"^\s*(vllm[-_]ascend|verl|torch[-_]npu)\s+" + _VER + r"\s*$", re.I),
-    re.compile(r"\b(vllm[-_]ascend|verl|torch[-_]npu)\b[\w ]{0,20}?\bversion\b\s*(?:is|:|=)?\s*" + _VER, re.I),
-    re.compile(r"\b(vllm[-_]ascend|verl|torch[-_]npu)-" + _VER + r"\.dist-info", re.I),
+    # pip freeze, and torch's / vllm-ascend's collect_env "[pip3] torch_npu==2.7.1" (vllm-ascend collect_env.py:
+    # https://github.com/vllm-project/vllm-ascend/blob/main/collect_env.py)
+    re.compile(r"^\s*(?:\[(?:pip3?|conda)\]\s+)?" + _PKG + r"\s*==\s*" + _VER, re.I),
+    # pip list (https://pip.pypa.io/en/stable/cli/pip_list/), and collect_env's conda rows "[conda] torch-npu  2.5.1  <pip>"
+    re.compile(r"^\s*(?:\[conda\]\s+)?" + _PKG + r"\s+" + _VER + r"(?:\s+(?:<pip>|pypi_0\s+pypi))?\s*$", re.I),
+    # vllm-ascend's collect_env: "vLLM Version: 0.11.0" / "vLLM Ascend Version: 0.11.0rc2 (git sha: …)"
+    re.compile(r"^\s*(vLLM Ascend|vLLM) Version:\s*" + _VER),
+    re.compile(r"\b" + _PKG + r"\b[\w ]{0,20}?\bversion\b\s*(?:is|:|=)?\s*" + _VER, re.I),
+    re.compile(r"\b" + _PKG + r"-" + _VER + r"\.dist-info", re.I),
+    # vllm-ascend images, quay.io/ascend/vllm-ascend:v0.11.0rc1[-a3|-openeuler…]
+    # (https://docs.vllm.ai/projects/ascend/en/latest/getting_started/quick_start.html)
+    re.compile(r"\bascend/(vllm-ascend):v?(\d+\.\d+\.\d+(?:rc\d+|\.post\d+)?)(?![\w.])"),
 ]
+# verl's Ascend images (https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst):
+# release tags verl-{CANN}-{device}-{OS}-{python}-v{verl}, later v{verl}-cann{CANN}-torch_npu{X}-…; a tag that
+# names its vllm-ascend ("…-vllm-ascend-v0.x") gives that too. A daily "-latest" tag names no verl release.
+_VERL_IMAGE = re.compile(r"\bascend/verl:(\S+)")
+_IMAGE_PARTS = (
+    ("verl", re.compile(r"^v(\d+\.\d+\.\d+[\w.]*?)-cann|-py3\.\d+-v(\d+\.\d+\.\d+[\w.]*)$")),
+    ("torch-npu", re.compile(r"-torch_npu(\d+\.\d+\.\d+(?:\.?post\d+)?)")),
+    ("vllm-ascend", re.compile(r"-vllm-ascend-v?(\d+\.\d+\.\d+(?:rc\d+)?)")),
+)
+# pip show (https://pip.pypa.io/en/stable/cli/pip_show/): "Name: vllm_ascend" then "Version: 0.9.1".
+_SHOW_NAME = re.compile(r"^Name:\s*" + _PKG + r"\s*$", re.I)
+_SHOW_VERSION = re.compile(r"^Version:\s*" + _VER + r"\s*$")
+# A line that may state a version: the cheap test before the patterns above.
+VERSION_HINT = re.compile(r"(?i)ascend|verl|npu|^vllm|^name:|^version:")
 
 
-def versions_in_log(lines: Iterable[str]) -> dict[str, str]:
-    """Versions a log shows: pip freeze / pip list lines, "vllm-ascend version: x", dist-info paths."""
+def versions_in_log(lines: Iterable[str], state: dict[str, str] | None = None) -> dict[str, str]:
+    """Versions a log shows: pip freeze / list / show, collect_env, "X version: v", dist-info paths, image tags.
+
+    ``state`` carries a ``pip show`` block across calls made one line at a time (the streaming classifier).
+    """
     found: dict[str, str] = {}
+    state = state if state is not None else {}
     for line in lines:
-        if not ("ascend" in line or "verl" in line or "npu" in line):
+        if not VERSION_HINT.search(line.lstrip()):
             continue
-        line = strip_escapes(line)
+        line = strip_escapes(line).strip()
+        if (m := _SHOW_NAME.match(line)) is not None:
+            state["pip-show"] = _PKG_ALIASES[m.group(1).lower()]
+            continue
+        if (m := _SHOW_VERSION.match(line)) is not None:
+            if "pip-show" in state:
+                found.setdefault(state.pop("pip-show"), m.group(1))
+            continue
+        if (image := _VERL_IMAGE.search(line)) is not None:
+            for package, rx in _IMAGE_PARTS:
+                if (m := rx.search(image.group(1))) is not None:
+                    found.setdefault(package, (m.group(1) or m.group(2)).replace("post", ".post").replace("..", "."))
+            continue
         for rx in _VER_LINES:
             m = rx.search(line)
             if m:
@@ -232,6 +272,7 @@ class UpstreamFix:
     matched_line: str = ""
     evidence: list[str] = field(default_factory=list)
     user_version: str | None = None
+    version_from: str = ""  # given (installed, passed in) | log (a version line the log prints) | "" (not known)
     verdict: str = "unknown"      # has-fix | lacks-fix | unknown | unreleased
     verdict_reason: str = ""
 
@@ -303,11 +344,13 @@ def _basename(p: str) -> str:
 
 
 def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
-          data_file: str | Path | None = None, limit: int = 5) -> list[UpstreamFix]:
+          data_file: str | Path | None = None, limit: int = 5, log_versions: Mapping[str, str] | None = None) -> list[UpstreamFix]:
     """Upstream fixes whose error template matches a line of the log, best first.
 
-    ``versions`` maps package → version ({"vllm-ascend": "0.11.0rc1"}); versions the log
-    shows itself fill the gaps. A single pasted line is enough; a log of any size streams.
+    ``versions`` maps package → version ({"vllm-ascend": "0.11.0rc1"}): what is installed, when
+    known. Versions the log shows fill the gaps — those in ``lines`` and ``log_versions`` (what the
+    classifier read in the whole log) — and the verdict then says it read them from the log.
+    A single pasted line is enough; a log of any size streams.
     """
     if isinstance(lines, str):               # a paste handed over as one string
         lines = lines.splitlines()
@@ -316,9 +359,10 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
     frames: set[str] = set()
     best: dict[int, tuple[float, str, list[str]]] = {}
     seen: set[str] = set()
+    show: dict[str, str] = {}  # a pip show block, read across lines
     for line in _interesting(lines):
-        if "ascend" in line or "verl" in line or "npu" in line:
-            for k, v in versions_in_log([line]).items():
+        if VERSION_HINT.search(line.lstrip()):
+            for k, v in versions_in_log([line], show).items():
                 vers.setdefault(k, v)
         if 'File "' in line:
             m = _FRAME.search(line)
@@ -335,7 +379,11 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
             for i, score, ev in _candidates(entries, by_template, by_word, tmpl, args):
                 if score > best.get(i, (-1.0,))[0]:
                     best[i] = (score, line.strip()[:300], ev)
-    vers.update({_PKG_ALIASES.get(k.lower(), k.lower()): v for k, v in (versions or {}).items() if v})
+    for k, v in (log_versions or {}).items():
+        if v:
+            vers.setdefault(_PKG_ALIASES.get(k.lower().replace("_", "-"), k.lower()), v)
+    given = {_PKG_ALIASES.get(k.lower(), k.lower()): v for k, v in (versions or {}).items() if v}
+    vers.update(given)
 
     # Frames seen anywhere in the log raise the entries whose fix names them.
     frame_files = {_basename(f) for f in frames}
@@ -356,6 +404,7 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
         fix = UpstreamFix(**{k: e.get(k) for k in _FIELDS if k in e})
         fix.score, fix.matched_line, fix.evidence = round(score, 1), line, ev
         fix.user_version = vers.get(fix.package)
+        fix.version_from = "" if fix.user_version is None else ("given" if fix.package in given else "log")
         fix.verdict, fix.verdict_reason = verdict(fix.package, fix.fixed_in, fix.user_version)
         out.append(fix)
     return out
@@ -463,9 +512,13 @@ def render_lines(fix: UpstreamFix) -> list[str]:
     where = f"fixed in {fix.tag_first_fixed}" if fix.tag_first_fixed else "fixed on main (not yet in a release tag)"
     head = f"Known upstream bug ({fix.repo}): {where} by {ref} — {fix.link}"
     out = [head, f"  fix: {fix.subject}", f"  matches: {fix.template}"]
-    v = {"has-fix": "your version has the fix", "lacks-fix": "your version lacks the fix: upgrade",
-         "unreleased": "not released yet: build from main or apply the workaround",
-         "unknown": "version unknown"}[fix.verdict]
+    if fix.version_from == "log" and fix.verdict in ("has-fix", "lacks-fix"):
+        shown = f"your log shows {fix.package} {fix.user_version}"
+        v = f"{shown}: this fix is in it" if fix.verdict == "has-fix" else f"{shown}: this fix is not in it: upgrade"
+    else:
+        v = {"has-fix": "your version has the fix", "lacks-fix": "your version lacks the fix: upgrade",
+             "unreleased": "not released yet: build from main or apply the workaround",
+             "unknown": "version unknown"}[fix.verdict]
     out.append(f"  {v} — {fix.verdict_reason}")
     if fix.workaround:
         out.append(f"  workaround (from the PR): {fix.workaround}")

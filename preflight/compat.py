@@ -11,18 +11,26 @@ from packaging.version import Version
 
 from .versions import base, minor, parse_ascend, parse_python_pkg
 
-import yaml
-
-try:  # libyaml's loader is ~10x faster; fall back to pure Python where it is missing
-    _Loader: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _Loader = yaml.SafeLoader
+from ascendrl import cache
 
 
 @functools.lru_cache(maxsize=1)
 def matrices() -> dict[str, Any]:
+    """The parsed matrices; from the JSON cache (ascendrl/cache.py) while compat.yaml is unchanged: no YAML import."""
     text = resources.files(__package__).joinpath("data/compat.yaml").read_text(encoding="utf-8")
-    return yaml.load(text, Loader=_Loader)
+    return cache.cached("compat", cache.content_key("compat", cache.own_source(__file__), text), lambda: _parse(text), _checked)
+
+
+def _parse(text: str) -> dict[str, Any]:
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # libyaml's loader is ~10x faster
+
+
+def _checked(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise TypeError("not the compat matrices")
+    return data
 
 
 def source_of(table: str) -> str:

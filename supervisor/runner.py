@@ -76,6 +76,7 @@ class RunResult:
     duration_s: float
     stall: str | None = None
     first_failure: dict[str, Any] | None = None  # across per-node log folders, when the run had them (catalog/timeline.py)
+    stopped_on: dict[str, Any] | None = None  # the diagnosis the run was stopped for live: a catalog entry or a derived one
     notes: list[str] = dataclasses.field(default_factory=list)  # what went wrong around the run (SIGHUP, a full disk)
 
     def to_json(self) -> dict[str, Any]:
@@ -119,6 +120,7 @@ class Supervisor:
         self.interrupted: int | None = None
         self.hung_up = False
         self.notes: list[str] = []
+        self.stopped_on: dict[str, Any] | None = None  # the diagnosis the run was stopped for, once it is
         self.folder = options.folder or RunFolder.create(options.runs_dir, options.name)
         self.run_dir = self.folder.path
 
@@ -180,12 +182,13 @@ class Supervisor:
                         for name, chunk in follower.poll():
                             self.classifier.feed_chunk(chunk, name)
                         self._show("update", self.progress, self.state)
-                    hit = self.classifier.first_specific_fatal()
+                    hit = self.classifier.first_specific_fatal() or self.classifier.first_derived_fatal()
                     if hit is not None and fatal_seen != hit.entry.id:
                         fatal_seen = hit.entry.id
-                        self._say(f"{hit.entry.id}: {hit.entry.title} ({hit.file}:{hit.line})")
+                        basis = " (derived)" if hit.basis == "derived" else ""
+                        self._say(f"{hit.entry.id}{basis}: {hit.entry.title} ({hit.file}:{hit.line})")
                         if not o.keep_going:
-                            reason = "fatal"
+                            reason, self.stopped_on = "fatal", _stopped_on(hit)
                             break
                     if self.interrupted is not None:
                         reason = "interrupted"
@@ -339,6 +342,7 @@ class Supervisor:
             ray_session=str(session) if session else None,
             duration_s=round(time.monotonic() - t0, 2),
             stall=stall,
+            stopped_on=self.stopped_on,
         )
         if best is not None and reason == "fatal" and is_secondary(best.entry):
             result.first_failure = self._first_failure(session)
@@ -403,6 +407,12 @@ def _status_sections(text: str, headers: Sequence[str]) -> str | None:
     return " | ".join(parts) or None
 
 
+def _stopped_on(hit) -> dict[str, Any]:
+    """What summary.json records about the diagnosis a run was stopped for (a classifier Hit)."""
+    return {"id": hit.entry.id, "basis": hit.basis, "title": hit.entry.title, "family": hit.entry.family,
+            "file": hit.file, "line": hit.line, "excerpt": hit.excerpt}
+
+
 def summary_text(r: RunResult) -> str:
     lines = [f"run {r.reason}, exit status {r.exit_code}, {r.duration_s:.0f} s"]
     lines.append(f"steps: {r.steps}" + (f" of {r.total_steps}" if r.total_steps else ""))
@@ -416,6 +426,9 @@ def summary_text(r: RunResult) -> str:
     elif r.unknown:
         u = r.unknown
         lines.append(f"not in the catalog: {u['type']}: {u['message']} ({u['file']}:{u['line']})")
+    if r.stopped_on and (not r.diagnosis or r.diagnosis["id"] != r.stopped_on["id"]):
+        st = r.stopped_on
+        lines.append(f"stopped for: {st['id']} {st['title']} ({st['file']}:{st['line']})")
     if r.first_failure:
         f = r.first_failure
         lines.append(f"first failure: node {f['node']}" + (f" ({f['rank']})" if f.get("rank") else "")

@@ -64,6 +64,11 @@ class Analyzer:
     id: str = ""
     title: str = ""
     family: str = ""
+    # Why this analyzer's fatal findings end a run, so `run` stops on them live (as on a fatal catalog
+    # entry); empty: they are reported when the run ends, never stopped for. Only classes whose raised
+    # exception nothing catches and retries: import and library failures are often caught (optional
+    # plugins), decoded codes are printed for handled conditions too.
+    stops_run: str = ""
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         return None

@@ -26,7 +26,9 @@ KINDS = {
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
-              "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error"})
+              "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error",
+              # the runtime registry's Execution_Error_Stream_Synchronize_Timeout and its ACL return code
+              "EE1002": "stream-sync-timeout", "507046": "stream-sync-timeout"})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (
@@ -90,7 +92,9 @@ class ErrorCodes(Analyzer):
         if not decoded:
             return None
         best = max(decoded, key=_weight)
-        family = "device" if best.family in ("acl", "dcmi") else ("hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
+        # Driver (EL), runtime (EE) and ACL (EH) codes are the device's; HCCL (EI) and HCCP (EJ) codes the collectives'.
+        family = "device" if best.family in ("acl", "dcmi") or best.code[:2] in ("EL", "EE", "EH") else (
+            "hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
         if family in link.families:
             return None  # a catalog entry of this family already explains the line; the code adds nothing
         others = [i.summary() for i in decoded if i is not best]

@@ -49,6 +49,7 @@ class DataFile(Analyzer):
     id = "DRV-data-file"
     title = "A dataset file cannot be read"
     family = "data-model"
+    stops_run = "a dataset file that cannot be read fails the data loader on every epoch"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):
@@ -83,6 +84,7 @@ class PromptLength(Analyzer):
     id = "DRV-prompt-length"
     title = "A prompt is longer than the model length allows"
     family = "data-model"
+    stops_run = "a prompt longer than the model takes fails the rollout; verl does not skip it"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link) or link.short_type not in ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError"):
@@ -107,6 +109,7 @@ class TensorDevices(Analyzer):
     id = "DRV-tensor-devices"
     title = "Tensors on different devices in one operation"
     family = "device"
+    stops_run = "tensors on two devices fail the same operation on every step"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):

@@ -32,6 +32,7 @@ class HubUnreachable(Analyzer):
     id = "DRV-hub"
     title = "Hugging Face Hub not reachable from this host"
     family = "data-model"
+    stops_run = "the model cannot be loaded: the run cannot start"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):
@@ -59,6 +60,7 @@ class WeightsOnly(Analyzer):
     id = "DRV-weights-only"
     title = "torch.load refused a checkpoint under weights_only"
     family = "compat"
+    stops_run = "torch refuses the checkpoint on every load"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):

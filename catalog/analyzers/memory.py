@@ -137,6 +137,7 @@ class Memory(Analyzer):
     id = "DRV-memory"
     title = "Out of memory, with the numbers the message gives"
     family = "memory"
+    stops_run = "an out-of-memory error raised in a traceback ends the step; verl's actors are not restarted"
 
     def _advice(self, link: Link) -> tuple[str, list[str]]:
         text = " ".join([link.message, *link.detail])

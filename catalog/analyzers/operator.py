@@ -36,6 +36,7 @@ class OperatorParams(Analyzer):
     id = "DRV-op-params"
     title = "An operator rejected an input's dtype or shape"
     family = "operator"
+    stops_run = "the operator rejects its inputs on every call"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("cann", "bare", "python", "remote"):

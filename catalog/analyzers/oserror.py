@@ -65,6 +65,7 @@ class OSErrors(Analyzer):
     id = "DRV-oserror"
     title = "Operating-system error"
     family = "disk"
+    stops_run = "a raised OS error (full disk, missing or unwritable path) fails the same way on every retry"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind in ("cann", "process", "hydra"):

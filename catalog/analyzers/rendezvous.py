@@ -29,6 +29,7 @@ class Rendezvous(Analyzer):
     id = "DRV-rendezvous"
     title = "Distributed ranks never all joined the rendezvous"
     family = "hccl"
+    stops_run = "the ranks never met: nothing runs until every rank is restarted"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):

@@ -90,6 +90,7 @@ class VerlCondition(Analyzer):
     id = "DRV-verl"
     title = "A verl config condition failed"
     family = "verl-config"
+    stops_run = "verl's own check of the config or data failed: it fails the same way on a rerun"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
@@ -162,6 +163,7 @@ class HydraKey(Analyzer):
     id = "DRV-hydra-key"
     title = "A config key that verl's config does not have"
     family = "verl-config"
+    stops_run = "the config does not compose: nothing runs"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         text = " ".join([link.message, *link.detail])

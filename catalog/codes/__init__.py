@@ -14,6 +14,8 @@ import re
 from importlib import resources
 from typing import Any
 
+from ascendrl import cache
+
 ACL = re.compile(
     r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is|=|:)?\s*\[?\s*([125]\d{5})\b"
 )
@@ -65,15 +67,30 @@ def extract(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def tables() -> dict[str, dict[str, Any]]:
+    """Every table by file name; parsed from the YAML once, then from the JSON cache (ascendrl/cache.py)."""
+    folder = resources.files(__package__)
+    texts = sorted((item.name, item.read_text(encoding="utf-8")) for item in folder.iterdir() if item.name.endswith(".yaml"))
+    return cache.cached("codes", cache.content_key("codes", cache.own_source(__file__), texts), lambda: _parse(texts), _checked)
+
+
+def _parse(texts: list[tuple[str, str]]) -> dict[str, dict[str, Any]]:
     import yaml
 
     loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    folder = resources.files(__package__)
     out: dict[str, dict[str, Any]] = {}
-    for item in sorted(folder.iterdir(), key=lambda p: p.name):
-        if item.name.endswith(".yaml"):
-            out[item.name[:-5]] = yaml.load(item.read_text(encoding="utf-8"), Loader=loader)
+    for name, text in texts:
+        table = yaml.load(text, Loader=loader)
+        for section in ("codes", "families", "submodules", "errors", "special"):  # numeric keys as text: JSON keeps only strings
+            if isinstance(table.get(section), dict):
+                table[section] = {str(k): v for k, v in table[section].items()}
+        out[name[:-5]] = table
     return out
+
+
+def _checked(data: Any) -> dict[str, dict[str, Any]]:
+    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+        raise TypeError("not the code tables")
+    return data
 
 
 def decode(code: str) -> CodeInfo | None:
@@ -82,22 +99,33 @@ def decode(code: str) -> CodeInfo | None:
     if code.startswith("ERR"):
         return _torch_npu(code, t.get("torch_npu") or {})
     if code.startswith("hccl:"):
-        return _row(code, "hccl", t.get("hccl") or {}, int(code[5:]))
+        return _row(code, "hccl", t.get("hccl") or {}, code[5:])
     if code.startswith("errno:"):
         return None  # the OS-error analyzer reads errno with its path and writer
     if code.startswith("dcmi:"):
-        return _row(code, "dcmi", t.get("dcmi") or {}, int(code[5:]))
-    if code[0] == "E":
+        return _row(code, "dcmi", t.get("dcmi") or {}, code[5:])
+    if code[0] in "EW":
         table = t.get("cann") or {}
-        info = _row(code, "cann", table, code)
+        info = _row(code, "cann", table, code) or _registry(code, t.get("cann_registry") or {})
         if info is None:
             family = (table.get("families") or {}).get(code[1])
             if family:
                 return CodeInfo(code, "cann", code, f"{family} error (CANN error-code module E{code[1]})", "", table.get("source", ""))
         return info
     if code.isdigit():
-        return _row(code, "acl", t.get("acl") or {}, int(code))
+        return _row(code, "acl", t.get("acl") or {}, code)
     return None
+
+
+def _registry(code: str, table: dict[str, Any]) -> CodeInfo | None:
+    """A code only CANN's own registry names (cann_registry.yaml): its title and message template."""
+    row = (table.get("codes") or {}).get(code)
+    if row is None:
+        return None
+    klass, title, message, source = (list(row) + ["", "", "", ""])[:4]
+    name = str(title).replace("_", " ")
+    meaning = str(message).replace("%s", "…") if str(message).strip() not in ("", "%s") else f"{klass}: {name}"
+    return CodeInfo(code, "cann", name, meaning, "", str((table.get("sources") or {}).get(source, source)))
 
 
 def _row(code: str, family: str, table: dict[str, Any], key: Any) -> CodeInfo | None:
@@ -116,8 +144,8 @@ def _torch_npu(code: str, table: dict[str, Any]) -> CodeInfo | None:
     if code in (table.get("special") or {}):
         name, meaning, *rest = table["special"][code]
         return CodeInfo(code, "torch_npu", name, meaning, rest[0] if rest else "", str(table.get("source", "")))
-    submodule = (table.get("submodules") or {}).get(sub)
-    error = (table.get("errors") or {}).get(err)
+    submodule = (table.get("submodules") or {}).get(str(sub))
+    error = (table.get("errors") or {}).get(str(err))
     if submodule is None or error is None:
         return None
     return CodeInfo(code, "torch_npu", f"{submodule} {error[0]}", f"{error[1]} (reported by torch_npu's {submodule} layer)", "", str(table.get("source", "")))

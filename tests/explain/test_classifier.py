@@ -226,3 +226,24 @@ def test_user_config_directory_is_loaded(tmp_path):
         [sys.executable, "-m", "ascendrl", "explain", "--id", "ARL-E002"], capture_output=True, text=True, env={**env, "PATH": "/usr/bin:/bin"}
     )
     assert proc.returncode == 0 and "Site note on NZ" in proc.stdout and "site.yaml:1" in proc.stdout
+
+
+@pytest.mark.parametrize("name", ["verl_grpo_qwen25vl_13_steps.log", "vllm_ascend_serve_crlf.log"])
+def test_healthy_logs_fed_live_never_stop_on_a_derived_diagnosis(catalog, name):
+    """`run` asks after every chunk; a healthy run's output must never give it a derived stop."""
+    from pathlib import Path
+
+    classifier = Classifier(catalog)
+    for line in (Path(__file__).parent / "healthy" / name).read_bytes().splitlines(keepends=True):
+        classifier.feed_chunk(line, name)
+        assert classifier.first_derived_fatal(settle=0) is None
+
+
+def test_live_derived_stop_waits_for_a_quiet_writer(catalog):
+    classifier = Classifier(catalog)
+    classifier.feed_chunk(b"Traceback (most recent call last):\n  File \"/w/verl/trainer/main_ppo.py\", line 9, in run\n", "out")
+    classifier.feed_chunk(b"torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 1/3 clients joined.\n", "out")
+    assert classifier.first_derived_fatal(settle=30) is None  # just printed: a CANN report or a chained exception may follow
+    assert classifier.first_derived_fatal(settle=30) is None
+    hit = classifier.first_derived_fatal(settle=0)
+    assert hit is not None and hit.entry.id == "DRV-rendezvous" and hit.basis == "derived" and hit.line == 3

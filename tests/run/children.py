@@ -11,6 +11,23 @@ import time
 NZ = "ValueError: FRACTAL_NZ mode is enabled. This may cause model parameter precision issues in the RL scenarios. Please set VLLM_ASCEND_ENABLE_NZ=0."
 
 
+# A failure no catalog entry names (the rendezvous analyzer derives it). Wording from torch's TCPStore
+# server, as quoted in https://github.com/OpenRLHF/OpenRLHF/issues/1040.
+RENDEZVOUS = [
+    "Traceback (most recent call last):",
+    '  File "/workspace/verl/verl/trainer/main_ppo.py", line 96, in run_ppo',
+    "    torch.distributed.init_process_group(backend='hccl')",
+    "torch.distributed.DistStoreError: Timed out after 1801 seconds waiting for clients. 1/3 clients joined.",
+]
+# An import failure a plugin loader catches and logs (the package analyzer reports it; it never stops a run).
+OPTIONAL_IMPORT = [
+    "Traceback (most recent call last):",
+    '  File "/usr/local/lib/python3.11/site-packages/vllm/plugins/__init__.py", line 40, in load_plugins',
+    "    from vllm_ascend.ops import fused_moe",
+    "ImportError: cannot import name 'AscendFusedMoE' from 'vllm_ascend.ops.fused_moe'",
+]
+
+
 def recorded_verl(steps: int) -> None:
     """verl's console output at speed: the announcement, then one metric line per step."""
     print("\x1b[36m(TaskRunner pid=20311)\x1b[0m Total training steps: %d" % steps, flush=True)
@@ -104,6 +121,13 @@ if __name__ == "__main__":
     elif kind == "fatal":  # a known fatal line, then a driver that would run on (default SIGTERM)
         print("(WorkerDict pid=4242, ip=10.0.0.3) " + NZ, flush=True)
         time.sleep(120)
+    elif kind == "derived-fatal":  # a derived fatal failure, then a driver that hangs (nothing closes the chain)
+        print("\n".join(f"(WorkerDict pid=4242, ip=10.0.0.3) {line}" for line in RENDEZVOUS), flush=True)
+        time.sleep(120)
+    elif kind == "derived-reported":  # a derived finding that is reported, not stopped for; the run ends by itself
+        print("\n".join(OPTIONAL_IMPORT), flush=True)
+        time.sleep(3)
+        print("INFO plugins loaded; continuing", flush=True)
     elif kind == "fatal-ignore-term":
         fatal_then_ignore_term()
     elif kind == "grandchildren":

@@ -169,3 +169,27 @@ def test_ray_status_sections_are_condensed():
     assert _status_sections(text, ("Total Usage:", "Pending Demands:")) == (
         "Total Usage: 2.0/2.0 CPU, 0B/15.73GiB memory | Pending Demands: (no resource demands)"
     )
+
+
+def test_a_derived_fatal_diagnosis_stops_the_run_live(tmp_path):
+    """No catalog entry names a rendezvous timeout; the rendezvous analyzer does, and run stops on it
+    although the driver prints nothing more (its open chain is judged once the writer is quiet)."""
+    proc, summary, seconds = supervise(tmp_path, "derived-fatal")
+    assert summary["reason"] == "fatal" and proc.returncode == 128 + signal.SIGTERM
+    assert summary["stopped_on"]["id"] == "DRV-rendezvous" and summary["stopped_on"]["basis"] == "derived"
+    assert summary["stopped_on"]["line"] == 4 and "1/3 clients joined" in summary["stopped_on"]["excerpt"]
+    assert summary["diagnosis"]["id"] == "DRV-rendezvous" and summary["diagnosis"]["basis"] == "derived"
+    assert "DRV-rendezvous (derived)" in proc.stderr
+    assert seconds < 60  # the child would sleep 120 s
+
+
+def test_a_reported_derived_finding_does_not_stop_the_run(tmp_path):
+    """Import failures are often caught by plugin loaders: the package analyzer reports, never stops."""
+    proc, summary, _ = supervise(tmp_path, "derived-reported")
+    assert summary["reason"] == "exited" and proc.returncode == 0 and summary["stopped_on"] is None
+    assert summary["diagnosis"]["id"] == "DRV-package"
+
+
+def test_a_catalog_stop_is_recorded_as_stopped_on(tmp_path):
+    _, summary, _ = supervise(tmp_path, "fatal")
+    assert summary["stopped_on"]["id"] == "ARL-E002" and summary["stopped_on"]["basis"] == "catalog"

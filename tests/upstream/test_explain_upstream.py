@@ -37,3 +37,18 @@ def test_healthy_logs_name_no_upstream_fix():
     proc = explain("--json", *logs)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["upstream"] == []
+
+
+def test_the_verdict_uses_a_version_line_anywhere_in_the_log():
+    """The image tag and the error are far apart; the verdict reads the tag (verl's release-image format,
+    https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst)."""
+    # source: https://github.com/verl-project/verl/pull/3779 (the error line its description quotes)
+    error = "AssertionError: Two tensor dict must have identical batch size. Got torch.Size([4096]) and torch.Size([16384])"
+    log = ("+ docker run quay.io/ascend/verl:verl-8.2.rc1-910b-ubuntu22.04-py3.11-v0.5.0 bash train.sh\n"
+           + "(TaskRunner pid=20311) step:1 - actor/pg_loss:0.01\n" * 50
+           + "Traceback (most recent call last):\n  File \"/workspace/verl/verl/protocol.py\", line 88, in union_tensor_dict\n" + error + "\n")
+    doc = json.loads(explain("--json", "-", stdin=log).stdout)
+    fix = next(f for f in doc["upstream"] if f["pr"] == 3779)
+    assert (fix["user_version"], fix["version_from"], fix["verdict"]) == ("0.5.0", "log", "lacks-fix")
+    text = explain("--color", "never", "-", stdin=log).stdout
+    assert "your log shows verl 0.5.0: this fix is not in it" in text

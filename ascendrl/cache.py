@@ -1,0 +1,109 @@
+"""Parsed data files kept as JSON in the user's cache folder, keyed by the texts they came from.
+
+Parsing the shipped YAML (and checking every signature compiles in RE2) costs more than the rest
+of ``explain`` on a one-line paste. The parsed form is written once, atomically, under
+``$XDG_CACHE_HOME/ascendrl`` (``~/.cache/ascendrl``) and read back while the texts are unchanged.
+A folder that cannot be written, or a damaged file, only means parsing again: nothing fails.
+``ASCENDRL_NO_CACHE=1`` turns it off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def cache_dir(env: dict[str, str] | os._Environ[str] | None = None) -> Path | None:
+    env = os.environ if env is None else env
+    if env.get("ASCENDRL_NO_CACHE", "") not in ("", "0"):
+        return None
+    base = env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache")
+    return Path(base) / "ascendrl"
+
+
+def content_key(*parts: str | bytes | Iterable[tuple[str, str]]) -> str:
+    """A digest of names and texts: any edit to a file (or to the format tag) gives a new key.
+
+    CRC-32 and Adler-32 with the length (zlib): hashlib's OpenSSL import alone costs more than this
+    whole lookup, and the key only has to notice edits, not resist forgery (the folder is the user's).
+    """
+    crc, adler, size = 0, 1, 0
+    for part in parts:
+        pieces = [part] if isinstance(part, (str, bytes)) else [p for pair in part for p in pair]
+        for piece in pieces:
+            data = (piece.encode("utf-8", "surrogateescape") if isinstance(piece, str) else piece) + b"\0"
+            crc, adler, size = zlib.crc32(data, crc), zlib.adler32(data, adler), size + len(data)
+    return f"{crc:08x}{adler:08x}{size:x}"
+
+
+def own_source(module_file: str) -> bytes:
+    """The parsing module's own text, for the key: a changed parser must not read an old parse."""
+    try:
+        with open(module_file, "rb") as handle:
+            return handle.read()
+    except OSError:  # no source on disk (a zipped install): the version stands in
+        from ascendrl import __version__
+
+        return __version__.encode()
+
+
+def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], T]) -> T:
+    """``load(data)`` of the cached JSON for ``kind``/``key``; on a miss, ``build()`` it, store it, load it.
+
+    ``load`` also checks the shape: a file that does not load (edited, truncated, from another
+    version) is rebuilt. Writing a new file removes all but the newest few of its kind.
+    """
+    folder = cache_dir()
+    path = folder / f"{kind}-{key}.json" if folder is not None else None
+    if path is not None:
+        try:
+            return load(json.loads(path.read_bytes()))
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            pass
+    data = build()
+    value = load(data)
+    if path is not None:
+        _store(path, kind, data)
+    return value
+
+
+KEEP = 4  # cached files per kind
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _store(path: Path, kind: str, data: Any) -> None:
+    import tempfile
+
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, path)  # readers see the old file or the whole new one, never a part
+        tmp = None
+        # Keep the newest few of a kind: two installs (a venv per project) sharing one cache folder
+        # each keep theirs, and files of edits long gone do not pile up.
+        others = sorted((p for p in path.parent.glob(f"{kind}-*.json") if p != path), key=_mtime, reverse=True)
+        for old in others[KEEP - 1:]:
+            old.unlink(missing_ok=True)
+    except (OSError, ValueError, TypeError):
+        pass  # read-only or full cache folder: parse again next time
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -1,0 +1,65 @@
+"""Start-up of `ascendrl explain` on a one-line paste and of `ascendrl check --json`, against peers.
+
+Every command runs in the same interpreter, alternating, so machine noise hits all alike; the
+figures that matter are the ratios to the peers in the same run: `python -c pass` (the interpreter
+alone) and `python -c "import yaml, rich.console"` (two of ascendrl's own dependencies). Goal
+(issue 10): explain one-line and check --json each <= 0.20 s on the 2-core machine.
+
+    python bench/bench_startup.py --runs 15
+
+The first explain fills the parsed-catalog cache (catalog/cache.py); it is a warm-up run, not
+counted. `--cold` points the cache at an empty folder for every explain run instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_check import timed  # the script's folder is on sys.path
+
+LINE = "RuntimeError: call aclnnMatmul failed\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--cold", action="store_true", help="no parsed-catalog cache for explain (an empty cache folder each run)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ascendrl-bench-") as work:
+        paste = Path(work) / "one.log"
+        paste.write_text(LINE)
+        env = dict(os.environ, XDG_CACHE_HOME=str(Path(work) / "cache"))
+        commands = {
+            "explain one-line": [args.python, "-m", "ascendrl", "explain", str(paste)],
+            "check --json": [args.python, "-m", "ascendrl", "check", "--json"],
+            "python -c pass": [args.python, "-c", "pass"],
+            "import yaml, rich": [args.python, "-c", "import yaml, rich.console"],
+        }
+        for argv in commands.values():  # warm the page cache and the parsed-catalog cache
+            timed(argv, env)
+        samples: dict[str, list[float]] = {name: [] for name in commands}
+        for run in range(args.runs):
+            for name, argv in commands.items():
+                run_env = dict(env, XDG_CACHE_HOME=str(Path(work) / f"cold{run}")) if args.cold and name.startswith("explain") else env
+                samples[name].append(timed(argv, run_env))
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    for name, values in samples.items():
+        print(f"{name:<18} median {medians[name]:.3f} s  min {min(values):.3f} s  max {max(values):.3f} s  (n={len(values)})")
+    ratios = {
+        f"{cmd} / {peer}": medians[cmd] / medians[peer]
+        for cmd in ("explain one-line", "check --json") for peer in ("python -c pass", "import yaml, rich")
+    }
+    for name, value in ratios.items():
+        print(f"{name:<40} {value:.2f}x")
+    print(json.dumps({"medians_s": medians, "ratios": ratios, "runs": args.runs, "cold": args.cold}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""The parsed-catalog cache (catalog/cache.py): same entries as parsing, rebuilt when damaged or
+stale, and a folder that cannot be written costs nothing but the parse."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from ascendrl.catalog import load_catalog
+from ascendrl import cache
+
+AS_USER = ["setpriv", "--reuid", "1000", "--regid", "1000", "--clear-groups"]
+PASTE = "RuntimeError: call aclnnMatmul failed\n"
+
+
+def _load(folder, monkeypatch, no_user):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    return load_catalog(user_dir=no_user)
+
+
+def test_cached_catalog_equals_the_parsed_one(tmp_path, monkeypatch):
+    no_user = tmp_path / "no-user"
+    first = _load(tmp_path / "c", monkeypatch, no_user)
+    files = list((tmp_path / "c" / "ascendrl").glob("catalog-*.json"))
+    assert len(files) == 1
+    second = _load(tmp_path / "c", monkeypatch, no_user)  # from the file this time
+    monkeypatch.setenv("ASCENDRL_NO_CACHE", "1")
+    parsed = load_catalog(user_dir=no_user)
+    assert first.entries == second.entries == parsed.entries and len(parsed.entries) > 100
+    assert list((tmp_path / "c" / "ascendrl").glob("catalog-*.json")) == files
+
+
+def test_damaged_or_foreign_cache_is_rebuilt(tmp_path, monkeypatch):
+    no_user = tmp_path / "no-user"
+    good = _load(tmp_path / "c", monkeypatch, no_user)
+    [path] = (tmp_path / "c" / "ascendrl").glob("catalog-*.json")
+    for damage in ("{not json", json.dumps({"entries": [{"id": 1}], "problems": []}), json.dumps([1, 2])):
+        path.write_text(damage)
+        assert _load(tmp_path / "c", monkeypatch, no_user).entries == good.entries
+        assert json.loads(path.read_text())["entries"][0]["id"] == good.entries[0].id  # rewritten whole
+
+
+def test_new_keys_keep_only_the_newest_few_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cached("demo", "k1", lambda: {"v": 1}, dict) == {"v": 1}
+    assert cache.cached("demo", "k1", lambda: {"v": 99}, dict) == {"v": 1}  # a hit: build not called
+    os.utime(tmp_path / "ascendrl" / "demo-k1.json", (1000, 1000))
+    for n in range(2, 8):
+        assert cache.cached("demo", f"k{n}", lambda n=n: {"v": n}, dict) == {"v": n}
+        os.utime(tmp_path / "ascendrl" / f"demo-k{n}.json", (n * 1000, n * 1000))  # distinct ages, oldest first
+    names = sorted(p.name for p in (tmp_path / "ascendrl").iterdir())
+    assert len(names) == cache.KEEP and "demo-k7.json" in names and "demo-k1.json" not in names
+    assert cache.content_key("a", [("f", "x")]) != cache.content_key("a", [("f", "y")])
+
+
+def test_unwritable_cache_folder_still_explains(shared_tmp):
+    """A second user whose cache folder belongs to root: explain works and writes nothing there."""
+    locked = shared_tmp / "cache"
+    locked.mkdir(mode=0o755)
+    paste = shared_tmp / "one.log"
+    paste.write_text(PASTE)
+    paste.chmod(0o644)
+    env = {**os.environ, "XDG_CACHE_HOME": str(locked), "HOME": str(shared_tmp), "XDG_CONFIG_HOME": str(shared_tmp / "cfg")}
+    env.pop("ASCENDRL_NO_CACHE", None)
+    proc = subprocess.run([*AS_USER, sys.executable, "-m", "ascendrl", "explain", "--json", str(paste)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["diagnoses"][0]["id"] == "ARL-E331"
+    assert proc.stderr == "" and list(locked.iterdir()) == []
+
+
+def test_cache_folder_that_is_a_file(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert len(_load(blocker, monkeypatch, tmp_path / "no-user").entries) > 100
+    assert blocker.read_text() == "not a folder"
+
+
+def test_lazy_pattern_answers_like_the_compiled_one():
+    import re
+
+    from ascendrl.lazyre import lazy
+
+    pattern = lazy(r"(\w+)Error: (.*)", re.I)
+    assert "_args" in vars(pattern) and "search" not in vars(pattern)  # nothing compiled yet
+    m = pattern.search("x runtimeerror: boom")
+    assert m is not None and m.groups() == ("runtime", "boom") and pattern.pattern == r"(\w+)Error: (.*)"
+    assert "search" in vars(pattern)  # compiled once; later calls skip __getattr__
+    assert pattern.sub("E", "KeyError: k") == "E" and pattern.flags & re.I
