@@ -28,6 +28,8 @@ CANN_GAP = 60  # CANN lines this close after an exception belong to it
 TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
+# IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
+IPYTHON_HEAD = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
@@ -35,6 +37,10 @@ EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_
 HYDRA = re.compile(r"^Error executing job with overrides: ")
 ERR_TAG = re.compile(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = re.compile(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
+# CANN 8.x heads its reports "<Category>_Error(<code>): …" (AclNN_Parameter_Error(EZ1001), Execution_Error(EZ1009)):
+# that shape parses as a Python exception with an inner type, but it is a CANN line under the exception above it.
+CANN_HEAD = re.compile(r"^[A-Za-z]\w*_Error$")
+CANN_CODE = re.compile(r"E[A-Z]\d{4}|E\d{5}")
 PROCESS_DEATH = re.compile(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
@@ -185,13 +191,15 @@ class ChainTracker:
         self.last = -(10**9)  # line number of the last chain event
         self.current: Link | None = None  # the link later lines (CANN, ERR tag, what()) attach to
         self.anchor: Link | None = None  # the exception CANN lines explain
+        self.named = ""  # the type an IPython traceback header named, until its exception line comes
 
     # Each method returns a finished chain when the line starts a new one.
-    def traceback(self, number: int) -> Chain | None:
+    def traceback(self, number: int, named: str = "") -> Chain | None:
         done = None
         if self.chain is None or not self.join:
             done = self._close()
             self.chain = Chain(self.file)
+        self.named = named
         self.frames = deque(maxlen=MAX_FRAMES)
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
@@ -226,7 +234,7 @@ class ChainTracker:
         link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
         self._place(link)
-        self.frames = None
+        self.frames, self.named = None, ""
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
         self.current = self.anchor = link
@@ -350,11 +358,13 @@ class ChainTracker:
             if wrapper is not None:
                 frames = list(self.frames)
                 self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
-        elif self.chain is not None and self.frames and self.join != "remote":
+        elif self.chain is not None and (self.frames or self.named) and self.join != "remote":
             # A paste that ends (or moves on) inside a traceback: no exception line, but the frames say
-            # which package was running — enough for an analyzer that reads frames.
-            last = self.frames[-1]
-            self._place(Link("cut", "", "", self.file, self.last, list(self.frames), text=f'File "{last.path}", line {last.line}'))
+            # which package was running — enough for an analyzer that reads frames — and an IPython
+            # header may have named the type.
+            frames = list(self.frames or ())
+            text = f'File "{frames[-1].path}", line {frames[-1].line}' if frames else f"{self.named}  {TRACEBACK}"
+            self._place(Link("cut", self.named, "", self.file, self.last, frames, text=text))
         chain, self.chain = self.chain, None
-        self.frames, self.join, self.current, self.anchor = None, None, None, None
+        self.frames, self.join, self.current, self.anchor, self.named = None, None, None, None, ""
         return chain if chain is not None and chain.links else None

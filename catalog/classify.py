@@ -415,6 +415,8 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)) and chains.CANN_HEAD.match(exc.group(1)):
+            exc = None  # "AclNN_Parameter_Error(EZ1001): …" is CANN's report, read below as a CANN line
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
@@ -503,6 +505,8 @@ class Classifier:
         done = None
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
+        elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
+            done = tracker.traceback(number, ipython.group(1))
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
             return
