@@ -57,6 +57,9 @@ PHRASE = re.compile(
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
     r"|(\S+\.so[\w.]*: cannot open shared object file))"
 )
+# An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
+# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
+SENTENCE_EXC = re.compile(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = re.compile(

@@ -423,6 +423,9 @@ class Classifier:
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+            exc = EXCEPTION.match(said.group(1))
+            stripped = said.group(1) if exc is not None else stripped
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         entries = self.matcher.entries_in(text)
