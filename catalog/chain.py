@@ -30,6 +30,9 @@ CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 # IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
 IPYTHON_HEAD = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
+# The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
+# exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
+RAISE_LINE = re.compile(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
@@ -195,6 +198,7 @@ class ChainTracker:
         self.current: Link | None = None  # the link later lines (CANN, ERR tag, what()) attach to
         self.anchor: Link | None = None  # the exception CANN lines explain
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
+        self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
 
     # Each method returns a finished chain when the line starts a new one.
     def traceback(self, number: int, named: str = "") -> Chain | None:
@@ -202,7 +206,7 @@ class ChainTracker:
         if self.chain is None or not self.join:
             done = self._close()
             self.chain = Chain(self.file)
-        self.named = named
+        self.named, self.raising = named, None
         self.frames = deque(maxlen=MAX_FRAMES)
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
@@ -218,6 +222,12 @@ class ChainTracker:
             self.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
             self.last = number
         return done
+
+    def raise_statement(self, m: re.Match, number: int, hits: list[str]) -> None:
+        """``raise X("…")`` under a frame: what the exception will be, should the paste stop before it."""
+        if self.frames is not None:
+            self.raising = (m.group(1), m.group(3), hits)
+            self.last = number
 
     def marker(self, how: str, number: int) -> None:
         if self.chain is not None:
@@ -237,7 +247,7 @@ class ChainTracker:
         link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
         self._place(link)
-        self.frames, self.named = None, ""
+        self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
         self.current = self.anchor = link
@@ -367,7 +377,10 @@ class ChainTracker:
             # header may have named the type.
             frames = list(self.frames or ())
             text = f'File "{frames[-1].path}", line {frames[-1].line}' if frames else f"{self.named}  {TRACEBACK}"
-            self._place(Link("cut", self.named, "", self.file, self.last, frames, text=text))
+            exc_type, message, hits = self.raising or (self.named, "", [])
+            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text)
+            link.hits.extend(hits)
+            self._place(link)
         chain, self.chain = self.chain, None
-        self.frames, self.join, self.current, self.anchor, self.named = None, None, None, None, ""
+        self.frames, self.join, self.current, self.anchor, self.named, self.raising = None, None, None, None, "", None
         return chain if chain is not None and chain.links else None
