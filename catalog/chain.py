@@ -30,6 +30,11 @@ CANN_GAP = 60  # CANN lines this close after an exception belong to it
 TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
+# IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
+IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
+# The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
+# exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
+RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
@@ -37,6 +42,10 @@ EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
+# CANN 8.x heads its reports "<Category>_Error(<code>): …" (AclNN_Parameter_Error(EZ1001), Execution_Error(EZ1009)):
+# that shape parses as a Python exception with an inner type, but it is a CANN line under the exception above it.
+CANN_HEAD = lazy(r"^[A-Za-z]\w*_Error$")
+CANN_CODE = lazy(r"E[A-Z]\d{4}|E\d{5}")
 PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
@@ -53,6 +62,9 @@ PHRASE = lazy(
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
     r"|(\S+\.so[\w.]*: cannot open shared object file))"
 )
+# An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
+# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
+SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
@@ -187,13 +199,16 @@ class ChainTracker:
         self.last = -(10**9)  # line number of the last chain event
         self.current: Link | None = None  # the link later lines (CANN, ERR tag, what()) attach to
         self.anchor: Link | None = None  # the exception CANN lines explain
+        self.named = ""  # the type an IPython traceback header named, until its exception line comes
+        self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
 
     # Each method returns a finished chain when the line starts a new one.
-    def traceback(self, number: int) -> Chain | None:
+    def traceback(self, number: int, named: str = "") -> Chain | None:
         done = None
         if self.chain is None or not self.join:
             done = self._close()
             self.chain = Chain(self.file)
+        self.named, self.raising = named, None
         self.frames = deque(maxlen=MAX_FRAMES)
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
@@ -209,6 +224,12 @@ class ChainTracker:
             self.frames.append(Frame(m.group(1), int(m.group(2)), m.group(3) or ""))
             self.last = number
         return done
+
+    def raise_statement(self, m: re.Match, number: int, hits: list[str]) -> None:
+        """``raise X("…")`` under a frame: what the exception will be, should the paste stop before it."""
+        if self.frames is not None:
+            self.raising = (m.group(1), m.group(3), hits)
+            self.last = number
 
     def marker(self, how: str, number: int) -> None:
         if self.chain is not None:
@@ -228,7 +249,7 @@ class ChainTracker:
         link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
         self._place(link)
-        self.frames = None
+        self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
         self.current = self.anchor = link
@@ -352,11 +373,16 @@ class ChainTracker:
             if wrapper is not None:
                 frames = list(self.frames)
                 self._place(Link("remote", wrapper.inner, "", self.file, wrapper.line, frames, text=wrapper.text, seq=wrapper.seq))
-        elif self.chain is not None and self.frames and self.join != "remote":
+        elif self.chain is not None and (self.frames or self.named) and self.join != "remote":
             # A paste that ends (or moves on) inside a traceback: no exception line, but the frames say
-            # which package was running — enough for an analyzer that reads frames.
-            last = self.frames[-1]
-            self._place(Link("cut", "", "", self.file, self.last, list(self.frames), text=f'File "{last.path}", line {last.line}'))
+            # which package was running — enough for an analyzer that reads frames — and an IPython
+            # header may have named the type.
+            frames = list(self.frames or ())
+            text = f'File "{frames[-1].path}", line {frames[-1].line}' if frames else f"{self.named}  {TRACEBACK}"
+            exc_type, message, hits = self.raising or (self.named, "", [])
+            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text)
+            link.hits.extend(hits)
+            self._place(link)
         chain, self.chain = self.chain, None
-        self.frames, self.join, self.current, self.anchor = None, None, None, None
+        self.frames, self.join, self.current, self.anchor, self.named, self.raising = None, None, None, None, "", None
         return chain if chain is not None and chain.links else None

@@ -68,6 +68,7 @@ VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
+    r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
@@ -499,15 +500,22 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)) and chains.CANN_HEAD.match(exc.group(1)):
+            exc = None  # "AclNN_Parameter_Error(EZ1001): …" is CANN's report, read below as a CANN line
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+            exc = EXCEPTION.match(said.group(1))
+            stripped = said.group(1) if exc is not None else stripped
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
-        entries = self.matcher.entries_in(text)
+        raising = chains.RAISE_LINE.match(stripped) if exc is None else None
+        # A raise statement is matched as the exception it raises: the paste may stop before that line.
+        entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
             if joined is not None:
@@ -594,8 +602,13 @@ class Classifier:
         done = None
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
+        elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
+            done = tracker.traceback(number, ipython.group(1))
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
+            return
+        elif (raising := chains.RAISE_LINE.match(stripped)) is not None:
+            tracker.raise_statement(raising, number, hits)
             return
         elif stripped.startswith(chains.CAUSE):
             tracker.marker("cause", number)
@@ -701,11 +714,11 @@ class Classifier:
             if not fatal_chain[id(c)]:
                 continue
             for link in c.links:
-                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code", "cut"):
-                    continue
+                if id(link) in explained or link.kind in ("cann", "hydra", "process", "code") or (link.kind == "cut" and not link.type):
+                    continue  # a cut traceback counts once its type is known (an IPython header, a raise statement)
                 if link.hits and all(self.hits[i].entry.generic is False for i in link.hits if i in self.hits):
                     continue
-                options.append(((int(link.wrapper), int(link.kind == "bare"), link.seq), link))
+                options.append(((int(link.wrapper), int(link.kind in ("bare", "cut")), link.seq), link))
         if not options:
             return None
         chosen = min(options, key=lambda o: o[0])[1]

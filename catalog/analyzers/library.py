@@ -111,6 +111,11 @@ CUDA_ONLY = frozenset((
 ))
 
 
+FLASH_STUB = "https://github.com/vllm-project/vllm-ascend/pull/7277"
+# "No module named 'flash_attn.ops'" raised in other code: that code reached for a CUDA-only package.
+MISSING_CUDA_MODULE = re.compile(r"No module named '((\w+)[\w.]*)'")
+
+
 class CudaOnlyPackage(Analyzer):
     id = "DRV-cuda-only"
     title = "A CUDA-only package runs on the Ascend host"
@@ -119,6 +124,8 @@ class CudaOnlyPackage(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("python", "remote", "bare", "cut"):
             return None
+        if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
+            return self._imported(link, missing.group(1), missing.group(2))
         package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
         if package not in CUDA_ONLY:
             return None
@@ -137,3 +144,23 @@ class CudaOnlyPackage(Analyzer):
             evidence(link) if link.type else (f'File "{frame.path}", line {frame.line}, in {frame.func}',), (LDSO,), key=f"cuda:{package}", family="compat",
             kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
         )
+
+    def _imported(self, link: Link, module: str, package: str) -> Finding:
+        """Code on the NPU host imports a CUDA-only package (absent, or a stub that is not the real one)."""
+        caller = next((f.package for f in reversed(link.frames) if f.package), None) or "the code"
+        flash = package.startswith("flash_attn")
+        return Finding(
+            f"{caller} imports {module}, from a CUDA-only package, on the Ascend host",
+            f"{link.short_type}: {link.message[:160]}. {package} is built for NVIDIA GPUs and has no Ascend build; the code path "
+            "that imports it (an attention, loss or kernel option meant for GPUs) is switched on in an NPU run"
+            + (" — flash-attention on NPU comes from torch_npu's fused attention, not from this package." if flash else "."),
+            (("Switch the option off: attn_implementation='sdpa' (or 'eager') and any use_flash_attn / flash-attn based fused kernels "
+              "or losses in the config; torch_npu provides the fused attention on NPU",
+              "Remove what Python finds as flash_attn (pip uninstall flash-attn; a stray flash_attn.py or stub on sys.path): vLLM's rotary "
+              "embedding imports flash_attn.ops whenever find_spec('flash_attn') finds something (vllm-ascend PR #7277)") if flash else
+             (f"Turn off the feature that imports {package}, or use its NPU counterpart",
+              f"Check which option enables it from the traceback's frames ({caller})")),
+            evidence(link), (FLASH_STUB, LDSO) if flash else (LDSO,), key=f"cuda-import:{package}", family="compat",
+            kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
+        )
+

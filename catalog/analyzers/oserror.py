@@ -20,6 +20,8 @@ PHRASES = {
 }
 # errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
 ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
+# Python's OSError subclasses that stand for one errno class, when nothing but the type is left.
+TYPE_ERRNO = {"PermissionError": 13}
 ERRNO_NAME = re.compile(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
 C10D_ERRNO = re.compile(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = re.compile(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
@@ -83,6 +85,8 @@ class OSErrors(Analyzer):
             found = next(((p, n) for p, n in PHRASES.items() if p.lower() in lower), None)
             if found is None and (named := ERRNO_NAME.search(link.message)):
                 found = next((p, n) for p, n in PHRASES.items() if n == ERRNO_NAMES[named.group(1)]) if ERRNO_NAMES[named.group(1)] != 1 else ("Operation not permitted", 1)
+            if found is None and link.short_type in TYPE_ERRNO:  # the type alone (an IPython header, a cut paste)
+                found = next((p, n) for p, n in PHRASES.items() if n == TYPE_ERRNO[link.short_type])
             if found is None:
                 return None
             text, errno = found
@@ -100,7 +104,7 @@ class OSErrors(Analyzer):
                 + "The filesystem holding it is full (or the quota used up); the write failed and the run stopped.",
                 tuple(x for x in (f"Check which filesystem it is and what fills it: df -h {path or '.'} ; du -sh {path.rsplit('/', 1)[0] if path else '.'}",
                                   move or "Move the writer's directory to a larger disk, or free space", "Delete old checkpoints / Ray sessions (/tmp/ray/session_*) you no longer need") if x),
-                ev, (doc, ERRNO_DOC), key=f"space:{who}", family="disk", kind="enospc" if errno == 28 else "edquot",
+                ev, tuple(dict.fromkeys((doc, ERRNO_DOC))), key=f"space:{who}", family="disk", kind="enospc" if errno == 28 else "edquot",
             )
         if errno in (13, 1, 30):
             who, move, doc = writer(path, link)
@@ -111,7 +115,7 @@ class OSErrors(Analyzer):
                 + (f" ({who})" if who else "") + ".",
                 (f"ls -ld {path or '<path>'} ; id — then chown/chmod the directory, or run as its owner",
                  move or "Or point the writer at a directory this user owns"),
-                ev, (doc, ERRNO_DOC), key=f"perm:{path}", family="disk", kind={13: "eacces", 1: "eperm", 30: "erofs"}[errno],
+                ev, tuple(dict.fromkeys((doc, ERRNO_DOC))), key=f"perm:{path}", family="disk", kind={13: "eacces", 1: "eperm", 30: "erofs"}[errno],
             )
         if errno == 2 and path:
             key = config_key(path, facts, link)
