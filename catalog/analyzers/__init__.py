@@ -120,7 +120,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, hub, library, memory, operator, oserror, package, process, rendezvous, verl
+    from . import codes, data, hccl, hub, library, memory, operator, oserror, package, process, rendezvous, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -138,6 +138,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.VerlCondition,
         verl.HydraKey,
         operator.OperatorParams,
+        hccl.HcclLog,
         codes.ErrorCodes,
     ))
 
