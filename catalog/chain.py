@@ -66,11 +66,13 @@ CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 # A CANN report without an E-code: HCCL's / HCCP's own "[ERROR] HCCL(pid,proc):time [file.cc:N] …" lines,
 # the device's error report ("The error from device(chipId:…) … aivector error"), and HCCP's bind /
-# port-down messages pasted without their EJ code. (type, message) for :meth:`ChainTracker.cann`.
+# port-down messages pasted without their EJ code, and a CANN component (TUNE, TEFUSION …) quoting
+# the Python import error it hit. (type, message) for :meth:`ChainTracker.cann`.
 COMPONENT = re.compile(
     r"\[ERROR\]\s?(HCC[LP])\([^)]*\):\s*\S+\s*(?:\[[\w.]+:\d+\])?\s*(.*)$"
     r"|(?:^|\W)The error from device(\(.*)$"
     r"|((?:Failed to bind the IP port|The network port is down)\b.*)$"
+    r"|\[ERROR\]\s?([A-Z]+)\([^)]*\):.*?\"?((?:ModuleNotFoundError|ImportError): .*?)\"?$"
 )
 
 
@@ -82,7 +84,9 @@ def component(text: str) -> tuple[str, str] | None:
         return m.group(1), m.group(2).strip()
     if m.group(3) is not None:
         return "device", f"The error from device{m.group(3)}"
-    return "HCCP", m.group(4).strip()
+    if m.group(4) is not None:
+        return "HCCP", m.group(4).strip()
+    return m.group(5), m.group(6).strip()  # a CANN component quoting the Python import error it hit
 
 
 WHAT = re.compile(r"^\s*what\(\):\s*(.*)$")

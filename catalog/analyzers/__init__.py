@@ -120,13 +120,14 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, hccl, hub, library, memory, operator, oserror, package, process, rendezvous, verl
+    from . import codes, data, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
         library.SharedLibrary,
+        opbuild.CannPython,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
@@ -138,6 +139,8 @@ def registry() -> tuple[Analyzer, ...]:
         verl.VerlCondition,
         verl.HydraKey,
         operator.OperatorParams,
+        opbuild.OpMissing,
+        opbuild.OpCompile,
         hccl.HcclLog,
         codes.ErrorCodes,
     ))
