@@ -67,7 +67,8 @@ DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 # A CANN report without an E-code: HCCL's / HCCP's own "[ERROR] HCCL(pid,proc):time [file.cc:N] …" lines,
 # the device's error report ("The error from device(chipId:…) … aivector error"), and HCCP's bind /
 # port-down messages pasted without their EJ code, and a CANN component (TUNE, TEFUSION …) quoting
-# the Python import error it hit. (type, message) for :meth:`ChainTracker.cann`.
+# the Python import error it hit; pip's resolver conflict line ("… requires torch==2.7.1, but you have
+# torch 2.8.0 which is incompatible"). (type, message) for :meth:`ChainTracker.cann`.
 COMPONENT = re.compile(
     r"\[ERROR\]\s?(HCC[LP])\([^)]*\):\s*\S+\s*(?:\[[\w.]+:\d+\])?\s*(.*)$"
     r"|(?:^|\W)The error from device(\(.*)$"
@@ -77,6 +78,11 @@ COMPONENT = re.compile(
 
 
 def component(text: str) -> tuple[str, str] | None:
+    if ", but you have " in text:  # pip's resolver stating a version conflict
+        from .logversions import pip_conflict
+
+        if pip_conflict(text) is not None:
+            return "pip", text.strip()
     m = COMPONENT.search(text)
     if m is None:
         return None

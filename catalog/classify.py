@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import chain as chains
+from . import logversions
 from .chain import Chain, ChainTracker, Link
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
@@ -62,15 +63,12 @@ GENERIC_PREFILTER = (
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
-    r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
+    logversions.PREFILTER,
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
-VERSION = re.compile(
-    r"\b(torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)(\d+\.\d+[\w.+-]*)"
-)
 PROGRESS = b"step:"
 
 
@@ -442,8 +440,8 @@ class Classifier:
                 seen.add(entry.id)
                 hit.count += repeats
         if len(self.versions) < MAX_VERSIONS:
-            for m in VERSION.finditer(text):
-                self.versions.setdefault(m.group(1).replace("-", "_"), m.group(2))
+            for package, version in logversions.versions_in(text):
+                self.versions.setdefault(package, version)
         self._track(stripped, exc, name, number, prefix, list(seen))
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:

@@ -120,7 +120,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl
+    from . import codes, data, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -128,6 +128,7 @@ def registry() -> tuple[Analyzer, ...]:
         oserror.OSErrors,
         library.SharedLibrary,
         opbuild.CannPython,
+        versions.VersionPairs,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
