@@ -4,7 +4,8 @@ Users paste ``pip list`` / ``pip freeze`` excerpts, ``torch-npu: 2.8.0`` lines o
 tags (``quay.io/ascend/vllm-ascend:v0.11.0rc1``), collect_env's ``vLLM Ascend Version`` and CANN
 install paths (``/usr/local/Ascend/ascend-toolkit/8.0.RC3/…``, ``cann8.3.rc2``). The analyzers check the
 pairs they state against the compatibility matrices. Keys are import names (``torch_npu``,
-``vllm_ascend``) and ``cann``.
+``vllm_ascend``) and ``cann``; the device-visibility variables a log exports are kept too, as
+``env:ASCEND_RT_VISIBLE_DEVICES`` (what the process was allowed to see).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ PREFILTER = (
     rf"|^\s*(?:{PACKAGES})\s*(?::\s*|\s{{2,}}|\s*==\s*)v?\d+\.\d+"
     r"|vllm-ascend:v\d+\.\d+|ascend-toolkit/\d+\.\d+\.|\bcann-?\d+\.\d+\.(?:rc|RC|\d)|CANN[ :]+v?\d+\.\d+\.(?:RC|rc|\d)"
     r"|vLLM Ascend Version|vLLM API server version|, but you have \S+ \d\S* which is incompatible"
+    r"|ASCEND_(?:RT_)?VISIBLE_DEVICES="
 )
 
 
@@ -32,6 +34,11 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(rf"\b(vLLM Ascend) Version\s*:\s*{v}"),
         re.compile(rf"\b(vLLM) API server version {v}"),
     )
+
+
+@functools.cache
+def _env() -> re.Pattern[str]:
+    return re.compile(r"\b(ASCEND_(?:RT_)?VISIBLE_DEVICES)=['\"]?([\d,]+)")
 
 
 @functools.cache
@@ -63,4 +70,6 @@ def versions_in(text: str) -> list[tuple[str, str]]:
             found.append((name, m.group(2).rstrip(".,;")))
     for m in _cann().finditer(text):
         found.append(("cann", m.group(1)))
+    for m in _env().finditer(text):
+        found.append((f"env:{m.group(1)}", m.group(2).strip(",")))
     return found

@@ -120,12 +120,14 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl, versions
+    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
+        device.DeviceVisibility,
+        device.CudaOnNpu,
         library.SharedLibrary,
         opbuild.CannPython,
         versions.VersionPairs,
