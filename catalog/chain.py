@@ -66,7 +66,8 @@ CJK = re.compile(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 # A CANN report without an E-code: HCCL's / HCCP's own "[ERROR] HCCL(pid,proc):time [file.cc:N] …" lines,
 # the device's error report ("The error from device(chipId:…) … aivector error"), and HCCP's bind /
-# port-down messages pasted without their EJ code, the runtime refusing a device id, and a CANN component (TUNE, TEFUSION …) quoting
+# port-down messages pasted without their EJ code, the runtime refusing a device id, torch.distributed's C++ error lines
+# (``[E… socket.cpp:N] [c10d] …``), and a CANN component (TUNE, TEFUSION …) quoting
 # the Python import error it hit; pip's resolver conflict line ("… requires torch==2.7.1, but you have
 # torch 2.8.0 which is incompatible"). (type, message) for :meth:`ChainTracker.cann`.
 COMPONENT = re.compile(
@@ -75,6 +76,7 @@ COMPONENT = re.compile(
     r"|((?:Failed to bind the IP port|The network port is down)\b.*)$"
     r"|\[ERROR\]\s?([A-Z]+)\([^)]*\):.*?\"?((?:ModuleNotFoundError|ImportError): .*?)\"?$"
     r"|(Set visible device failed, invalid device=\d+.*)$"
+    r"|\[E\d{3,4} [\d:.]+ \S+\.cpp:\d+\] \[c10d\] (.*)$"
 )
 
 
@@ -93,6 +95,8 @@ def component(text: str) -> tuple[str, str] | None:
         return "device", f"The error from device{m.group(3)}"
     if m.group(4) is not None:
         return "HCCP", m.group(4).strip()
+    if m.group(8) is not None:
+        return "c10d", m.group(8).strip()  # torch.distributed's C++ side logging an error (glog "E" level)
     if m.group(7) is not None:
         return "device", m.group(7).strip()  # the runtime refusing a device id
     return m.group(5), m.group(6).strip()  # a CANN component quoting the Python import error it hit
