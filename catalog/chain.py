@@ -223,6 +223,10 @@ class ChainTracker:
         self.last = -(10**9)  # line number of the last chain event
         self.current: Link | None = None  # the link later lines (CANN, ERR tag, what()) attach to
         self.anchor: Link | None = None  # the exception CANN lines explain
+        # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
+        # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
+        # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
+        self.pending: deque[tuple[int, str, list[str]]] = deque(maxlen=4)
 
     # Each method returns a finished chain when the line starts a new one.
     def traceback(self, number: int) -> Chain | None:
@@ -309,6 +313,12 @@ class ChainTracker:
             self.anchor = None
         link = Link("cann", code, message[:300], self.file, number, codes=[code], text=text[:300])
         link.hits.extend(hits)
+        for at, before, codes in self.pending:
+            if 0 < number - at <= JOIN_GAP:
+                link.add_detail(before)
+                link.codes.extend(c for c in codes if c not in link.codes)
+        del link.codes[MAX_CODES:]
+        self.pending.clear()
         anchor = self.anchor if self.anchor is not None and self.anchor in self.chain.links else None
         if anchor is not None:
             self.chain.links.insert(self.chain.links.index(anchor), link)  # the cause of the exception above
@@ -348,6 +358,8 @@ class ChainTracker:
         """A line inside a failure's output (ERR tag, ``what():``, error codes): add it to the current link."""
         link = self.current
         if link is None or number - self.last > CANN_GAP:
+            if codes or text.startswith("[Error]:"):
+                self.pending.append((number, text, list(codes)))
             return
         if link.kind == "process" and not link.message:
             what = WHAT.match(text)
