@@ -15,6 +15,7 @@ Built incrementally from candidate lines only (the classifier never shows us ord
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections import deque
 
@@ -70,7 +71,13 @@ DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
 # (``[E… socket.cpp:N] [c10d] …``), and a CANN component (TUNE, TEFUSION …) quoting
 # the Python import error it hit; pip's resolver conflict line ("… requires torch==2.7.1, but you have
 # torch 2.8.0 which is incompatible"). (type, message) for :meth:`ChainTracker.cann`.
-COMPONENT = re.compile(
+@functools.cache
+def _component() -> re.Pattern[str]:
+    """Compiled on first use: most pastes never reach it."""
+    return re.compile(COMPONENT)
+
+
+COMPONENT = (
     r"\[ERROR\]\s?(HCC[LP])\([^)]*\):\s*\S+\s*(?:\[[\w.]+:\d+\])?\s*(.*)$"
     r"|(?:^|\W)The error from device(\(.*)$"
     r"|((?:Failed to bind the IP port|The network port is down)\b.*)$"
@@ -86,7 +93,7 @@ def component(text: str) -> tuple[str, str] | None:
 
         if pip_conflict(text) is not None:
             return "pip", text.strip()
-    m = COMPONENT.search(text)
+    m = _component().search(text)
     if m is None:
         return None
     if m.group(1):
