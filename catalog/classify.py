@@ -66,6 +66,7 @@ GENERIC_PREFILTER = (
     logversions.PREFILTER,
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
+CANN_CODE = re.compile(r"E[A-Z]\d{4}|E\d{5}")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
@@ -417,6 +418,12 @@ class Classifier:
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
+        if exc is not None and exc.group(2) and CANN_CODE.fullmatch(exc.group(2)) and not (exc.group(3) or "").strip():
+            exc = None  # "AclNN_Parameter_Error(EZ1001):" heads a CANN report whose text is on the lines below
+        continued: list[str] = []
+        if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
+            continued = self._continued(block, end)
+            stripped = " ".join([stripped, *continued])[:MAX_EXCERPT]
         entries = self.matcher.entries_in(text)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
@@ -443,6 +450,25 @@ class Classifier:
             for package, version in logversions.versions_in(text):
                 self.versions.setdefault(package, version)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
+            for line in continued:  # the report's lines as printed, for its evidence
+                tracker.current.add_detail(line)
+
+    def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
+        """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
+        parts: list[str] = []
+        for _ in range(limit):
+            if not block or end >= len(block):
+                break
+            nxt_end = block.find(b"\n", end + 1)
+            nxt_end = nxt_end if nxt_end != -1 else len(block)
+            nxt_text, _ = strip_prefixes(block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n"))
+            head = nxt_text.strip()
+            if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or chains.CANN_LINE.match(head) or head.startswith(("Traceback", "TraceBack")):
+                break
+            parts.append(head)
+            end = nxt_end
+        return parts
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
         """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""

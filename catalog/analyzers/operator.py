@@ -26,6 +26,22 @@ OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aol
 QUANT = "https://github.com/vllm-project/vllm-ascend/issues/7039"
 
 
+SUPPORT_LIST = re.compile(r"not implemented for (DT_\w+).*?support list\s*\[([^\]]*)\]", re.S)
+
+
+def _model_dtype(text: str) -> str:
+    """The model dtype to switch to when a check rejects fp16 or bf16 and lists the other as supported."""
+    m = SUPPORT_LIST.search(text)
+    if m is None:
+        return ""
+    listed = m.group(2)
+    if m.group(1) == "DT_FLOAT16" and "DT_BFLOAT16" in listed:
+        return "bfloat16"
+    if m.group(1) == "DT_BFLOAT16" and re.search(r"DT_FLOAT16\b", listed):
+        return "float16"
+    return ""
+
+
 def _op_name(link: Link, chain: Chain) -> str:
     for text in (link.message, link.text, *link.detail, *(t for other in chain.links for t in (other.message, *other.detail))):
         if m := OP.search(text):
@@ -57,8 +73,11 @@ class OperatorParams(Analyzer):
                  "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
         if quant:
             cause += " In a quantized matmul this is the activation/bias dtype the quantization method passes (bf16 vs float32/float16)."
+            wanted = _model_dtype(text)
             fix = ("Use the dtype the operator asks for: run the quantized model with the dtype its quant method supports "
-                   "(e.g. dtype=float16 for w8a8/w8a16 on this release), or upgrade vllm-ascend to the release whose quant method casts the bias",
+                   + (f"(here: --dtype {wanted}, the model dtype in the operator's support list)" if wanted else
+                      "(the operator's support list names it)")
+                   + ", or upgrade vllm-ascend to the release whose quant method casts the input",
                    "Check the quantization guide's supported dtype per method")
         else:
             fix = (f"Change the caller so {arg} has a {what} the operator supports (reshape/cast before the call), or disable the feature that produces it",
