@@ -120,7 +120,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, verl, versions
+    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -131,6 +131,7 @@ def registry() -> tuple[Analyzer, ...]:
         library.SharedLibrary,
         opbuild.CannPython,
         versions.VersionPairs,
+        triton.TritonOnNpu,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
