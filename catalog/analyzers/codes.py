@@ -32,7 +32,8 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
 # None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
-    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"), "op-no-binary"),
+    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
+                      r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
@@ -43,6 +44,7 @@ CONTEXT_KINDS = (
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
+    "op-no-binary": "No kernel binary for the operator (the CANN ops / kernels package is missing, incomplete or older)",
     "device-lost-heartbeat": "The device stopped answering (task scheduler heartbeat lost)",
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
