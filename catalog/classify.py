@@ -240,7 +240,7 @@ class Classifier:
         self.hits: dict[str, Hit] = {}
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
-        self.versions: dict[str, str] = {}  # package -> version, as the log states them
+        self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self.last_progress: dict[str, int] = {}
         self.order = 0

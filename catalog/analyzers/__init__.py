@@ -54,7 +54,7 @@ class Finding:
 class Facts:
     """What the whole log states, beyond one chain."""
 
-    versions: dict[str, str]
+    versions: dict[str, str]  # import name (torch_npu, vllm_ascend), "cann", or "env:ASCEND_RT_VISIBLE_DEVICES" -> value
     overrides: dict[str, str]  # Hydra overrides seen on the command line or in "Error executing job"
 
 
