@@ -23,10 +23,15 @@ INVALID = re.compile(
     r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001",
     re.I,
 )
-CUDA = re.compile(r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available")
+CUDA = re.compile(
+    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available"
+    r"|(Distributed package doesn't have NCCL built in)|(Attempting to deserialize object on a CUDA device)"
+)
 TORCH_NPU_ENV = "https://www.hiascend.com/document/detail/zh/canncommercial/83RC1/maintenref/envvar/envref_07_0149.html"
 TRANSFER = "https://github.com/Ascend/pytorch/blob/master/torch_npu/contrib/transfer_to_npu.py"
 TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
+TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
+TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"
 
 
 def visible(facts: Facts) -> tuple[str, str] | None:
@@ -97,6 +102,24 @@ class CudaOnNpu(Analyzer):
             return None
         caller = next((f for f in reversed(link.frames) if f.package not in ("torch",) and "/torch/" not in f.path), None)
         where = f" The call comes from {caller}." if caller else ""
+        if m.group(1):  # the NCCL backend asked for: the NPU's collective backend is HCCL
+            return Finding(
+                "The NCCL backend was requested on an NPU host (use HCCL)",
+                f"{link.short_type}: {m.group(0)}. torch_npu provides the HCCL backend for collectives; NCCL is CUDA-only, so "
+                f"init_process_group(backend='nccl') (often a framework default) fails on an Ascend host.{where}",
+                ("Use backend='hccl' for NPU tensors (and 'gloo' for CPU ones), or the framework's NPU setting (DeepSpeed / accelerate / "
+                 "transformers pick hccl when torch_npu is imported and the device is npu)",
+                 "Import torch_npu (or torch_npu.contrib.transfer_to_npu) before the framework initialises distributed"),
+                evidence(link), (TORCH_DIST, TRANSFER), key=f"nccl:{caller}", family="device", kind="cuda-call-on-npu",
+            )
+        if m.group(2):  # a checkpoint saved with CUDA tensors
+            return Finding(
+                "A checkpoint saved on a CUDA device is loaded without map_location",
+                f"{link.short_type}: {m.group(0)}. The checkpoint's tensors are tagged with a cuda device; torch.load recreates them "
+                f"there unless told otherwise, and this host has no CUDA.{where}",
+                ("Load with torch.load(path, map_location='cpu') (then move to the NPU), or map_location='npu'",),
+                evidence(link), (TORCH_LOAD,), key=f"cudaload:{caller}", family="device", kind="cuda-call-on-npu",
+            )
         return Finding(
             "A CUDA call on an NPU host",
             f"{link.short_type}: {m.group(0)}. torch on an Ascend host is the CPU build plus torch_npu: any code path that asks "
