@@ -15,6 +15,7 @@ Built incrementally from candidate lines only (the classifier never shows us ord
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections import deque
 
@@ -78,6 +79,50 @@ PROSE = lazy(
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
 # Two processes writing the same exception line at once: "KeyErrorKeyError: : 'x'".
 DOUBLED = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception))\1: : ?")
+# A CANN report without an E-code: HCCL's / HCCP's own "[ERROR] HCCL(pid,proc):time [file.cc:N] …" lines,
+# the device's error report ("The error from device(chipId:…) … aivector error"), and HCCP's bind /
+# port-down messages pasted without their EJ code, the runtime refusing a device id, torch.distributed's C++ error lines
+# (``[E… socket.cpp:N] [c10d] …``), and a CANN component (TUNE, TEFUSION …) quoting
+# the Python import error it hit; pip's resolver conflict line ("… requires torch==2.7.1, but you have
+# torch 2.8.0 which is incompatible"). (type, message) for :meth:`ChainTracker.cann`.
+@functools.cache
+def _component() -> re.Pattern[str]:
+    """Compiled on first use: most pastes never reach it."""
+    return re.compile(COMPONENT)
+
+
+COMPONENT = (
+    r"\[ERROR\]\s?(HCC[LP])\([^)]*\):\s*\S+\s*(?:\[[\w.]+:\d+\])?\s*(.*)$"
+    r"|(?:^|\W)The error from device(\(.*)$"
+    r"|((?:Failed to bind the IP port|The network port is down)\b.*)$"
+    r"|\[ERROR\]\s?([A-Z]+)\([^)]*\):.*?\"?((?:ModuleNotFoundError|ImportError): .*?)\"?$"
+    r"|(Set visible device failed, invalid device=\d+.*)$"
+    r"|\[E\d{3,4} [\d:.]+ \S+\.cpp:\d+\] \[c10d\] (.*)$"
+)
+
+
+def component(text: str) -> tuple[str, str] | None:
+    if ", but you have " in text:  # pip's resolver stating a version conflict
+        from .logversions import pip_conflict
+
+        if pip_conflict(text) is not None:
+            return "pip", text.strip()
+    m = _component().search(text)
+    if m is None:
+        return None
+    if m.group(1):
+        return m.group(1), m.group(2).strip()
+    if m.group(3) is not None:
+        return "device", f"The error from device{m.group(3)}"
+    if m.group(4) is not None:
+        return "HCCP", m.group(4).strip()
+    if m.group(8) is not None:
+        return "c10d", m.group(8).strip()  # torch.distributed's C++ side logging an error (glog "E" level)
+    if m.group(7) is not None:
+        return "device", m.group(7).strip()  # the runtime refusing a device id
+    return m.group(5), m.group(6).strip()  # a CANN component quoting the Python import error it hit
+
+
 WHAT = lazy(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = lazy(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
@@ -201,6 +246,10 @@ class ChainTracker:
         self.anchor: Link | None = None  # the exception CANN lines explain
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
         self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
+        # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
+        # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
+        # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
+        self.pending: deque[tuple[int, str, list[str]]] = deque(maxlen=4)
 
     # Each method returns a finished chain when the line starts a new one.
     def traceback(self, number: int, named: str = "") -> Chain | None:
@@ -294,6 +343,12 @@ class ChainTracker:
             self.anchor = None
         link = Link("cann", code, message[:300], self.file, number, codes=[code], text=text[:300])
         link.hits.extend(hits)
+        for at, before, codes in self.pending:
+            if 0 < number - at <= JOIN_GAP:
+                link.add_detail(before)
+                link.codes.extend(c for c in codes if c not in link.codes)
+        del link.codes[MAX_CODES:]
+        self.pending.clear()
         anchor = self.anchor if self.anchor is not None and self.anchor in self.chain.links else None
         if anchor is not None:
             self.chain.links.insert(self.chain.links.index(anchor), link)  # the cause of the exception above
@@ -333,6 +388,8 @@ class ChainTracker:
         """A line inside a failure's output (ERR tag, ``what():``, error codes): add it to the current link."""
         link = self.current
         if link is None or number - self.last > CANN_GAP:
+            if codes or text.startswith("[Error]:"):
+                self.pending.append((number, text, list(codes)))
             return
         if link.kind == "process" and not link.message:
             what = WHAT.match(text)

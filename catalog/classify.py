@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import chain as chains
+from . import logversions
 from .chain import Chain, ChainTracker, Link
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
@@ -72,13 +73,13 @@ GENERIC_PREFILTER = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
-    r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
+    logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )
 GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
@@ -86,9 +87,6 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
-VERSION = re.compile(
-    r"\b(torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)(\d+\.\d+[\w.+-]*)"
-)
 PROGRESS = b"step:"
 
 
@@ -262,7 +260,7 @@ class Classifier:
         self.hits: dict[str, Hit] = {}
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
-        self.versions: dict[str, str] = {}  # package -> version, as the log states them
+        self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
@@ -513,7 +511,15 @@ class Classifier:
             stripped = said.group(1) if exc is not None else stripped
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
+        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)) and not (exc.group(3) or "").strip():
+            exc = None  # "AclNN_Parameter_Error(EZ1001):" heads a CANN report whose text is on the lines below
+        continued: list[str] = []
+        if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
+            continued = self._continued(block, end)
+            stripped = " ".join([stripped, *continued])[:MAX_EXCERPT]
         raising = chains.RAISE_LINE.match(stripped) if exc is None else None
+        if raising is not None and _next_is_exception(block, end):
+            raising = None  # the exception line itself follows: it is matched there, once
         # A raise statement is matched as the exception it raises: the paste may stop before that line.
         entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
         if not entries and exc is not None:
@@ -540,14 +546,33 @@ class Classifier:
                 seen.add(entry.id)
                 hit.count += repeats
         if len(self.versions) < MAX_VERSIONS:
-            for m in VERSION.finditer(text):
-                self.versions.setdefault(m.group(1).replace("-", "_"), m.group(2))
+            for package, version in logversions.versions_in(text):
+                self.versions.setdefault(package, version)
             if VERSION_LINE.search(text):
                 from .upstream import versions_in_log
 
                 for package, version in versions_in_log([text], self._pip_show).items():
                     self.versions.setdefault(package.replace("-", "_"), version)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
+            for line in continued:  # the report's lines as printed, for its evidence
+                tracker.current.add_detail(line)
+
+    def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
+        """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
+        parts: list[str] = []
+        for _ in range(limit):
+            if not block or end >= len(block):
+                break
+            nxt_end = block.find(b"\n", end + 1)
+            nxt_end = nxt_end if nxt_end != -1 else len(block)
+            nxt_text, _ = strip_prefixes(block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n"))
+            head = nxt_text.strip()
+            if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or chains.CANN_LINE.match(head) or head.startswith(("Traceback", "TraceBack")):
+                break
+            parts.append(head)
+            end = nxt_end
+        return parts
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
         """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""
@@ -622,6 +647,8 @@ class Classifier:
             done = self._death(tracker, death, stripped, name, number, hits)
         elif (cann := chains.CANN_LINE.match(stripped)) is not None:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
+        elif (comp := chains.component(stripped)) is not None:
+            done = tracker.cann(comp[0], comp[1], stripped, number, hits)
         elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
@@ -723,6 +750,15 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _next_is_exception(block: bytes, end: int) -> bool:
+    """Whether the line after ``end`` in ``block`` is an exception line (of any writer's prefix)."""
+    if not block or end >= len(block):
+        return False
+    nxt_end = block.find(b"\n", end + 1)
+    nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
+    return EXCEPTION.match(strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r"))[0].strip()) is not None
 
 
 def _after_warning(block: bytes, start: int) -> bool:

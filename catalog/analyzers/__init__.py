@@ -55,7 +55,7 @@ class Finding:
 class Facts:
     """What the whole log states, beyond one chain."""
 
-    versions: dict[str, str]
+    versions: dict[str, str]  # import name (torch_npu, vllm_ascend), "cann", or "env:ASCEND_RT_VISIBLE_DEVICES" -> value
     overrides: dict[str, str]  # Hydra overrides seen on the command line or in "Error executing job"
     settings: Any = None  # run_settings.RunSettings: the config lines the classifier streamed past, per input
 
@@ -127,13 +127,18 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, hub, library, memory, operator, oserror, package, process, rendezvous, verl
+    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
+        device.DeviceVisibility,
+        device.CudaOnNpu,
         library.SharedLibrary,
+        opbuild.CannPython,
+        versions.VersionPairs,
+        triton.TritonOnNpu,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
@@ -145,6 +150,9 @@ def registry() -> tuple[Analyzer, ...]:
         verl.VerlCondition,
         verl.HydraKey,
         operator.OperatorParams,
+        opbuild.OpMissing,
+        opbuild.OpCompile,
+        hccl.HcclLog,
         codes.ErrorCodes,
     ))
 
@@ -171,6 +179,7 @@ def derive(
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
         weak: list[DerivedItem] = []  # catch-all codes read in this chain: below anything specific it also holds
         best_item: DerivedItem | None = None
+        best_from: tuple[Link, list[tuple[Analyzer, Finding]]] | None = None  # the best derived item's link and findings
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
             specific = [e for e in catalog if not e.generic]
@@ -208,6 +217,9 @@ def derive(
             else:
                 continue
             out.explained.add(id(link))
+            if specific and best_item is not None and best_from is not None and best_item.count == chain.count and _same_report(best_from[0], best_item, specific[0]):
+                _unfold_into(out, by_key, best_item, specific[0].id, best_from[1])
+                best = best_item = best_from = None
             if best is not None and (best[0] >= tier or (item is not None and item.weak)):
                 for e in catalog:
                     out.demoted.setdefault(e.id, best[1])
@@ -218,6 +230,7 @@ def derive(
                 if namer is not None:
                     out.roots.add(namer.id)
                 best, best_item = (tier, top), item
+                best_from = (link, findings) if item is not None else None
         if best is not None and best[0] == 3:  # a wrapper's code never outranks the specific link of its own chain
             for weak_item in weak:
                 if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
@@ -255,6 +268,25 @@ def _names_own_line(catalog: list[KnownFailure], link: Link, positions: dict[str
     if link.wrapper:
         return None
     return next((e for e in catalog if positions.get(e.id) == (link.file, link.line)), None)
+
+
+# HCCL's and HCCP's own log lines ("[ERROR] HCCP(...) ... ra rdev init failed") printed with the exception
+# whose code an entry names ("EJ0002 ... The network port is down"): one report of one failure, and the entry
+# already names it; the analyzer's reading of those lines becomes the entry's notes.
+REPORT_LINES = frozenset({"HCCL", "HCCP"})
+
+
+def _same_report(link: Link, item: DerivedItem, entry: KnownFailure) -> bool:
+    return link.kind == "cann" and link.type in REPORT_LINES and item.entry.family == entry.family and item.demoted_by is None
+
+
+def _unfold_into(out: Derived, by_key: dict, item: DerivedItem, entry_id: str, findings: list[tuple[Analyzer, Finding]]) -> None:
+    """A derived item that an entry on a later link of its chain names after all: it becomes that entry's notes."""
+    if item in out.items:
+        out.items.remove(item)
+    for key in [k for k, v in by_key.items() if v is item]:
+        del by_key[key]
+    _fold(out, entry_id, findings)
 
 
 def _fold(out: Derived, entry_id: str, findings: list[tuple[Analyzer, Finding]]) -> None:

@@ -23,6 +23,7 @@ KINDS = {
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
     "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
 }
+KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
@@ -33,11 +34,23 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
 # None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
-    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"), "op-no-binary"),
+    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
+                      r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+    # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
+    (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
+    (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
+    (None, re.compile(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]"), "aicore-timeout"),
 )
+# What a context class is, in words, for the title of a code finding it refines.
+CONTEXT_TITLES = {
+    "op-no-binary": "No kernel binary for the operator (the CANN ops / kernels package is missing, incomplete or older)",
+    "device-lost-heartbeat": "The device stopped answering (task scheduler heartbeat lost)",
+    "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
+    "aicore-timeout": "An AI Core / vector core kernel timed out",
+}
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
 TIMEOUTS = {"107019", "107020", "507046", "507047", "EI0002", "EI0006", "hccl:9"}
 CATCH_ALL = {"507011", "EZ9999", "E19999", "EE9999", "EI9999", "EJ9999", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
@@ -105,8 +118,11 @@ class ErrorCodes(Analyzer):
         fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
         sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
         kind = _context_kind(best.code, link, chain) or KINDS.get(best.code, f"code-{best.code}")
+        title = f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")
+        if kind in CONTEXT_TITLES:
+            title = f"{CONTEXT_TITLES[kind]} ({title})"
         return Finding(
-            f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")[:160],
+            title[:160],
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,
             weak=_weight(best) <= 1 or best.code in TIMEOUTS, notes=self._notes(link),
         )

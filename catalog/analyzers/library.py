@@ -114,6 +114,7 @@ CUDA_ONLY = frozenset((
 FLASH_STUB = "https://github.com/vllm-project/vllm-ascend/pull/7277"
 # "No module named 'flash_attn.ops'" raised in other code: that code reached for a CUDA-only package.
 MISSING_CUDA_MODULE = re.compile(r"No module named '((\w+)[\w.]*)'")
+NO_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
 
 
 class CudaOnlyPackage(Analyzer):
@@ -127,16 +128,22 @@ class CudaOnlyPackage(Analyzer):
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
         package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
+        wanted = NO_METADATA.search(link.message)  # a library checking for the package's distribution before using it
+        if wanted is not None and wanted.group(1).replace("-", "_") in CUDA_ONLY:
+            package = wanted.group(1).replace("-", "_")
         if package not in CUDA_ONLY:
             return None
-        frame = next(f for f in reversed(link.frames) if f.package == package)
+        frame = next((f for f in reversed(link.frames) if f.package == package), link.frames[-1] if link.frames else None)
+        if frame is None and not link.type:
+            return None
         flash = package.startswith("flash_attn")
         what = f"{link.short_type}: {link.message[:160]}" if link.type else f"a traceback cut off inside {frame}"
         return Finding(
             f"{package} (a CUDA-only package) is imported on the Ascend host",
             f"{what}. {package} is built for NVIDIA GPUs (it loads CUDA/cuDNN libraries or kernels at import); on an NPU host "
             "it fails as soon as something imports it"
-            + (" — here because the model asks for flash_attention_2." if flash else " — here a patch/plugin imports it because it is installed."),
+            + (" — here because the model asks for flash_attention_2." if flash else " — here a patch/plugin imports it because it is installed.")
+            + (f" The code asked for {package}'s installed distribution, which cannot be installed on an NPU host." if wanted else ""),
             (("Use an attention implementation the NPU has: attn_implementation='sdpa' (or 'eager'); torch_npu provides its own fused attention",
               "pip uninstall flash-attn if it was installed by accident") if flash else
              (f"pip uninstall {package.replace('_', '-')} from the NPU environment (code that finds it installed tries to use it)",

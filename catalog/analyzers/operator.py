@@ -15,7 +15,8 @@ from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 
 PARAM_CHECK = re.compile(
-    r"(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
+    r"Io (input|output) (dtype) or format is not supported, get io \w+ info is [^.]*?(?= but supported list|$)"
+    r"|(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
     r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
     r"|(?:dtype|shape|format) (?:of )?(\w+) (?:is )?not supported"
     r"|(\w+) not implemented for (DT_\w+)"
@@ -23,6 +24,22 @@ PARAM_CHECK = re.compile(
 OP = re.compile(r"\b(aclnn[A-Z]\w+)")
 OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
 QUANT = "https://github.com/vllm-project/vllm-ascend/issues/7039"
+
+
+SUPPORT_LIST = re.compile(r"not implemented for (DT_\w+).*?support list\s*\[([^\]]*)\]", re.S)
+
+
+def _model_dtype(text: str) -> str:
+    """The model dtype to switch to when a check rejects fp16 or bf16 and lists the other as supported."""
+    m = SUPPORT_LIST.search(text)
+    if m is None:
+        return ""
+    listed = m.group(2)
+    if m.group(1) == "DT_FLOAT16" and "DT_BFLOAT16" in listed:
+        return "bfloat16"
+    if m.group(1) == "DT_BFLOAT16" and re.search(r"DT_FLOAT16\b", listed):
+        return "float16"
+    return ""
 
 
 def _op_name(link: Link, chain: Chain) -> str:
@@ -45,23 +62,34 @@ class OperatorParams(Analyzer):
         if text is None:
             return None
         m = PARAM_CHECK.search(text)
-        arg = m.group(1) or m.group(3) or m.group(5) or m.group(6) or "an input"
-        what = (m.group(2) or m.group(4) or ("dtype" if m.group(7) else "") or "dtype/shape").lower()
+        arg = m.group(3) or m.group(5) or m.group(7) or m.group(8) or (f"its {m.group(1)}" if m.group(1) else "an input")
+        what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or "dtype/shape").lower()
         op = _op_name(link, chain)
         on = f" {op}" if op else " an operator"
         quant = "dtype" in what and "quant" in op.lower()
-        cause = (f"The operator{on} checked its arguments and rejected {arg}'s {what}: {m.group(0)[:160]}. "
+        # bf16 inputs rejected by a non-quantized operator: this device / kernel has no bf16 path (310P, older chips).
+        bf16 = not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", m.group(0)))
+        whose = f"the {what} of {arg}" if arg.startswith("its ") else f"{arg}'s {what}"
+        cause = (f"The operator{on} checked its arguments and rejected {whose}: {m.group(0)[:160]}. "
                  "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
         if quant:
             cause += " In a quantized matmul this is the activation/bias dtype the quantization method passes (bf16 vs float32/float16)."
+            wanted = _model_dtype(text)
             fix = ("Use the dtype the operator asks for: run the quantized model with the dtype its quant method supports "
-                   "(e.g. dtype=float16 for w8a8/w8a16 on this release), or upgrade vllm-ascend to the release whose quant method casts the bias",
+                   + (f"(here: --dtype {wanted}, the model dtype in the operator's support list)" if wanted else
+                      "(the operator's support list names it)")
+                   + ", or upgrade vllm-ascend to the release whose quant method casts the input",
                    "Check the quantization guide's supported dtype per method")
         else:
             fix = (f"Change the caller so {arg} has a {what} the operator supports (reshape/cast before the call), or disable the feature that produces it",
                    "Upgrade CANN / vllm-ascend to a release whose operator supports this input; the operator's aclnn API page lists the supported dtypes and shapes")
+        if bf16:
+            cause += " The rejected inputs are bfloat16: this operator has no bf16 kernel on this device."
+            fix = ("Run the model in float16: dtype=float16 (vLLM --dtype float16; verl actor_rollout_ref.rollout.dtype=float16 and "
+                   "the actor's mixed precision) — devices such as Atlas 300I (310P) have no bf16 kernels",
+                   "Or upgrade CANN / vllm-ascend to a release whose operator lists DT_BFLOAT16 for this device")
         return Finding(
-            f"{op or 'Operator'} rejected {arg}'s {what}"[:160], cause, fix, evidence(link), (OP_API, QUANT) if quant else (OP_API,),
-            key=f"param:{op}:{arg}:{what}", family="dtype" if quant else "operator",
-            kind="quant-rollout-dtype" if quant else "aclnn-param-unsupported",
+            f"{op or 'Operator'} rejected {whose}"[:160], cause, fix, evidence(link), (OP_API, QUANT) if quant else (OP_API,),
+            key=f"param:{op}:{arg}:{what}", family="dtype" if quant or bf16 else "operator",
+            kind="quant-rollout-dtype" if quant else ("bf16-unsupported-on-device" if bf16 else "aclnn-param-unsupported"),
         )

@@ -4,7 +4,8 @@ The TCPStore on MASTER_ADDR:MASTER_PORT is where all ranks meet before HCCL is s
 side says how many joined ("Timed out after 1801 seconds waiting for clients. 1/3 clients joined."),
 its client side that it could not reach the server ("The client socket has timed out after …ms while
 trying to connect to (host, port)", older: "connect() timed out", "Socket Timeout"), and the elastic
-agent raises RendezvousTimeoutError. Releases word it differently; the class is one: some rank did
+agent raises RendezvousTimeoutError; c10d's C++ side logs the client timeout as its own
+``[E… socket.cpp:N] [c10d] …`` line, often with no Python exception near it. Releases word it differently; the class is one: some rank did
 not start, died early, or cannot reach the master's address and port.
 """
 
@@ -32,7 +33,7 @@ class Rendezvous(Analyzer):
     stops_run = "the ranks never met: nothing runs until every rank is restarted"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link):
+        if not raised(link) and not (link.kind == "cann" and link.type == "c10d"):
             return None
         text = f"{link.type}: {link.message}"
         joined = JOINED.search(text)
@@ -43,12 +44,12 @@ class Rendezvous(Analyzer):
             seconds, came, want = joined.groups()
             cause = (f"The rendezvous server (the TCPStore on MASTER_ADDR:MASTER_PORT) waited {seconds} s and only {came} of {want} "
                      "ranks connected: the others never started, died before init_process_group, or cannot reach the master.")
-            key = f"joined:{want}"
+            key, specific = f"joined:{want}", f"{came} of {want} ranks joined in {seconds} s"
         else:
             where = f" ({client.group(1)}:{client.group(2)})" if client.group(1) and client.group(2) else ""
             cause = (f"This rank could not reach the rendezvous server{where} in time: the master rank has not started or "
                      "died, MASTER_ADDR/MASTER_PORT point elsewhere, or a firewall/NIC choice blocks the connection.")
-            key = f"client:{where}"
+            key, specific = f"client:{where}", f"this rank could not reach the rendezvous server{where}"
         return Finding(
             "Ranks did not all join the distributed rendezvous", f"{link.short_type}: {link.message[:200]}. {cause}",
             ("Read the log of the rank that did not join (or died first) — its own error is the cause",
@@ -56,4 +57,5 @@ class Rendezvous(Analyzer):
              "on multi-NIC hosts pin the interface (GLOO_SOCKET_IFNAME / HCCL_SOCKET_IFNAME)",
              "Make sure every node launches the same world size (nnodes x nproc_per_node) and starts within the timeout"),
             evidence(link), (TORCH_DIST,), key=key, family="hccl", kind="rendezvous-socket-timeout",
+            notes=(f"{self.id}: Ranks did not all join the distributed rendezvous", specific),
         )

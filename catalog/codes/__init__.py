@@ -21,10 +21,15 @@ ACL = re.compile(
 )
 CANN = re.compile(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
 TORCH_NPU = re.compile(r"\bERR(\d\d)(\d{3})\b")
-HCCL = re.compile(r"HCCL function error: .*?error code is (\d{1,2})\b|\bHcclResult\D{0,12}(\d{1,2})\b")
+# torch_npu's "HCCL function error: hcclX(...), error code is N", the same call quoted without that prefix,
+# and HcclResult printed on its own.
+HCCL = re.compile(
+    r"HCCL function error: .*?error code is (\d{1,2})\b|\bHcclResult\D{0,12}(\d{1,2})\b"
+    r"|\b[Hh]ccl[A-Z]\w*(?:\([^)]*\))?,? error code is (\d{1,2})\b"
+)
 DCMI = re.compile(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
 ERRNO = re.compile(r"\(errno: (\d+) - ")
-HINT = re.compile(r"(?i)\d{5}|dcmi|hccl function error|errno: ")
+HINT = re.compile(r"(?i)\d{5}|dcmi|hccl function error|errno: |\bhccl\w+\(")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,7 +58,7 @@ def extract(text: str) -> list[str]:
     for m in ACL.finditer(text):
         found.append((m.start(1), m.group(1)))
     for m in HCCL.finditer(text):
-        found.append((m.start(), f"hccl:{m.group(1) or m.group(2)}"))
+        found.append((m.start(), f"hccl:{m.group(1) or m.group(2) or m.group(3)}"))
     for m in ERRNO.finditer(text):
         found.append((m.start(1), f"errno:{m.group(1)}"))
     for m in DCMI.finditer(text):

@@ -10,6 +10,8 @@
 - ``note: <text>`` — a specific the analyzer reads from the log (a path, a number, a knob): in the
   analyzer's own answer, and in the notes of the catalog diagnosis.
 - ``unknown: <ExceptionType>`` — nothing explains it; the answer is the unexplained exception.
+- ``fatal: no`` — the finding reports a problem that does not end the run by itself (pip's resolver
+  conflict): the answer is the top diagnosis but not fatal.
 - ``kind: <label>`` — the root-cause label the analyzer recognises (the labels of tests/explain/realworld): the
   derived answer's kind, and the kind folded into the catalog diagnosis.
 """
@@ -33,7 +35,7 @@ from ascendrl.cli import main
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "derived").glob("*.log"))
-FIELDS = ("derived", "catalog", "note", "unknown", "kind")
+FIELDS = ("derived", "catalog", "note", "unknown", "kind", "fatal")
 
 
 def expect(log: Path) -> dict[str, list[str]]:
@@ -69,7 +71,7 @@ def _text(d) -> str:
 def test_analyzer_alone(log, catalog):
     want = expect(log)
     result = explain_paths(without(catalog, want["catalog"]), [log])
-    assert result.fatal, (result.diagnoses, result.unknown)
+    assert result.fatal is (want["fatal"] != ["no"]), (result.diagnoses, result.unknown)
     top = result.diagnoses[0]
     assert (top.entry.id, top.basis) == (want["derived"][0], "derived"), [(d.entry.id, d.basis, d.demoted_by) for d in result.diagnoses]
     assert top.entry.cause and top.entry.fix and top.evidence and top.entry.sources and top.kind
@@ -83,7 +85,7 @@ def test_analyzer_alone(log, catalog):
 def test_with_the_full_catalog(log, catalog):
     want = expect(log)
     result = explain_paths(catalog, [log])
-    assert result.fatal, (result.diagnoses, result.unknown)
+    assert result.fatal is (want["fatal"] != ["no"]), (result.diagnoses, result.unknown)
     if want["unknown"]:  # without the entries that name it, the failure is still read as this exception
         alone = explain_paths(without(catalog, want["catalog"]), [log]) if want["catalog"] else result
         assert alone.unknown is not None and alone.unknown.type == want["unknown"][0], alone.unknown

@@ -1,0 +1,131 @@
+"""The process asked for a device it cannot have: an id outside the visible set, or a CUDA device.
+
+- Visible devices: ``ASCEND_RT_VISIBLE_DEVICES`` (and the container's ``ASCEND_VISIBLE_DEVICES``)
+  renumber the NPUs a process sees from 0. An id at or past the number visible fails as "Set visible
+  device failed, invalid device=N", "Invalid device id", "invalid device ordinal", ``rtSetDevice …
+  device id error`` or runtime code 107001, however the release words it. The ids the log names are
+  compared with the visible set the log exports.
+- CUDA on an NPU host: torch's own CUDA checks ("Torch not compiled with CUDA enabled", "Found no
+  NVIDIA driver", "No CUDA GPUs are available") mean code asked for ``cuda`` — the frame that did is
+  the one to change (or torch_npu's transfer_to_npu maps it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+INVALID = re.compile(
+    r"Set visible device failed, invalid device=(\d+), input visible devices:\s*([\d,]*)"
+    r"|set ASCEND_RT_VISIBLE_DEVICES:(\S*) error"
+    r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001",
+    re.I,
+)
+CUDA = re.compile(
+    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available"
+    r"|(Distributed package doesn't have NCCL built in)|(Attempting to deserialize object on a CUDA device)"
+)
+TORCH_NPU_ENV = "https://www.hiascend.com/document/detail/zh/canncommercial/83RC1/maintenref/envvar/envref_07_0149.html"
+TRANSFER = "https://github.com/Ascend/pytorch/blob/master/torch_npu/contrib/transfer_to_npu.py"
+TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
+TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
+TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"
+
+
+def visible(facts: Facts) -> tuple[str, str] | None:
+    for name in ("ASCEND_RT_VISIBLE_DEVICES", "ASCEND_VISIBLE_DEVICES"):
+        if (value := facts.versions.get(f"env:{name}")) is not None:
+            return name, value
+    return None
+
+
+class DeviceVisibility(Analyzer):
+    id = "DRV-device"
+    title = "The process asked for an NPU outside its visible devices"
+    family = "device"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare", "cann"):
+            return None
+        m = next((m for t in (link.message, *link.detail) if (m := INVALID.search(t))), None)
+        if m is None:
+            return None
+        device = m.group(1) or m.group(4)
+        shown = m.group(2) if m.group(2) is not None else m.group(3)
+        env = visible(facts)
+        specifics = []
+        if device is not None:
+            specifics.append(f"device {device} was requested")
+        if shown:
+            specifics.append(f"the runtime sees {len(shown.split(','))} visible device(s): {shown}")
+        if env:
+            ids = [x for x in env[1].split(",") if x.strip()]
+            specifics.append(f"the log sets {env[0]}={env[1]} ({len(ids)} device(s), numbered 0..{max(len(ids) - 1, 0)} inside the process)")
+        text = " ".join((link.message, *link.detail))
+        if re.search(r"ascending order", text, re.I):
+            return Finding(
+                "ASCEND_RT_VISIBLE_DEVICES must list device ids in ascending order",
+                f"{link.short_type or link.type}: {link.message[:200]}. The runtime rejects a visible-device list that is not "
+                "sorted, so no NPU can be opened.",
+                ("List the ids in ascending order (e.g. 0,1,2,3,4,5,6,7); to pin ranks to particular NPUs, map them in the "
+                 "launcher, not by the order of the list",),
+                evidence(link), (TORCH_NPU_ENV,), key=f"visible-order:{shown}", family="device", kind="invalid-visible-device",
+            )
+        cause = ("A process asked for an NPU id outside the devices it can see. ASCEND_RT_VISIBLE_DEVICES (or the container's "
+                 "mounted devices) renumbers the visible NPUs from 0, so a physical id, or a local rank / device id computed "
+                 "for more devices than are visible, points past the end.")
+        if specifics:
+            cause += " From the log: " + "; ".join(specifics) + "."
+        return Finding(
+            "NPU id outside the visible devices", f"{link.short_type or link.type}: {link.message[:160]}. {cause}",
+            ("Use ids relative to the visible set (0..N-1), or widen ASCEND_RT_VISIBLE_DEVICES / the devices mounted into the "
+             "container to include the ids the job uses",
+             "Make trainer.n_gpus_per_node x nnodes (and tensor/data parallel sizes) match the number of visible NPUs; check with npu-smi info",
+             "Set the variable before Ray starts (ray stop; export ASCEND_RT_VISIBLE_DEVICES=...; ray start) so every worker sees the same set"),
+            evidence(link), (TORCH_NPU_ENV,), key=f"visible:{device}", family="device", kind="invalid-visible-device",
+            notes=(f"{self.id}: NPU id outside the visible devices", *specifics),
+        )
+
+
+class CudaOnNpu(Analyzer):
+    id = "DRV-cuda-call"
+    title = "Code asked for a CUDA device on an Ascend host"
+    family = "device"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        m = CUDA.search(link.message)
+        if m is None:
+            return None
+        caller = next((f for f in reversed(link.frames) if f.package not in ("torch",) and "/torch/" not in f.path), None)
+        where = f" The call comes from {caller}." if caller else ""
+        if m.group(1):  # the NCCL backend asked for: the NPU's collective backend is HCCL
+            return Finding(
+                "The NCCL backend was requested on an NPU host (use HCCL)",
+                f"{link.short_type}: {m.group(0)}. torch_npu provides the HCCL backend for collectives; NCCL is CUDA-only, so "
+                f"init_process_group(backend='nccl') (often a framework default) fails on an Ascend host.{where}",
+                ("Use backend='hccl' for NPU tensors (and 'gloo' for CPU ones), or the framework's NPU setting (DeepSpeed / accelerate / "
+                 "transformers pick hccl when torch_npu is imported and the device is npu)",
+                 "Import torch_npu (or torch_npu.contrib.transfer_to_npu) before the framework initialises distributed"),
+                evidence(link), (TORCH_DIST, TRANSFER), key=f"nccl:{caller}", family="device", kind="cuda-call-on-npu",
+            )
+        if m.group(2):  # a checkpoint saved with CUDA tensors
+            return Finding(
+                "A checkpoint saved on a CUDA device is loaded without map_location",
+                f"{link.short_type}: {m.group(0)}. The checkpoint's tensors are tagged with a cuda device; torch.load recreates them "
+                f"there unless told otherwise, and this host has no CUDA.{where}",
+                ("Load with torch.load(path, map_location='cpu') (then move to the NPU), or map_location='npu'",),
+                evidence(link), (TORCH_LOAD,), key=f"cudaload:{caller}", family="device", kind="cuda-call-on-npu",
+            )
+        return Finding(
+            "A CUDA call on an NPU host",
+            f"{link.short_type}: {m.group(0)}. torch on an Ascend host is the CPU build plus torch_npu: any code path that asks "
+            f"for a cuda device, calls torch.cuda.* or .cuda() fails this way.{where}",
+            ("Change the call to the NPU (device='npu', .npu(), torch.npu.*), or import torch_npu.contrib.transfer_to_npu at the "
+             "start of the entry point to map cuda calls to the NPU",
+             "If a library hard-codes cuda (a trainer's FSDP/DeepSpeed path), upgrade it to a release with NPU support or select its NPU backend"),
+            evidence(link), (TORCH_CUDA, TRANSFER), key=f"cuda:{caller}", family="device", kind="cuda-call-on-npu",
+        )

@@ -1,0 +1,149 @@
+"""Operators that could not be found or built: the op library, the op compiler and CANN's own Python.
+
+Three failures that name an operator but are about the installation, not the model:
+
+- ``aclnnX or aclnnXGetWorkspaceSize not in libopapi.so, or libopapi.so not found`` — torch_npu /
+  vllm-ascend looked the operator up in CANN's op-API library (and the custom-op packages) and it is
+  not there: the CANN ops are older than the caller, a custom-op package the model needs is not
+  installed, or CANN's environment is not loaded in this process.
+- ``Failed to compile Op [X]`` (E40021 / E20001, TEFUSION's ``Compile op[X] failed``) — CANN builds
+  some operators at first use with its TBE compiler; the build failed. The compiler's own message
+  says why: a header or Python module of the toolkit is missing (an incomplete or unsourced CANN), or
+  the operator rejects the shape.
+- ``No module named 'tbe…'`` / ``'te'`` and CANN's Python dependencies (decorator, attrs, psutil,
+  cloudpickle, sympy, scipy) raised from CANN's own Python — the CANN Python packages are not on the
+  path of this interpreter (set_env.sh not sourced) or their pip dependencies are missing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+NOT_IN_OPAPI = re.compile(r"\b(aclnn\w+?) or \1GetWorkspaceSize not in (lib\w+\.so)")
+COMPILE = re.compile(r"Failed to compile Op \[([^\]]*?),?\]|Compile op\[([^\]]*?),?\] failed")
+MISSING_HEADER = re.compile(r"fatal error: '([^']+)' file not found")
+TOOLKIT = re.compile(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
+# CANN's own Python packages and the pip packages they need (CANN's installation guide lists them).
+CANN_MODULES = re.compile(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool)(?:\.[\w.]+)?)'")
+CANN_DEPS = re.compile(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
+CANN_FRAME = re.compile(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
+OP_API_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+CANN_INSTALL = "https://www.hiascend.com/document/detail/zh/canncommercial/850/softwareinst/instg/instg_0044.html"
+CANN_DEPS_THREAD = "https://github.com/Ascend/pytorch/issues/7"
+CANN_ERRORS = "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/maintenref/troubleshooting/troubleshooting_0225.html"
+
+
+def _texts(link: Link, chain: Chain) -> list[str]:
+    return [link.message, link.text, *link.detail]
+
+
+def cann_for(facts: Facts) -> str:
+    """What the compatibility matrix says about the CANN the logged vllm-ascend release needs."""
+    have = facts.versions.get("vllm_ascend")
+    if not have:
+        return ""
+    try:
+        from ascendrl.preflight import compat
+    except ImportError:  # pragma: no cover - the catalog used on its own
+        return ""
+    row = next((r for r in compat.matrices()["vllm_ascend"]["rows"] if r["vllm_ascend"] == have), None)
+    return f"vllm-ascend {have} is documented with CANN {row['cann']}" if row and row.get("cann") else ""
+
+
+class OpMissing(Analyzer):
+    id = "DRV-op-missing"
+    title = "An aclnn operator is missing from the installed CANN op library"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare", "cann"):
+            return None
+        m = next((m for t in _texts(link, chain) if (m := NOT_IN_OPAPI.search(t))), None)
+        if m is None:
+            return None
+        op, lib = m.group(1), m.group(2)
+        pair = cann_for(facts)
+        cause = (f"The caller looked up {op} in CANN's operator API library ({lib}) and in the custom-op packages on "
+                 f"ASCEND_CUSTOM_OPP_PATH, and found it in none: the CANN operator packages installed are older than the "
+                 f"release that calls {op} needs, the custom-op package that provides it (vllm-ascend's own ops) is not "
+                 f"installed, or CANN's environment is not loaded in this process." + (f" {pair}." if pair else ""))
+        return Finding(
+            f"{op} is not in the installed CANN ({lib})", cause,
+            (f"Check: nm -D $ASCEND_HOME_PATH/lib64/{lib} | grep {op}  (and the custom-op packages under $ASCEND_CUSTOM_OPP_PATH)",
+             "Install the CANN release (toolkit and ops/kernels of the same version) that your vllm-ascend / torch_npu release "
+             "is documented with" + (f" ({pair})" if pair else "") + "; or use the vllm-ascend release that matches your CANN",
+             "Source CANN's set_env.sh (and the custom-op package's set_env.bash) in the shell that starts the job, then restart Ray"),
+            evidence(link), (MATRIX, OP_API_DOC), key=f"opapi:{op}", family="operator", kind="op-missing-in-opapi",
+        )
+
+
+class OpCompile(Analyzer):
+    id = "DRV-op-compile"
+    title = "CANN could not compile an operator at first use"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare", "cann"):
+            return None
+        texts = [t for other in chain.links for t in (other.message, other.text, *other.detail)]
+        m = next((m for t in _texts(link, chain) if (m := COMPILE.search(t))), None)
+        if m is None:
+            return None
+        op = (m.group(1) or m.group(2) or "").strip(", ")
+        header = next((h for t in texts if (h := MISSING_HEADER.search(t))), None)
+        toolkit = next((k.group(1) for t in texts if (k := TOOLKIT.search(t))), "")
+        on = f" (CANN {toolkit})" if toolkit else ""
+        if header:
+            reason = (f"The compiler could not find {header.group(1)}: the CANN toolkit{on} is incomplete (the compiler package "
+                      "was not installed or was removed) or the toolkit's environment is not loaded, so the compiler runs without its headers.")
+            fix = ("Source the toolkit's set_env.sh in the process that runs the model (ASCEND_HOME_PATH, the compiler's include paths)",
+                   f"Reinstall the CANN toolkit{on} completely (toolkit and ops/kernels of one version) if the header is missing on disk: find / -name '{header.group(1)}' 2>/dev/null")
+        else:
+            reason = (f"CANN's TBE compiler failed to build {op or 'the operator'}{on} for the shapes and dtypes of this call; the "
+                      "compiler's message under the error (errormsg/stack) says why — an unsupported shape or dtype, a pre-release "
+                      "(alpha) CANN regression, or a broken toolkit.")
+            fix = ("Read the compile error under the E40021 line (or the device log) for the reason; retry with the operator's inputs cast or reshaped if it rejects them",
+                   "Use a released (not alpha) CANN that your torch_npu / vllm-ascend release is documented with; reinstall the toolkit and ops of one version",
+                   "Clear the operator compile cache (kernel_meta / ~/atc_data) after changing CANN")
+        return Finding(
+            f"CANN failed to compile operator {op or '(unnamed)'}"[:160], f"{reason}", fix, evidence(link),
+            (CANN_ERRORS,), key=f"compile:{op}:{bool(header)}", family="operator", kind="op-compile-failed",
+        )
+
+
+class CannPython(Analyzer):
+    id = "DRV-cann-python"
+    title = "CANN's own Python packages or their dependencies are missing"
+    family = "cann-env"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        text = "\n".join(_texts(link, chain))
+        if m := CANN_MODULES.search(text):
+            module = m.group(1)
+            return Finding(
+                f"CANN's Python package {module.split('.')[0]} is not importable",
+                f"No module named '{module}': {module.split('.')[0]} is CANN's own Python package (the operator compiler and "
+                "tuning tools under the toolkit's python/site-packages). This interpreter does not have it on its path: CANN's "
+                "set_env.sh was not sourced for this process (it adds the toolkit's python/site-packages to PYTHONPATH), or "
+                "the toolkit installed lacks it.",
+                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) in the shell "
+                 "that starts the job, and restart Ray so its workers inherit PYTHONPATH",
+                 "Check: python -c 'import tbe, te' in that environment; ls $ASCEND_HOME_PATH/python/site-packages"),
+                evidence(link), (CANN_INSTALL,), key=f"cannpy:{module}", family="cann-env", kind="cann-python-path-missing",
+            )
+        m = CANN_DEPS.search(text)
+        if m is None or not (CANN_FRAME.search(text) or any(CANN_FRAME.search(f.path) for f in link.frames)):
+            return None
+        return Finding(
+            f"A Python dependency of CANN is not installed: {m.group(1)}",
+            f"No module named '{m.group(1)}', raised inside CANN's own Python (the operator compiler): CANN needs pip packages "
+            "of its own in the interpreter that runs the model (its installation guide lists numpy, decorator, sympy, cffi, "
+            "protobuf, attrs, psutil, scipy, cloudpickle, ...), and this one is missing.",
+            (f"pip install {m.group(1).replace('attr', 'attrs').replace('attrss', 'attrs')} (and the rest of CANN's list) in the environment that runs the job",
+             "A new virtualenv/conda env does not inherit them: install CANN's Python dependencies there too"),
+            evidence(link), (CANN_INSTALL, CANN_DEPS_THREAD), key=f"canndep:{m.group(1)}", family="cann-env", kind="cann-python-deps-missing",
+        )

@@ -1,0 +1,71 @@
+"""triton on an Ascend host: it comes from triton-ascend, and a plain triton (or none) breaks imports.
+
+vLLM, vllm-ascend and torch import ``triton`` on start-up; on an NPU host the package that provides
+it is triton-ascend (the NPU backend). ``No module named 'triton'``, or a ``triton`` without its
+``language`` / ``jit`` (an uninstall that left the namespace folder, a stub) means it is missing; a
+missing *submodule* (``No module named 'triton.language.target_info'``) or name means the triton
+installed is not the release the caller was written for. The fix names the triton-ascend version the
+compatibility matrix pins for the logged vllm-ascend.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+
+MISSING = re.compile(r"No module named 'triton'|module 'triton' has no attribute '(?:language|jit|runtime|Config)'")
+MISMATCH = re.compile(
+    r"No module named '(triton\.[\w.]+)'|cannot import name '(\w+)' from '(triton(?:\.[\w.]+)?)'"
+    r"|module '(triton\.[\w.]+)' has no attribute '(\w+)'"
+)
+INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+
+
+def pinned(facts: Facts) -> str:
+    """The triton-ascend version the matrix documents with the logged vllm-ascend (or the newest row's)."""
+    try:
+        from ascendrl.preflight import compat
+    except ImportError:  # pragma: no cover - the catalog used on its own
+        return ""
+    rows = [r for r in compat.matrices()["vllm_ascend"]["rows"] if r.get("triton_ascend")]
+    have = facts.versions.get("vllm_ascend")
+    row = next((r for r in rows if r["vllm_ascend"] == have), None)
+    return f"triton-ascend=={row['triton_ascend']} (documented with vllm-ascend {have})" if row else ""
+
+
+class TritonOnNpu(Analyzer):
+    id = "DRV-triton"
+    title = "triton is missing or not the triton-ascend the stack needs"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        msg = link.message
+        pin = pinned(facts)
+        install = f"pip install {pin.split(' ')[0]}" if pin else "pip install triton-ascend (the version your vllm-ascend release's installation guide names)"
+        if MISSING.search(msg):
+            return Finding(
+                "triton is missing on the Ascend host (triton-ascend not installed)",
+                f"{link.short_type}: {msg[:160]}. On an NPU host triton is provided by triton-ascend; here it is not installed, or a "
+                "plain `pip uninstall triton` left an empty triton folder behind, so `import triton` finds nothing usable."
+                + (f" The matrix pins {pin}." if pin else ""),
+                (f"{install}; do not install the plain (CUDA) triton next to it",
+                 "If a triton folder without its files remains in site-packages, remove it and reinstall triton-ascend"),
+                evidence(link), (INSTALL, MATRIX), key="triton:missing", family="compat", kind="triton-missing",
+            )
+        m = MISMATCH.search(msg)
+        if m is None:
+            return None
+        what = m.group(1) or (f"{m.group(3)}.{m.group(2)}" if m.group(2) else f"{m.group(4)}.{m.group(5)}")
+        return Finding(
+            f"The installed triton does not match what the caller imports ({what})",
+            f"{link.short_type}: {msg[:160]}. The caller ({link.raiser or 'vLLM / vllm-ascend kernels'}) was written against another "
+            "triton release than the one installed — a plain triton, or a triton-ascend of another version." + (f" The matrix pins {pin}." if pin else ""),
+            (f"Uninstall plain triton and {install}",
+             "Check with: pip list | grep -i triton  (exactly one triton-ascend, no plain triton)"),
+            evidence(link), (INSTALL, MATRIX), key=f"triton:{what}", family="compat", kind="triton-ascend-mismatch",
+        )
