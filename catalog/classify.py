@@ -48,6 +48,8 @@ REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
+# The code in CANN's error title ('AclNN_Parameter_Error(EZ1001): …'), which the exception pattern reads like RayTaskError(X).
+CANN_TITLE_CODE = re.compile(r"E[A-Z0-9]\d{4}")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -415,6 +417,8 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        if exc is not None and exc.group(2) and CANN_TITLE_CODE.fullmatch(exc.group(2)):
+            exc = None  # "AclNN_Parameter_Error(EZ1001): …" is CANN's error title and code, not Ray's RayTaskError(X)
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)

@@ -38,6 +38,8 @@ KEYS = (  # words in a message -> the config keys they stand for
 )
 DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
 CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
+# The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition.
+FOREIGN = re.compile(r"Check batch related parameters\.")
 CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 # Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
@@ -120,7 +122,7 @@ class VerlCondition(Analyzer):
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
                 evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
-        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg)):
+        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg) and not FOREIGN.search(msg)):
             return None
         keys: list[str] = []
         for pattern, names in KEYS:
