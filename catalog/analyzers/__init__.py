@@ -131,6 +131,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.DataFile,
         data.PromptLength,
         data.TensorDevices,
+        data.RewardArguments,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,
