@@ -137,6 +137,7 @@ def registry() -> tuple[Analyzer, ...]:
         hub.WeightsOnly,
         package.PackageMismatch,
         verl.VerlCondition,
+        verl.ParallelDivisibility,
         verl.HydraKey,
         operator.OperatorParams,
         codes.ErrorCodes,

@@ -191,3 +191,35 @@ class HydraKey(Analyzer):
             f"Unknown config key: {key}"[:160], cause, tuple(fix), evidence(link), (OMEGACONF, VERL_CONFIG),
             key=f"key:{key}", kind="hydra-not-in-struct",
         )
+
+
+# vLLM's / Megatron's ensure_divisibility(numerator, denominator): a model dimension split over a parallel group.
+NOT_DIVISIBLE = re.compile(r"^(\d+) is not divisible by (\d+)$")
+SPLITTERS = ("vllm", "vllm_ascend", "megatron", "mindspeed", "colossalai")
+VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/main/vllm/distributed/utils.py"
+
+
+class ParallelDivisibility(Analyzer):
+    id = "DRV-parallel-split"
+    title = "A model dimension cannot be split over the tensor-parallel ranks"
+    family = "verl-config"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.short_type != "AssertionError" or link.kind not in ("python", "remote", "bare") or _in_verl(link):
+            return None
+        m = NOT_DIVISIBLE.match(link.message.strip())
+        if m is None or (link.frames and not any(f.package in SPLITTERS or f.func in ("ensure_divisibility", "divide") for f in link.frames[-3:])):
+            return None
+        n, size = int(m.group(1)), int(m.group(2))
+        fits = [d for d in range(1, min(n, 16) + 1) if n % d == 0]
+        return Finding(
+            f"{n} is not divisible by the parallel size {size}",
+            f"AssertionError: {link.message}. vLLM (and Megatron) split attention heads, KV heads, a vision tower's heads "
+            f"or experts evenly over the tensor-parallel ranks (ensure_divisibility); this model has {n} of one of them, "
+            f"which {size} ranks cannot share. In a multimodal model the vision tower's head count counts too.",
+            (f"Set the tensor-parallel size to a divisor of {n}: {', '.join(map(str, fits))} "
+             "(verl: actor_rollout_ref.rollout.tensor_model_parallel_size; vLLM: --tensor-parallel-size)",
+             "Or use more data-parallel rollout replicas (or pipeline parallelism) instead of a larger TP size"),
+            evidence(link), (VLLM_DIVIDE, VERL_CONFIG), key=f"split:{n}:{size}", family="verl-config",
+            kind="tp-size-not-divisor-of-heads",
+        )
