@@ -51,7 +51,7 @@ EXCEPTION = chains.EXCEPTION
 # The code in CANN's error title ('AclNN_Parameter_Error(EZ1001): …'), which the exception pattern reads like RayTaskError(X).
 CANN_TITLE_CODE = re.compile(r"E[A-Z0-9]\d{4}")
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
-REPR = re.compile(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
+REPR = re.compile(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -70,7 +70,7 @@ GENERIC_PREFILTER = (
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
-    r"(?:Error|Exception)\(['\"].*['\"]\)\s*$",
+    r"(?:Error|Exception)\('[^']*'\)\r?$",
     r"(?:torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray)(?:==| version:? v?)\d+\.\d+",
 )
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
