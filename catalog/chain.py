@@ -43,9 +43,8 @@ EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
-# CANN 8.x heads its reports "<Category>_Error(<code>): …" (AclNN_Parameter_Error(EZ1001), Execution_Error(EZ1009)):
-# that shape parses as a Python exception with an inner type, but it is a CANN line under the exception above it.
-CANN_HEAD = lazy(r"^[A-Za-z]\w*_Error$")
+# CANN 8.x heads its reports "<Category>_Error(<code>): …" (AclNN_Parameter_Error(EZ1001), Execution_Error(EZ1009)),
+# a shape that parses as a Python exception with an inner type; a code there makes it a CANN line (classify.py).
 CANN_CODE = lazy(r"E[A-Z]\d{4}|E\d{5}")
 PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"

@@ -24,6 +24,7 @@ from typing import IO, Any
 
 from . import chain as chains
 from . import logversions
+from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
@@ -53,6 +54,8 @@ REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
+# An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
+REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -79,6 +82,7 @@ GENERIC_PREFILTER = (
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )
@@ -498,8 +502,10 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
-        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)) and chains.CANN_HEAD.match(exc.group(1)):
-            exc = None  # "AclNN_Parameter_Error(EZ1001): …" is CANN's report, read below as a CANN line
+        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)):
+            # "AclNN_Parameter_Error(EZ1001): …", "Communication_Error_Get_Socket(EI0006): …": CANN's error title
+            # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
+            exc = None
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
@@ -509,10 +515,11 @@ class Classifier:
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
+        if exc is None and (logged := REPR.search(stripped)) is not None:
+            kind, quote, said = logged.groups()
+            exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
-        if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)) and not (exc.group(3) or "").strip():
-            exc = None  # "AclNN_Parameter_Error(EZ1001):" heads a CANN report whose text is on the lines below
         continued: list[str] = []
         if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
             continued = self._continued(block, end)

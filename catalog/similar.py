@@ -173,7 +173,9 @@ def eligible(explanation: Explanation) -> bool:
     if not explanation.diagnoses:
         return explanation.unknown is not None
     top = explanation.diagnoses[0]
-    return not top.fatal or top.entry.generic or top.entry.id in WEAK_TOPS
+    # A decoded code the analyzer could name a root-cause class for (aicore-exception, npu-oom) is an answer, not a bare code.
+    bare = top.entry.id in WEAK_TOPS and (not top.kind or top.kind.startswith("code-"))
+    return not top.fatal or top.entry.generic or bare
 
 
 def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sources: Iterable[str] = (),

@@ -30,6 +30,9 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
               "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error",
               # the runtime registry's Execution_Error_Stream_Synchronize_Timeout and its ACL return code
               "EE1002": "stream-sync-timeout", "507046": "stream-sync-timeout"})
+# torch_npu's OPS NOT_SUPPORT: the script called an operator (or an operator feature) the NPU does not support;
+# per Ascend/pytorch docs/zh/troubleshooting/unsupported_op_called.md it follows the CPU-fallback warning.
+KINDS.update({"ERR01007": "op-unsupported-on-npu"})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (

@@ -140,3 +140,40 @@ class TensorDevices(Analyzer):
                 kind="cpu-npu-tensor-mix" if cpu else "npu-device-mismatch",
             )
         return None
+
+
+# A reward function called without an argument it requires: "accuracy_reward() missing 1 required positional
+# argument: 'solution'", "CosineReward.__call__() missing …". GRPO trainers pass dataset columns to reward
+# functions by name (TRL/ms-swift: every extra column as a keyword; verl: data_source, solution_str,
+# ground_truth, extra_info), so the missing argument is a column the dataset does not have.
+REWARD_ARGS = re.compile(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: (.+)$")
+REWARD_NAME = re.compile(r"reward|score|verif", re.I)
+TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
+
+
+class RewardArguments(Analyzer):
+    id = "DRV-reward-args"
+    title = "A reward function was called without a dataset field it requires"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "TypeError":
+            return None
+        m = REWARD_ARGS.search(link.message)
+        if m is None or not (REWARD_NAME.search(m.group(1)) or any(REWARD_NAME.search(f.func) for f in link.frames[-2:])):
+            return None
+        func = m.group(1)
+        fields = re.findall(r"'(\w+)'", m.group(2))
+        names = ", ".join(fields) or m.group(2)
+        return Finding(
+            f"Reward function {func}() got no {names}",
+            f"TypeError: {link.message[:200]}. The trainer passes each dataset column to the reward functions by name, "
+            f"so a required parameter with no column of that name arrives missing: the dataset has no {names} column (named "
+            "otherwise, e.g. answer vs solution, or dropped before the reward step), or the reward was written for another "
+            "trainer's arguments.",
+            (f"Give every row a {names} field (rename the column that holds it), and keep extra columns for the reward step "
+             "(TRL/ms-swift: remove_unused_columns=False)",
+             f"Or change {func} to read the column your data has, with **kwargs for the rest"),
+            evidence(link), (TRL_REWARDS, VERL_CONFIG), key=f"reward-args:{func}:{names}", family="data-model",
+            kind="data-missing-field",
+        )

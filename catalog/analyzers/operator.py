@@ -20,6 +20,8 @@ PARAM_CHECK = re.compile(
     r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
     r"|(?:dtype|shape|format) (?:of )?(\w+) (?:is )?not supported"
     r"|(\w+) not implemented for (DT_\w+)"
+    # a tiling check on an attribute: "this platform only support output transpose_x1 false …, actual [false, false]"
+    r"|only supports? (?:output )?(\w+) [^,]*, actual"
 )
 OP = re.compile(r"\b(aclnn[A-Z]\w+)")
 OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
@@ -62,8 +64,8 @@ class OperatorParams(Analyzer):
         if text is None:
             return None
         m = PARAM_CHECK.search(text)
-        arg = m.group(3) or m.group(5) or m.group(7) or m.group(8) or (f"its {m.group(1)}" if m.group(1) else "an input")
-        what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or "dtype/shape").lower()
+        arg = m.group(3) or m.group(5) or m.group(7) or m.group(8) or m.group(10) or (f"its {m.group(1)}" if m.group(1) else "an input")
+        what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) else "") or "dtype/shape").lower()
         op = _op_name(link, chain)
         on = f" {op}" if op else " an operator"
         quant = "dtype" in what and "quant" in op.lower()

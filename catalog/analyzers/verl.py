@@ -38,6 +38,8 @@ KEYS = (  # words in a message -> the config keys they stand for
 )
 DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
 CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
+# The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition.
+FOREIGN = re.compile(r"Check batch related parameters\.")
 CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 # Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
@@ -121,7 +123,7 @@ class VerlCondition(Analyzer):
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
                 evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
-        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg)):
+        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg) and not FOREIGN.search(msg)):
             return None
         keys: list[str] = []
         for pattern, names in KEYS:
@@ -190,4 +192,36 @@ class HydraKey(Analyzer):
         return Finding(
             f"Unknown config key: {key}"[:160], cause, tuple(fix), evidence(link), (OMEGACONF, VERL_CONFIG),
             key=f"key:{key}", kind="hydra-not-in-struct",
+        )
+
+
+# vLLM's / Megatron's ensure_divisibility(numerator, denominator): a model dimension split over a parallel group.
+NOT_DIVISIBLE = re.compile(r"^(\d+) is not divisible by (\d+)$")
+SPLITTERS = ("vllm", "vllm_ascend", "megatron", "mindspeed", "colossalai")
+VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/main/vllm/distributed/utils.py"
+
+
+class ParallelDivisibility(Analyzer):
+    id = "DRV-parallel-split"
+    title = "A model dimension cannot be split over the tensor-parallel ranks"
+    family = "verl-config"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.short_type != "AssertionError" or link.kind not in ("python", "remote", "bare") or _in_verl(link):
+            return None
+        m = NOT_DIVISIBLE.match(link.message.strip())
+        if m is None or (link.frames and not any(f.package in SPLITTERS or f.func in ("ensure_divisibility", "divide") for f in link.frames[-3:])):
+            return None
+        n, size = int(m.group(1)), int(m.group(2))
+        fits = [d for d in range(1, min(n, 16) + 1) if n % d == 0]
+        return Finding(
+            f"{n} is not divisible by the parallel size {size}",
+            f"AssertionError: {link.message}. vLLM (and Megatron) split attention heads, KV heads, a vision tower's heads "
+            f"or experts evenly over the tensor-parallel ranks (ensure_divisibility); this model has {n} of one of them, "
+            f"which {size} ranks cannot share. In a multimodal model the vision tower's head count counts too.",
+            (f"Set the tensor-parallel size to a divisor of {n}: {', '.join(map(str, fits))} "
+             "(verl: actor_rollout_ref.rollout.tensor_model_parallel_size; vLLM: --tensor-parallel-size)",
+             "Or use more data-parallel rollout replicas (or pipeline parallelism) instead of a larger TP size"),
+            evidence(link), (VLLM_DIVIDE, VERL_CONFIG), key=f"split:{n}:{size}", family="verl-config",
+            kind="tp-size-not-divisor-of-heads",
         )

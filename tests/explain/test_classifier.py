@@ -123,6 +123,26 @@ def test_unknown_error_reports_type_message_and_innermost_verl_frame(catalog):
     assert u.frame == "/workspace/verl/verl/utils/seqlen_balancing.py:77 in get_seqlen_balanced_partitions"
 
 
+def test_a_cann_error_title_is_the_cause_not_a_wrapped_exception(catalog):
+    """'AclNN_Parameter_Error(EZ1001): …' under torch_npu's RuntimeError is CANN's report (title and code), not RayTaskError(X)."""
+    log = (
+        "RuntimeError: npu_quant_matmul_symint: NPU function error: call aclnnQuantMatmulWeightNz failed, error code is 161002\n"
+        "AclNN_Parameter_Error(EZ1001): Tensor scale not implemented for DT_FLOAT16,\n"
+        "should be in dtype support list [DT_UINT64, DT_BFLOAT16, DT_INT64, DT_FLOAT].\n"
+    )
+    top = classify(catalog, log.encode()).diagnoses[0]
+    assert (top.entry.id, top.line) == ("ARL-E221", 2)
+
+
+def test_an_exception_logged_by_its_repr_is_read(catalog):
+    """'… failed …: KeyError('question')' (a logger printing repr(e)) is the exception; survived, it is not fatal."""
+    result = classify(catalog, b"[eval-reward] reward_fn failed on row 127: KeyError('question')\n")
+    assert result.fatal and result.diagnoses[0].kind == "data-missing-field"
+    assert "question" in result.diagnoses[0].entry.title
+    assert not classify(catalog, b"reward failed: KeyError('question')\nstep:2 - ok\n").fatal
+    assert classify(catalog, b"loaded KeyError('question') mapping\n").unknown is None
+
+
 def test_a_traceback_the_run_survived_is_not_fatal(catalog):
     log = "Traceback (most recent call last):\n  File \"/w/verl/x.py\", line 1, in f\nModuleNotFoundError: No module named 'flash_attn'\nstep:1 - actor/pg_loss:0.1\n"
     assert not classify(catalog, log.encode()).fatal

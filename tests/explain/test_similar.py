@@ -97,8 +97,30 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
     assert wrong(chosen) < wrong(low)
 
 
+# A dev failure (LlamaFactory#9178 / Qwen3#434: transformers without the model type) pasted with another model
+# type, paths and line numbers: nothing but the resemblance names it.
+PARAPHRASE = (
+    "Traceback (most recent call last):\n"
+    '  File "/data/work/sft/finetune.py", line 318, in train\n'
+    "    config = transformers.AutoConfig.from_pretrained(\n"
+    '  File "/opt/conda/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", line 1007, in from_pretrained\n'
+    '    config_class = CONFIG_MAPPING[config_dict["model_type"]]\n'
+    '  File "/opt/conda/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", line 710, in __getitem__\n'
+    "    raise KeyError(key)\n"
+    "KeyError: 'qwen2_moe'\n"
+)
+
+
 def test_paraphrase_finds_its_label(catalog):
-    """A dev failure (verl#5046) pasted with other numbers, pids, dates and actor: the same label, as a resemblance."""
+    """A dev failure pasted with other names and numbers: the same label, as a resemblance."""
+    top = _explain(catalog, PARAPHRASE).diagnoses[0]
+    assert top.basis == "similar" and top.kind == "package-mismatch"
+    assert top.similarity >= similar.THRESHOLD
+    assert top.evidence[0].startswith("resembles https://github.com/")
+
+
+def test_a_code_the_analyzer_names_is_not_replaced_by_a_resemblance(catalog):
+    """verl#5046 pasted with other numbers: the decoded code's own class (Memory async failed) stands; no resemblance over it."""
     paste = (
         "(WorkerDict pid=4711) [ERROR] 2027-02-02-11:11:11 (PID:5555, Device:3, RankID:2) ERR00100 PTA call acl api failed\n"
         "(WorkerDict pid=4711) [Error]: Parameter verification failed.\n"
@@ -106,9 +128,7 @@ def test_paraphrase_finds_its_label(catalog):
         "Reason: Memory async failed, src loc type=2, dst loc type=0, kind=1 is invalid!\n"
     )
     top = _explain(catalog, paste).diagnoses[0]
-    assert top.basis == "similar" and top.kind == "memcpy-invalid-location"
-    assert top.similarity >= similar.THRESHOLD
-    assert top.evidence[0].startswith("resembles https://github.com/verl-project/verl/issues/5046 (similarity ")
+    assert (top.entry.id, top.basis, top.kind) == ("DRV-code", "derived", "memcpy-invalid-location")
 
 
 def test_example_labelled_with_an_entry_gives_that_entry(catalog):
@@ -172,12 +192,7 @@ def test_healthy_realworld_logs_get_no_fatal(scorer, catalog):
 
 def test_cli_says_it_is_a_resemblance(tmp_path, capsys):
     paste = tmp_path / "paste.log"
-    paste.write_text(  # the verl#5046 paraphrase above: only the resemblance answers it
-        "(WorkerDict pid=4711) [ERROR] 2027-02-02-11:11:11 (PID:5555, Device:3, RankID:2) ERR00100 PTA call acl api failed\n"
-        "(WorkerDict pid=4711) [Error]: Parameter verification failed.\n"
-        "(WorkerDict pid=4711) [PID: 5555] 2027-02-02-11:11:11.111.222 Invalid_Argument(EE1001): The argument is invalid."
-        "Reason: Memory async failed, src loc type=2, dst loc type=0, kind=1 is invalid!\n"
-    )
+    paste.write_text(PARAPHRASE)  # only the resemblance answers it
     assert main(["explain", str(paste)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("Likely (resembles a known failure, similarity ")
