@@ -187,6 +187,15 @@ def summary(verdicts: list[Verdict]) -> dict[str, Any]:
             "accuracy": round(correct / len(rows), 3) if rows else 0.0,
             "families": {f: families[f] for f in sorted(families)},
         }
+    # Held-out logs whose root cause some development log shares, against those of a class no development log
+    # has: how well what was written generalises within a known class, and how often the class itself is new.
+    dev_labels = {label for v in verdicts if v.log.split == "dev" for label in v.log.expected}
+    held = [v for v in verdicts if v.log.split == "heldout"]
+    known = [v for v in held if dev_labels & set(v.log.expected)]
+    new = [v for v in held if not dev_labels & set(v.log.expected)]
+    if "heldout" in out:
+        out["heldout"]["class_seen_in_dev"] = [sum(v.correct for v in known), len(known)]
+        out["heldout"]["class_new"] = [sum(v.correct for v in new), len(new)]
     return out
 
 
@@ -198,6 +207,9 @@ def render(verdicts: list[Verdict]) -> str:
         lines.append(f"{split}: {s['correct']}/{s['total']} top-1 correct ({s['accuracy']:.1%})")
         for family, (ok, n) in s["families"].items():
             lines.append(f"  {family:<12} {ok:>3}/{n:<3}")
+        if "class_seen_in_dev" in s:
+            (ok_k, n_k), (ok_n, n_n) = s["class_seen_in_dev"], s["class_new"]
+            lines.append(f"  root cause also in dev: {ok_k}/{n_k}; a class no dev log has: {ok_n}/{n_n}")
     lines.append("misses:")
     for v in verdicts:
         if not v.correct:
