@@ -63,7 +63,8 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
     path = folder / f"{kind}-{key}.json" if folder is not None else None
     if path is not None:
         try:
-            return load(json.loads(path.read_bytes()))
+            if _trusted(path):
+                return load(json.loads(path.read_bytes()))
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             pass
     data = build()
@@ -74,6 +75,14 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
 
 
 KEEP = 4  # cached files per kind
+
+
+def _trusted(path: Path) -> bool:
+    """Only a file this user owns, that nobody else may write (a shared cache folder must not steer explain)."""
+    import stat
+
+    info = path.lstat()
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _mtime(path: Path) -> float:

@@ -43,6 +43,21 @@ def test_damaged_or_foreign_cache_is_rebuilt(tmp_path, monkeypatch):
         assert json.loads(path.read_text())["entries"][0]["id"] == good.entries[0].id  # rewritten whole
 
 
+def test_cache_file_others_may_write_is_not_read(tmp_path, monkeypatch):
+    """A cache file group/world-writable, or owned by another user, could steer explain: it is parsed again instead."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache.cached("demo", "k", lambda: {"v": 1}, dict) == {"v": 1}
+    path = tmp_path / "ascendrl" / "demo-k.json"
+    assert path.stat().st_mode & 0o077 == 0
+    path.write_text(json.dumps({"v": "forged"}))
+    path.chmod(0o666)
+    assert cache.cached("demo", "k", lambda: {"v": 2}, dict) == {"v": 2}
+    path.write_text(json.dumps({"v": "forged"}))
+    path.chmod(0o600)
+    os.chown(path, 1000, 1000)
+    assert cache.cached("demo", "k", lambda: {"v": 3}, dict) == {"v": 3}
+
+
 def test_new_keys_keep_only_the_newest_few_files(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cached("demo", "k1", lambda: {"v": 1}, dict) == {"v": 1}
