@@ -27,9 +27,15 @@ def read_config(model: str) -> dict[str, Any]:
         raise PlanInputError(f"--model {model}: no config.json there (give a local model folder or its config.json)")
     try:
         data: dict[str, Any] = json.loads(cfg_path.read_text(encoding="utf-8"))
-        return data
     except (OSError, ValueError) as exc:
         raise PlanInputError(f"--model {model}: {cfg_path} is not readable JSON ({exc})") from None
+    desc = cfg_path.parent / "quant_model_description.json"  # msModelSlim's, read by vllm-ascend
+    if desc.is_file():
+        try:
+            data["quant_model_description"] = json.loads(desc.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PlanInputError(f"--model {model}: {desc} is not readable JSON ({exc})") from None
+    return data
 
 
 def _overrides(recipe: str | None, words: list[str]) -> dict[str, Any]:
