@@ -111,3 +111,21 @@ def test_read_config_takes_the_description_next_to_config(tmp_path):
     (tmp_path / "quant_model_description.json").write_text("{not json")
     with pytest.raises(PlanInputError, match="quant_model_description.json is not readable JSON"):
         read_config(str(tmp_path))
+
+
+def test_plan_cli_names_the_quantization(tmp_path):
+    """`ascendrl plan --model DIR` on an msModelSlim folder: the header and --json name the method."""
+    import subprocess
+    import sys
+
+    (tmp_path / "config.json").write_text(json.dumps(qwen7b()))
+    (tmp_path / "quant_model_description.json").write_text(json.dumps(modelslim("W8A8_DYNAMIC")))
+    run = subprocess.run([sys.executable, "-m", "ascendrl", "plan", "--model", str(tmp_path), "--hbm-gb", "64", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode in (0, 1), run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["quantization"] == "w8a8_dynamic"
+    assert abs(doc["plan"]["rollout"]["weights_gib"] - 8.11) < 0.05  # 6.5B linear at ~1 byte + 2.03 GiB of bf16 embeddings
+    text = subprocess.run([sys.executable, "-m", "ascendrl", "plan", "--model", str(tmp_path), "--hbm-gb", "64"],
+                          capture_output=True, text=True, timeout=120)
+    assert "w8a8_dynamic weights" in text.stdout.splitlines()[0]
