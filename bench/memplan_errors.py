@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from ascendrl.preflight import memplan as mp
-from ascendrl.preflight.memplan_advice import Card, make_plan
+from ascendrl.preflight.memplan_advice import Card, make_plan, settings_from_verl
 
 HERE = Path(__file__).resolve().parent.parent / "tests" / "memplan"
 GIB = 1 << 30
@@ -29,8 +29,20 @@ def _plan(case: dict) -> tuple[mp.RolloutPlan, list[str]]:
         cfg["quantization_config"] = case["quantization"]
     shape = mp.ModelShape.from_config(cfg, case["config"])
     total = mp.usable_bytes(case["hbm_mb"]) if "hbm_mb" in case else int(case["total_gib"] * GIB)
-    plan = make_plan(shape, mp.Rollout(**case["rollout"]), None, Card(total=total), vllm_ascend=case.get("vllm_ascend"), backend=case["backend"])
+    rollout, training = settings_from_verl(case["verl"]) if "verl" in case else (mp.Rollout(**case["rollout"]), None)
+    plan = make_plan(shape, rollout, training, Card(total=total), vllm_ascend=case.get("vllm_ascend"), backend=case["backend"])
     return plan.rollout, [v.value for v in plan.verdicts]
+
+
+OOM_VERDICTS = ("OOM in training likely", "OOM in rollout likely")
+
+
+def verdict_right(case: dict, verdicts: list[str]) -> bool:
+    """A logged verdict is right when the plan names it (and only it, for fits); a logged OOM whose
+    phase the report does not show is right when the plan predicts an OOM in either phase."""
+    if case.get("outcome") == "OOM":
+        return any(v in verdicts for v in OOM_VERDICTS)
+    return case["verdict"] in verdicts and (case["verdict"] != "fits" or verdicts == ["fits"])
 
 
 def main() -> int:
@@ -48,10 +60,10 @@ def main() -> int:
             summary[case["split"]]["kv"].append((rel, bool(case.get("known_miss")), abs(kv - logged), within))
             err = f"{100 * rel:6.1f}% {abs(kv - logged):5.2f} GiB"
         right = ""
-        if "verdict" in case:
-            ok = case["verdict"] in verdicts and (case["verdict"] != "fits" or verdicts == ["fits"])
+        if "verdict" in case or "outcome" in case:
+            ok = verdict_right(case, verdicts)
             summary[case["split"]]["verdict"].append(ok)
-            right = ("right" if ok else "WRONG") + f" ({case['verdict']})"
+            right = ("right" if ok else "WRONG") + f" ({case.get('verdict') or case['outcome']}; planned: {', '.join(verdicts)})"
         shown = f"{logged:9.2f}" if logged is not None else f"{'-':>9}"
         miss = "  known miss" if case.get("known_miss") else ""
         print(f"{case['id']:<44} {case['split']:<12} {shown} {kv:9.2f} {err:>16}  {right}{miss}")

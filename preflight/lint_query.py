@@ -192,6 +192,10 @@ def model_facts(path):
                 facts[key] = text.get(key, cfg.get(key))
             facts["torch_dtype"] = cfg.get("torch_dtype") or text.get("torch_dtype")
             facts["config"] = cfg  # the memory plan reads the whole config.json
+            desc_path = os.path.join(path, "quant_model_description.json")  # msModelSlim's quantized weights
+            if os.path.isfile(desc_path):
+                with open(desc_path, encoding="utf-8") as fh:
+                    cfg["quant_model_description"] = json.load(fh)
         except Exception as exc:
             facts["config_error"] = f"{type(exc).__name__}: {exc}"
     index = os.path.join(path, "model.safetensors.index.json")

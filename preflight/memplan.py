@@ -68,6 +68,7 @@ class ModelShape:
     vision_hidden: int = 0
     vision_intermediate: int = 0
     vision_merge: int = 1
+    quant: Any = None  # memplan_quant.QuantScheme of a quantized checkpoint
 
     @classmethod
     def from_config(cls, cfg: dict[str, Any], name: str = "model") -> ModelShape:
@@ -98,12 +99,16 @@ class ModelShape:
         if not window:
             sliding = 0
         vc = cfg.get("vision_config") or {}
+        from . import memplan_quant as mq
+
+        quant = mq.from_modelslim(cfg.get("quant_model_description")) or mq.from_quantization_config(cfg.get("quantization_config") or text.get("quantization_config"))
+        hidden = int(get("hidden_size"))
         mla_kv = int(get("kv_lora_rank") or 0) + int(get("qk_rope_head_dim") or 0) if get("kv_lora_rank") else 0
         return cls(
             name=name, layers=layers, hidden=hidden, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
             intermediate=int(get("intermediate_size") or 4 * hidden), vocab=vocab,
             tied=bool(get("tie_word_embeddings", False)), dtype_bytes=dtype_bytes,
-            weight_bits=_weight_bits(cfg.get("quantization_config") or text.get("quantization_config"), dtype_bytes),
+            weight_bits=quant.bits_per_weight(hidden, hidden) if quant else dtype_bytes * 8.0, quant=quant,
             qkv_bias=bool(get("attention_bias") or model_type.startswith("qwen2")),
             experts=experts, moe_intermediate=int(get("moe_intermediate_size") or 0),
             experts_per_token=int(get("num_experts_per_tok") or get("moe_topk") or 0),
@@ -151,23 +156,6 @@ class ModelShape:
     @property
     def attention_layers(self) -> int:
         return self.layers - self.linear_layers
-
-
-def _weight_bits(qc: dict[str, Any] | None, dtype_bytes: int) -> float:
-    """Bits per weight of the linear layers from quantization_config (GPTQ/AWQ bits, FP8, w8a8)."""
-    if not qc:
-        return dtype_bytes * 8.0
-    method = str(qc.get("quant_method") or "").lower()
-    if "fp8" in method or qc.get("fmt") in ("e4m3", "e5m2"):
-        return 8.0
-    bits = qc.get("bits") or qc.get("w_bit") or qc.get("weight_bits")
-    if bits is None and isinstance(qc.get("config_groups"), dict):  # compressed-tensors
-        for group in qc["config_groups"].values():
-            bits = (group.get("weights") or {}).get("num_bits") or bits
-    if bits:
-        group = int(qc.get("group_size") or qc.get("q_group_size") or 128)
-        return float(bits) + (32.0 / group if group > 0 else 0.0)  # + one fp16 scale and zero per group
-    return 8.0
 
 
 def _vision_params(vc: dict[str, Any] | None) -> int:
@@ -258,13 +246,19 @@ class RolloutPlan:
 
 
 def weights_per_rank(m: ModelShape, r: Rollout) -> int:
-    """vLLM's "Model loading took": linear layers split over TP (experts over EP), vocab-parallel embeddings."""
+    """vLLM's "Model loading took": linear layers split over TP (experts over EP), vocab-parallel embeddings;
+    a quantized checkpoint's linear layers as its method lays them out (memplan_quant.py)."""
+    from . import memplan_quant
+
     dt = DTYPE_BYTES.get(r.dtype, m.dtype_bytes)
     wb = m.weight_bits / 8 if m.weight_bits < m.dtype_bytes * 8 else dt
     layers = math.ceil(m.layers / r.pp)
     ep = r.tp * r.dp if (r.expert_parallel and m.experts) else r.tp
     total = 0.0
     for i in range(layers):
+        if m.quant is not None:
+            total += memplan_quant.layer_bytes(m, m.quant, i, r.tp, ep, dt) + 2 * m.hidden * dt
+            continue
         attn = m.attn_params()
         if not m.mla_kv and m.kv_heads < r.tp:  # KV heads are replicated when TP exceeds them
             attn += 2 * m.hidden * m.head_dim * (r.tp - m.kv_heads) if r.tp % m.kv_heads == 0 else 0

@@ -269,11 +269,26 @@ def settings_from_verl(c: dict[str, Any], model: dict[str, Any] | None = None) -
         ref=bool(val("actor_rollout_ref.actor.use_kl_loss", False)) or bool(val("algorithm.use_kl_in_reward", False)),
         ref_param_offload=bool(val("actor_rollout_ref.ref.fsdp_config.param_offload", False)),
         free_cache_engine=bool(val("actor_rollout_ref.rollout.free_cache_engine", True)),
+        critic=_uses_critic(c),
+        critic_param_offload=bool(val("critic.model.fsdp_config.param_offload", False)),
+        critic_optimizer_offload=bool(val("critic.model.fsdp_config.optimizer_offload", False)),
     )
     engine = _engine(c)
     if engine is not None:
         training = _megatron_training(c, training, engine)
     return rollout, training
+
+
+def _uses_critic(c: dict[str, Any]) -> bool:
+    """verl runs a critic when critic.enable says so, else for GAE (need_critic, verl/trainer/ppo/utils.py).
+    A composed config always names the estimator; settings read off a command line count only when
+    they name the estimator or a critic model."""
+    if c.get("critic.enable") is not None:
+        return bool(c["critic.enable"])
+    est = c.get("algorithm.adv_estimator")
+    if est is not None:
+        return str(est).lower() == "gae"
+    return any(k.startswith("critic.model.path") for k in c)
 
 
 ENGINES = ("megatron", "mindspeed")

@@ -27,9 +27,15 @@ def read_config(model: str) -> dict[str, Any]:
         raise PlanInputError(f"--model {model}: no config.json there (give a local model folder or its config.json)")
     try:
         data: dict[str, Any] = json.loads(cfg_path.read_text(encoding="utf-8"))
-        return data
     except (OSError, ValueError) as exc:
         raise PlanInputError(f"--model {model}: {cfg_path} is not readable JSON ({exc})") from None
+    desc = cfg_path.parent / "quant_model_description.json"  # msModelSlim's, read by vllm-ascend
+    if desc.is_file():
+        try:
+            data["quant_model_description"] = json.loads(desc.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PlanInputError(f"--model {model}: {desc} is not readable JSON ({exc})") from None
+    return data
 
 
 def _overrides(recipe: str | None, words: list[str]) -> dict[str, Any]:
@@ -92,7 +98,8 @@ def plan_report(card: Card | None, cfg: dict[str, Any], overrides: dict[str, Any
     if card is None:
         card, note = card_for(64, "910B (assumed)"), " (no --hbm-gb and no npu-smi here: a 64 GB 910B assumed)"
     plan = make_plan(shape, rollout, training, card, vllm_ascend=vllm_ascend)
-    lines = [f"{shape.name}: {shape.params() / 1e9:.2f}B params on {training.world} NPU(s){note}", *table(plan)]
+    quant = f", {shape.quant.method} weights ({shape.weight_bits:.2f} bits)" if shape.quant else ""
+    lines = [f"{shape.name}: {shape.params() / 1e9:.2f}B params{quant} on {training.world} NPU(s){note}", *table(plan)]
     change = smallest_fix(plan, vllm_ascend=vllm_ascend)
     if change is not None:
         lines.append("smallest fix " + change.describe())
@@ -105,6 +112,6 @@ def plan_report(card: Card | None, cfg: dict[str, Any], overrides: dict[str, Any
         r = q.rollout
         options.append({"tp": tp, "verdicts": [v.value for v in q.verdicts], "kv_cache_gib": round(r.kv / GIB, 2), "kv_cache_tokens": r.kv_tokens, "max_concurrency": r.max_concurrency})
         lines.append(f"  TP {tp:<2} KV {r.kv / GIB:6.2f} GiB  {r.kv_tokens:>10,} tokens  {r.max_concurrency:>8}x  {', '.join(v.value for v in q.verdicts)}")
-    data = {"model": shape.name, "params": shape.params(), "plan": plan.to_json(), "tp_options": options,
+    data = {"model": shape.name, "params": shape.params(), "quantization": shape.quant.method if shape.quant else None, "plan": plan.to_json(), "tp_options": options,
             "smallest_fix": None if change is None else {"key": change.key, "value": change.value, "plan": change.plan.to_json()}}
     return lines, data

@@ -30,6 +30,9 @@ class Training:
     ref: bool = True
     ref_param_offload: bool = False
     free_cache_engine: bool = True
+    critic: bool = False  # PPO with GAE: verl's CriticWorker on the same NPUs (hybrid placement)
+    critic_param_offload: bool = False
+    critic_optimizer_offload: bool = False
     megatron: mg.Megatron | None = None  # strategy=megatron: gradient_checkpointing means full recompute
 
     @property
@@ -51,13 +54,15 @@ class TrainingPlan:
     rollout_residue: int
     context: int
     tokens: int
+    critic: int = 0
+
 
     @property
     def peak(self) -> int:
-        return self.params + self.grads + self.optimizer + self.gathered + self.activations + self.logits + self.ref + self.rollout_residue + self.context
+        return self.params + self.grads + self.optimizer + self.gathered + self.activations + self.logits + self.ref + self.rollout_residue + self.context + self.critic
 
     def rows(self) -> list[tuple[str, int]]:
-        return [(k, getattr(self, k)) for k in ("params", "grads", "optimizer", "gathered", "activations", "logits", "ref", "rollout_residue", "context")]
+        return [(k, getattr(self, k)) for k in ("params", "grads", "optimizer", "gathered", "activations", "logits", "ref", "critic", "rollout_residue", "context")]
 
 
 def resident_during_rollout(m: ModelShape, t: Training, *, after_first_step: bool = True) -> int:
@@ -77,7 +82,22 @@ def resident_during_rollout(m: ModelShape, t: Training, *, after_first_step: boo
         out += p * c["optimizer_bytes"].get(t.optimizer, 8) / t.world
     if after_first_step and t.ref and not t.ref_param_offload:
         out += p * c["ref_param_bytes"] / t.world
-    return int(out + c["context_gib"] * GIB)
+    return int(out + critic_resident(m, t, after_first_step=after_first_step) + c["context_gib"] * GIB)
+
+
+def critic_resident(m: ModelShape, t: Training, *, after_first_step: bool = True) -> int:
+    """The critic's state left on each NPU outside update_critic. verl's CriticWorker builds the value
+    model in fp32 (fsdp_config.model_dtype defaults to fp32; AutoModelForTokenClassification: the body
+    and a 1-wide score head, no lm_head) with AdamW, sharded like the actor, and offloads params /
+    optimizer between phases only when critic.model.fsdp_config.param_offload / optimizer_offload are set."""
+    if not t.critic:
+        return 0
+    c = constants()["training"]
+    p = m.params() - (0 if m.tied else m.vocab * m.hidden)
+    out = 0 if t.critic_param_offload else p * c["actor_param_bytes"] / t.world
+    if after_first_step and not t.critic_optimizer_offload:
+        out += p * c["optimizer_bytes"].get(t.optimizer, 8) / t.world
+    return int(out)
 
 
 def plan_training(m: ModelShape, t: Training, *, rollout_held: int) -> TrainingPlan:
@@ -113,6 +133,7 @@ def plan_training(m: ModelShape, t: Training, *, rollout_held: int) -> TrainingP
     return TrainingPlan(
         params=int(params), grads=int(grads), optimizer=int(optim), gathered=int(gathered), activations=int(acts),
         logits=int(logits), ref=int(ref), rollout_residue=int(rollout_held), context=int(c["context_gib"] * GIB), tokens=tokens,
+        critic=critic_resident(m, t),
     )
 
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from ascendrl.preflight import memplan as mp
-from ascendrl.preflight.memplan_advice import Card, make_plan
+from ascendrl.preflight.memplan_advice import Card, make_plan, settings_from_verl
 
 HERE = Path(__file__).parent
 CASES = yaml.safe_load((HERE / "cases.yaml").read_text())
@@ -73,6 +73,23 @@ def test_verdict(case):
     assert case["verdict"] in [v.value for v in p.verdicts]
     if case["verdict"] == "fits":
         assert p.fits, [v.value for v in p.verdicts]
+
+
+TRAINING_CASES = [c for c in CASES if "outcome" in c]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=c["known_miss"])) if c.get("known_miss") else c for c in TRAINING_CASES],
+    ids=[c["id"] for c in TRAINING_CASES],
+)
+def test_logged_training_oom_is_predicted(case):
+    """A logged OOM (phase not shown) is right when the plan predicts an OOM in rollout or training."""
+    total = mp.usable_bytes(case["hbm_mb"]) if "hbm_mb" in case else int(case["total_gib"] * GIB)
+    rollout, training = settings_from_verl(case["verl"])
+    p = make_plan(shape(case["config"], case.get("quantization")), rollout, training, Card(total=total), vllm_ascend=case.get("vllm_ascend"), backend=case["backend"])
+    assert case["outcome"] == "OOM"
+    assert {"OOM in training likely", "OOM in rollout likely"} & {v.value for v in p.verdicts}, [v.value for v in p.verdicts]
 
 
 def test_held_out_error_within_tolerance():
