@@ -15,22 +15,22 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import Catalog, Classifier  # the package's public API (classify.py is being rewritten)
+from ..lazyre import lazy
 
 TIE_S = 2.0  # closer than this across nodes, unsynchronised clocks can swap the order
 LOOK_BACK = 200  # lines searched above an error line that has no time of its own
 # 2025-12-02 10:14:31,552 | [2026-11-30 23:43:16,648 I …] | 2025-12-03-09:02:11.634.432 | 2025-12-03-09:02:11
-FULL = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})[ T-](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9})(?:\.(\d{3}))?)?")
+FULL = lazy(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})[ T-](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9})(?:\.(\d{3}))?)?")
 # vLLM `INFO 11-30 08:12:01 [` and glog `[E1130 08:12:01.428029551` (month and day, no year)
-YEARLESS = re.compile(r"(?:\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d{2})-(\d{2})|\b[EWIF](\d{1,2})(\d{2})) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?")
-RANK = re.compile(r"\[rank(\d+)\]|RankID:(\d+)|\[Rank (\d+)\]|\brank[ =](\d+)\b")
-RAY_PREFIX = re.compile(r"\((\w+) pid=(\d+)(?:, ip=([\d.]+))?\)")
-PID = re.compile(r"\[[A-Z]+\] [A-Z_]+\((\d+),|\(PID:(\d+)|\[PID: (\d+)\]")  # plog HCCL(5120,python3), torch_npu (PID:5120, EI… [PID: 749]
+YEARLESS = lazy(r"(?:\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) (\d{2})-(\d{2})|\b[EWIF](\d{1,2})(\d{2})) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?")
+RANK = lazy(r"\[rank(\d+)\]|RankID:(\d+)|\[Rank (\d+)\]|\brank[ =](\d+)\b")
+RAY_PREFIX = lazy(r"\((\w+) pid=(\d+)(?:, ip=([\d.]+))?\)")
+PID = lazy(r"\[[A-Z]+\] [A-Z_]+\((\d+),|\(PID:(\d+)|\[PID: (\d+)\]")  # plog HCCL(5120,python3), torch_npu (PID:5120, EI… [PID: 749]
 
 
 @dataclasses.dataclass(frozen=True)

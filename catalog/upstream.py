@@ -25,6 +25,7 @@ from typing import Iterable, Iterator, Mapping
 from packaging.version import InvalidVersion, Version
 
 from .normalize import strip_escapes_text
+from ..lazyre import lazy
 
 DATA_FILE = Path(__file__).with_name("data") / "upstream_fixes.json"
 WILD = "<*>"
@@ -32,27 +33,27 @@ WILD = "<*>"
 # ---------------------------------------------------------------- normalisation
 
 # An exception line: an optionally dotted name ending in Error/Exception/... and ": message".
-_EXC = re.compile(
+_EXC = lazy(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.){0,6}[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))"
     r"(?:\([^)]{0,80}\))?: +(\S.*)")
 # ACL return codes after "error code" (507035 ...).
-_ACL = re.compile(r"\b(?:error ?code|ret(?:urn)? ?code)\s*(?:is|=|:)?\s*(?:\[)?([1-5]\d{5})\b", re.I)
+_ACL = lazy(r"\b(?:error ?code|ret(?:urn)? ?code)\s*(?:is|=|:)?\s*(?:\[)?([1-5]\d{5})\b", re.I)
 
-_QUOTED = re.compile(r"(?<![\w])(?:'([^'\n]{0,200})'|\"([^\"\n]{0,200})\"|`([^`\n]{0,200})`)(?![\w])")
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s'\"()<>\]`]+")
+_QUOTED = lazy(r"(?<![\w])(?:'([^'\n]{0,200})'|\"([^\"\n]{0,200})\"|`([^`\n]{0,200})`)(?![\w])")
+_URL = lazy(r"\b[a-z][a-z0-9+.-]*://[^\s'\"()<>\]`]+")
 # Absolute paths, relative paths of 3+ parts or with a file extension; "sending/receiving" stays.
-_PATH = re.compile(r"(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|\b[\w.@+-]+(?:/[\w.@+-]+){2,}/?"
+_PATH = lazy(r"(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|\b[\w.@+-]+(?:/[\w.@+-]+){2,}/?"
                    r"|\b[\w.@+-]+/[\w@+-]+\.[A-Za-z]\w{0,7}\b|[A-Za-z]:\\\S+")
-_HEX = re.compile(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b")
+_HEX = lazy(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b")
 # Numbers, except CANN/ACL codes right after "code", which are the stable part of the message.
-_NUM = re.compile(r"(?<!code )(?<!code: )(?<!code is )(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?")
-_RUNS = re.compile(r"<\*>(?:[\s,;:x*()\[\]./_=-]*<\*>)+")
-_WS = re.compile(r"\s+")
-_CUT = re.compile(r"[，。；）]|<br>|\s{2,}[#(]|\*\*")
+_NUM = lazy(r"(?<!code )(?<!code: )(?<!code is )(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?")
+_RUNS = lazy(r"<\*>(?:[\s,;:x*()\[\]./_=-]*<\*>)+")
+_WS = lazy(r"\s+")
+_CUT = lazy(r"[，。；）]|<br>|\s{2,}[#(]|\*\*")
 _CLOSING = {'"': '"', "'": "'", "“": "”", "‘": "’"}
 # A code that starts an error message: EZ9999: ..., EE9999[PID ...], ERR99999 UNKNOWN ...
-_CODE_LINE = re.compile(r"(?<![\w])(?:E[A-Z]\d{4}|ERR\d{5})(?=[:\[(]| [A-Z]{3,} )")  # where a message quoted inside prose or an HTML table ends
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
+_CODE_LINE = lazy(r"(?<![\w])(?:E[A-Z]\d{4}|ERR\d{5})(?=[:\[(]| [A-Z]{3,} )")  # where a message quoted inside prose or an HTML table ends
+_WORD = lazy(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 
 MAX_TEMPLATE = 220
 
@@ -134,7 +135,7 @@ def is_concrete(template: str) -> bool:
 # Messages CPython / PyTorch raise for countless different bugs: alone they name no fix, so a
 # match on one needs support (a traceback frame or changed file in common, or the same quoted
 # values on an exact template).
-_GENERIC = re.compile(
+_GENERIC = lazy(
     r"too many values to unpack|not enough values to unpack|is not subscriptable|is not iterable|"
     r"is not callable|is not an iterator|has no attribute|not supported between instances|"
     r"unsupported operand type|index out of range|must match the size of tensor|expanded size of the tensor|"
@@ -182,17 +183,17 @@ _VER_LINES = [
 # verl's Ascend images (https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst):
 # release tags verl-{CANN}-{device}-{OS}-{python}-v{verl}, later v{verl}-cann{CANN}-torch_npu{X}-…; a tag that
 # names its vllm-ascend ("…-vllm-ascend-v0.x") gives that too. A daily "-latest" tag names no verl release.
-_VERL_IMAGE = re.compile(r"\bascend/verl:(\S+)")
+_VERL_IMAGE = lazy(r"\bascend/verl:(\S+)")
 _IMAGE_PARTS = (
     ("verl", re.compile(r"^v(\d+\.\d+\.\d+[\w.]*?)-cann|-py3\.\d+-v(\d+\.\d+\.\d+[\w.]*)$")),
     ("torch-npu", re.compile(r"-torch_npu(\d+\.\d+\.\d+(?:\.?post\d+)?)")),
     ("vllm-ascend", re.compile(r"-vllm-ascend-v?(\d+\.\d+\.\d+(?:rc\d+)?)")),
 )
 # pip show (https://pip.pypa.io/en/stable/cli/pip_show/): "Name: vllm_ascend" then "Version: 0.9.1".
-_SHOW_NAME = re.compile(r"^Name:\s*" + _PKG + r"\s*$", re.I)
-_SHOW_VERSION = re.compile(r"^Version:\s*" + _VER + r"\s*$")
+_SHOW_NAME = lazy(r"^Name:\s*" + _PKG + r"\s*$", re.I)
+_SHOW_VERSION = lazy(r"^Version:\s*" + _VER + r"\s*$")
 # A line that may state a version: the cheap test before the patterns above.
-VERSION_HINT = re.compile(r"(?i)ascend|verl|npu|^vllm|^name:|^version:")
+VERSION_HINT = lazy(r"(?i)ascend|verl|npu|^vllm|^name:|^version:")
 
 
 def versions_in_log(lines: Iterable[str], state: dict[str, str] | None = None) -> dict[str, str]:
@@ -319,8 +320,8 @@ def _glob_match(template: str, text: str) -> bool:
     return True
 
 
-_FRAME = re.compile(r'File "([^"]+)", line \d+, in (\S+)')
-_QUICK = re.compile(r"Error|Exception|Exit|Interrupt|Failure|ERR\d|E[A-Z]\d{4}|error|code")
+_FRAME = lazy(r'File "([^"]+)", line \d+, in (\S+)')
+_QUICK = lazy(r"Error|Exception|Exit|Interrupt|Failure|ERR\d|E[A-Z]\d{4}|error|code")
 try:  # google-re2 (a core dependency) scans a block in linear time; `re` gives the same answer
     import re2 as _re2
     _ANY = _re2.compile(_QUICK.pattern + r"|ascend|verl|npu|File \"")

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..chain import Chain, Link
 from ..entries import KnownFailure
+from ...lazyre import lazy
 
 ANALYZER_ID_PREFIX = "DRV-"
 
@@ -244,7 +245,7 @@ def derive(
 # traceback and carry on (a dashboard port taken by another cluster, a metrics agent that retries), so
 # what an analyzer reads there is reported, never taken as what ended the run. Workers and the driver
 # (worker-*.err, python-core-*, the run's own output) are not daemons.
-_RAY_DAEMON_LOG = re.compile(r"(?:^|/)(?:raylet|gcs_server|dashboard\w*|log_monitor|monitor|runtime_env_agent)[.\w-]*\.(?:log|out|err)$")
+_RAY_DAEMON_LOG = lazy(r"(?:^|/)(?:raylet|gcs_server|dashboard\w*|log_monitor|monitor|runtime_env_agent)[.\w-]*\.(?:log|out|err)$")
 
 
 def ray_daemon_log(name: str) -> bool:

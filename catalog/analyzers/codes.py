@@ -12,9 +12,10 @@ import re
 from ..chain import Chain, Link
 from ..codes import CodeInfo, decode
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
-AICORE = re.compile(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
+AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
 KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",

@@ -11,6 +11,7 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
+from ...lazyre import lazy
 
 PYARROW = "https://arrow.apache.org/docs/python/parquet.html"
 DATASETS = "https://huggingface.co/docs/datasets/loading"
@@ -19,22 +20,22 @@ VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
 TORCH_DEVICE = "https://docs.pytorch.org/docs/stable/tensor_attributes.html#torch-device"
 
 # pyarrow's reader: the file is not parquet at all (an LFS pointer, an HTML page, an empty download) …
-NOT_PARQUET = re.compile(r"Parquet magic bytes not found|Parquet file size is 0 bytes|not a parquet file|Invalid: Parquet file size", re.I)
+NOT_PARQUET = lazy(r"Parquet magic bytes not found|Parquet file size is 0 bytes|not a parquet file|Invalid: Parquet file size", re.I)
 # … or it is parquet whose bytes are damaged (a truncated or corrupted download).
-CORRUPT = re.compile(
+CORRUPT = lazy(
     r"Corrupt snappy compressed data|Couldn't deserialize thrift|Unexpected end of stream|Invalid (?:data|page header)|"
     r"(?:gzip|zstd|lz4|brotli|snappy) (?:decompression|decompress) failed|Corrupted (?:file|data)|Arrow error: IOError",
     re.I,
 )
 # A prompt longer than the engine (vLLM max_model_len) or the trainer (data.max_prompt_length) accepts.
-PROMPT_LONG = re.compile(
+PROMPT_LONG = lazy(
     r"(?:prompt|input).{0,40}?(?:\(?length \d+\)?|\(?\d+ tokens?\)?|length)\s*(?:of \d+ )?(?:exceeds|is (?:longer|larger) than|is too long)"
     r"|maximum context length is \d+ tokens|Prompt length exceeds|exceeds (?:the )?(?:model's )?max(?:imum)?[_ ](?:model[_ ])?(?:len|length|token)",
     re.I,
 )
-NUMBERS = re.compile(r"\d{3,}")
-STORAGE = re.compile(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
-MIXED = re.compile(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
+NUMBERS = lazy(r"\d{3,}")
+STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
+MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
 
 
 def _dataset_path(link: Link) -> str:
@@ -146,8 +147,8 @@ class TensorDevices(Analyzer):
 # argument: 'solution'", "CosineReward.__call__() missing …". GRPO trainers pass dataset columns to reward
 # functions by name (TRL/ms-swift: every extra column as a keyword; verl: data_source, solution_str,
 # ground_truth, extra_info), so the missing argument is a column the dataset does not have.
-REWARD_ARGS = re.compile(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: (.+)$")
-REWARD_NAME = re.compile(r"reward|score|verif", re.I)
+REWARD_ARGS = lazy(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: (.+)$")
+REWARD_NAME = lazy(r"reward|score|verif", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
 
 

@@ -16,14 +16,15 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-INVALID = re.compile(
+INVALID = lazy(
     r"Set visible device failed, invalid device=(\d+), input visible devices:\s*([\d,]*)"
     r"|set ASCEND_RT_VISIBLE_DEVICES:(\S*) error"
     r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001",
     re.I,
 )
-CUDA = re.compile(
+CUDA = lazy(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available"
     r"|(Distributed package doesn't have NCCL built in)|(Attempting to deserialize object on a CUDA device)"
 )

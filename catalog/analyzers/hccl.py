@@ -19,14 +19,15 @@ from typing import Any
 from ..chain import Chain, Link
 from ..codes import decode
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-HCCL_RET = re.compile(r"hcclRet -> (\d{1,2})\b|errNo\[0x0*5000+([0-9a-f]{1,2})\]|ret\[(\d{1,2})\]\.?$", re.I)
-PORT = re.compile(r"port\[(\d+)\]|port (\d{4,5})\b")
-IP = re.compile(r"\bip\[([\d.]+)\]")
-PEER = re.compile(r"\|\s*([\d.]+)\((\d+)\)\s*\|\s*([\d.]+)\((\d+)\)\s*\|\s*(\w+)\s*\|\s*([\w ]+?)\s*\|")
-LOST = re.compile(r"Cluster Exception Location\[IP/ID\]:\[([^\]]+)\]|rank \[([^\]]+)\] status\[LOST\]")
-HCCL_BLOCK = re.compile(r"\[ERROR\]\s?HCC[LP]\(")
-IFNAME = re.compile(r"set ifname to \[([^\]]*)\]")
+HCCL_RET = lazy(r"hcclRet -> (\d{1,2})\b|errNo\[0x0*5000+([0-9a-f]{1,2})\]|ret\[(\d{1,2})\]\.?$", re.I)
+PORT = lazy(r"port\[(\d+)\]|port (\d{4,5})\b")
+IP = lazy(r"\bip\[([\d.]+)\]")
+PEER = lazy(r"\|\s*([\d.]+)\((\d+)\)\s*\|\s*([\d.]+)\((\d+)\)\s*\|\s*(\w+)\s*\|\s*([\w ]+?)\s*\|")
+LOST = lazy(r"Cluster Exception Location\[IP/ID\]:\[([^\]]+)\]|rank \[([^\]]+)\] status\[LOST\]")
+HCCL_BLOCK = lazy(r"\[ERROR\]\s?HCC[LP]\(")
+IFNAME = lazy(r"set ifname to \[([^\]]*)\]")
 
 
 @functools.cache

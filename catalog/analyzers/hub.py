@@ -14,15 +14,16 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
+from ...lazyre import lazy
 
-HUB_HOST = re.compile(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/", re.I)
-UNREACHABLE = re.compile(
+HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/", re.I)
+UNREACHABLE = lazy(
     r"couldn't connect to|Cannot reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
     r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled",
     re.I,
 )
-HUB_TYPES = re.compile(r"LocalEntryNotFoundError|OfflineModeIsEnabled")
-WEIGHTS_ONLY = re.compile(r"Weights only load failed|WeightsUnpickler error|was not an allowed global by default|weights_only=True", re.I)
+HUB_TYPES = lazy(r"LocalEntryNotFoundError|OfflineModeIsEnabled")
+WEIGHTS_ONLY = lazy(r"Weights only load failed|WeightsUnpickler error|was not an allowed global by default|weights_only=True", re.I)
 HF_OFFLINE = "https://huggingface.co/docs/transformers/installation#offline-mode"
 HF_ENV = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 TORCH_LOAD = "https://docs.pytorch.org/docs/stable/notes/serialization.html#weights-only"

@@ -14,18 +14,19 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-CANNOT_OPEN = re.compile(r"(\S*?([\w.+-]+\.so)[\w.]*): cannot open shared object file")
-DCMI_LIB = re.compile(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
+CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[\w.]*): cannot open shared object file")
+DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
 # Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
-CANN_LIBS = re.compile(
+CANN_LIBS = lazy(
     r"^lib(?:ascendcl|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
     r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|atb\w*|lcal|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
 )
-DRIVER_LIBS = re.compile(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
-CUDA_LIBS = re.compile(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
+DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
+CUDA_LIBS = lazy(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
 # torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
-CANN_VARS = re.compile(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
+CANN_VARS = lazy(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
 NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/utils/npu_intercept.py"
 LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
@@ -113,8 +114,8 @@ CUDA_ONLY = frozenset((
 
 FLASH_STUB = "https://github.com/vllm-project/vllm-ascend/pull/7277"
 # "No module named 'flash_attn.ops'" raised in other code: that code reached for a CUDA-only package.
-MISSING_CUDA_MODULE = re.compile(r"No module named '((\w+)[\w.]*)'")
-NO_METADATA = re.compile(r"No package metadata was found for ([\w.-]+)")
+MISSING_CUDA_MODULE = lazy(r"No module named '((\w+)[\w.]*)'")
+NO_METADATA = lazy(r"No package metadata was found for ([\w.-]+)")
 
 
 class CudaOnlyPackage(Analyzer):

@@ -15,20 +15,21 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
 SIZE = r"(-?\d+(?:\.\d+)?) ?([KMGT]i?B)"
-ALLOC = re.compile(rf"Tried to allocate {SIZE}")
-TOTAL = re.compile(rf"{SIZE} total capacity")
-FREE = re.compile(rf"{SIZE} free")
-ALLOCATED = re.compile(rf"{SIZE} already allocated")
-RESERVED = re.compile(rf"{SIZE} reserved in total by PyTorch")
-KV_NEED = re.compile(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
-KV_AVAIL = re.compile(rf"available KV cache memory \({SIZE}\)", re.I)
-KV_MAX = re.compile(r"estimated maximum model length is (\d+)")
-KV_TOKENS = re.compile(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
+ALLOC = lazy(rf"Tried to allocate {SIZE}")
+TOTAL = lazy(rf"{SIZE} total capacity")
+FREE = lazy(rf"{SIZE} free")
+ALLOCATED = lazy(rf"{SIZE} already allocated")
+RESERVED = lazy(rf"{SIZE} reserved in total by PyTorch")
+KV_NEED = lazy(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
+KV_AVAIL = lazy(rf"available KV cache memory \({SIZE}\)", re.I)
+KV_MAX = lazy(r"estimated maximum model length is (\d+)")
+KV_TOKENS = lazy(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
 NUM = r"(\d+(?:\.\d+)?)"
-RAY_MEM = re.compile(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
-NO_KV = re.compile(r"No available memory for the cache blocks|Available KV cache memory: -\d|available KV cache memory \(-\d", re.I)
+RAY_MEM = lazy(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
+NO_KV = lazy(r"No available memory for the cache blocks|Available KV cache memory: -\d|available KV cache memory \(-\d", re.I)
 NO_KV_ADVICE = (
     "no memory is left for the KV cache after the weights and activations: raise "
     "actor_rollout_ref.rollout.gpu_memory_utilization (or tensor_model_parallel_size, so each card holds less of the "
@@ -38,7 +39,7 @@ PLAN_SOURCES = (
     "https://github.com/volcengine/verl/blob/main/verl/trainer/main_ppo.py",  # the resolved config it prints
     "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
 )
-OOM = re.compile(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
+OOM = lazy(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
 
 SOURCES = {
     "alloc": "https://www.hiascend.com/document/detail/zh/Pytorch/710/comref/Envvariables/Envir_012.html",

@@ -21,15 +21,16 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-NOT_IN_OPAPI = re.compile(r"\b(aclnn\w+?) or \1GetWorkspaceSize not in (lib\w+\.so)")
-COMPILE = re.compile(r"Failed to compile Op \[([^\]]*?),?\]|Compile op\[([^\]]*?),?\] failed")
-MISSING_HEADER = re.compile(r"fatal error: '([^']+)' file not found")
-TOOLKIT = re.compile(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
+NOT_IN_OPAPI = lazy(r"\b(aclnn\w+?) or \1GetWorkspaceSize not in (lib\w+\.so)")
+COMPILE = lazy(r"Failed to compile Op \[([^\]]*?),?\]|Compile op\[([^\]]*?),?\] failed")
+MISSING_HEADER = lazy(r"fatal error: '([^']+)' file not found")
+TOOLKIT = lazy(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
 # CANN's own Python packages and the pip packages they need (CANN's installation guide lists them).
-CANN_MODULES = re.compile(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool)(?:\.[\w.]+)?)'")
-CANN_DEPS = re.compile(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
-CANN_FRAME = re.compile(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
+CANN_MODULES = lazy(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool)(?:\.[\w.]+)?)'")
+CANN_DEPS = lazy(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
+CANN_FRAME = lazy(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
 OP_API_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 CANN_INSTALL = "https://www.hiascend.com/document/detail/zh/canncommercial/850/softwareinst/instg/instg_0044.html"

@@ -13,8 +13,9 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-PARAM_CHECK = re.compile(
+PARAM_CHECK = lazy(
     r"Io (input|output) (dtype) or format is not supported, get io \w+ info is [^.]*?(?= but supported list|$)"
     r"|(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
     r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
@@ -23,12 +24,12 @@ PARAM_CHECK = re.compile(
     # a tiling check on an attribute: "this platform only support output transpose_x1 false …, actual [false, false]"
     r"|only supports? (?:output )?(\w+) [^,]*, actual"
 )
-OP = re.compile(r"\b(aclnn[A-Z]\w+)")
+OP = lazy(r"\b(aclnn[A-Z]\w+)")
 OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
 QUANT = "https://github.com/vllm-project/vllm-ascend/issues/7039"
 
 
-SUPPORT_LIST = re.compile(r"not implemented for (DT_\w+).*?support list\s*\[([^\]]*)\]", re.S)
+SUPPORT_LIST = lazy(r"not implemented for (DT_\w+).*?support list\s*\[([^\]]*)\]", re.S)
 
 
 def _model_dtype(text: str) -> str:

@@ -12,8 +12,9 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-ERRNO = re.compile(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
+ERRNO = lazy(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
 PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
@@ -22,9 +23,9 @@ PHRASES = {
 ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
 # Python's OSError subclasses that stand for one errno class, when nothing but the type is left.
 TYPE_ERRNO = {"PermissionError": 13}
-ERRNO_NAME = re.compile(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
-C10D_ERRNO = re.compile(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
-PORT = re.compile(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
+ERRNO_NAME = lazy(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
+C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
+PORT = lazy(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"

@@ -14,15 +14,16 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
-NO_MODULE = re.compile(r"No module named '([\w.]+)'")
-NO_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
-UNDEFINED = re.compile(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
+NO_MODULE = lazy(r"No module named '([\w.]+)'")
+NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)'")
+UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
 # torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
-NO_OP = re.compile(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)'")
-NO_OBJ_ATTR = re.compile(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)'")
-UNEXPECTED_KW = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)'")
+NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)'")
+UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
@@ -40,7 +41,7 @@ SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
 # https://github.com/vllm-project/vllm/blob/v0.10.2/vllm/version.py
 HARMLESS_MISSING = frozenset({"vllm._version", "vllm.commit_id"})
 # Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
-EXTENSION = re.compile(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
+EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 

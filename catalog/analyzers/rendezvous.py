@@ -15,9 +15,10 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
+from ...lazyre import lazy
 
-JOINED = re.compile(r"Timed out after (\d+) seconds waiting for clients\. (\d+)/(\d+) clients joined")
-CLIENT = re.compile(
+JOINED = lazy(r"Timed out after (\d+) seconds waiting for clients\. (\d+)/(\d+) clients joined")
+CLIENT = lazy(
     r"client socket has timed out after \d+\s*m?s while trying to connect to \(?([^,)\s]+),? ?(\d+)?"
     r"|connect\(\) timed out\. Original timeout was|\bSocket Timeout\b|RendezvousTimeoutError|Timed out waiting for \d+ ?ms? for (?:the )?store"
     r"|The client socket cannot be initialized to connect to|store->get\('[^']*'\) got error: (?:Socket Timeout|wait timeout)",

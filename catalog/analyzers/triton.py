@@ -10,13 +10,13 @@ compatibility matrix pins for the logged vllm-ascend.
 
 from __future__ import annotations
 
-import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
-MISSING = re.compile(r"No module named 'triton'|module 'triton' has no attribute '(?:language|jit|runtime|Config)'")
-MISMATCH = re.compile(
+MISSING = lazy(r"No module named 'triton'|module 'triton' has no attribute '(?:language|jit|runtime|Config)'")
+MISMATCH = lazy(
     r"No module named '(triton\.[\w.]+)'|cannot import name '(\w+)' from '(triton(?:\.[\w.]+)?)'"
     r"|module '(triton\.[\w.]+)' has no attribute '(\w+)'"
 )

@@ -16,6 +16,7 @@ from importlib import resources
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
 
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
 PROTOCOL = "https://github.com/verl-project/verl/blob/main/verl/protocol.py"
@@ -36,18 +37,18 @@ KEYS = (  # words in a message -> the config keys they stand for
     (re.compile(r"max_model_len|max_num_batched_tokens", re.I), ("actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens")),
     (re.compile(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
 )
-DIVISIBLE = re.compile(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
-CONFIG_WORDS = re.compile(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
+DIVISIBLE = lazy(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
+CONFIG_WORDS = lazy(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
 # The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition.
-FOREIGN = re.compile(r"Check batch related parameters\.")
-CHUNK = re.compile(r"Got size of DataProto (\d+) and chunk (\d+)")
+FOREIGN = lazy(r"Check batch related parameters\.")
+CHUNK = lazy(r"Got size of DataProto (\d+) and chunk (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 # Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
 # KeyError naming one, even without frames, is a row that lacks it.
-DATA_COLUMN = re.compile(r"^(?:input_ids|attention_mask|labels|chosen|rejected|prompt|response|answer|question|messages|solution|"
+DATA_COLUMN = lazy(r"^(?:input_ids|attention_mask|labels|chosen|rejected|prompt|response|answer|question|messages|solution|"
                          r"ground_truth|reward_model|data_source|extra_info|raw_prompt|images)(?:_\w+)?$")
-NOT_IN_STRUCT = re.compile(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
-FULL_KEY = re.compile(r"full_key: (\S+)")
+NOT_IN_STRUCT = lazy(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
+FULL_KEY = lazy(r"full_key: (\S+)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -196,7 +197,7 @@ class HydraKey(Analyzer):
 
 
 # vLLM's / Megatron's ensure_divisibility(numerator, denominator): a model dimension split over a parallel group.
-NOT_DIVISIBLE = re.compile(r"^(\d+) is not divisible by (\d+)$")
+NOT_DIVISIBLE = lazy(r"^(\d+) is not divisible by (\d+)$")
 SPLITTERS = ("vllm", "vllm_ascend", "megatron", "mindspeed", "colossalai")
 VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/main/vllm/distributed/utils.py"
 

@@ -11,14 +11,14 @@ pair outright; it is reported as an error, not as what ended the run.
 
 from __future__ import annotations
 
-import re
 
 from ..chain import Chain, Link
 from ..logversions import pip_conflict
 from . import Analyzer, Facts, Finding, evidence
 from .package import CANNOT_IMPORT, NO_ATTR, NO_MODULE, NO_OBJ_ATTR, NO_OP, UNDEFINED, UNEXPECTED_KW, dist
+from ...lazyre import lazy
 
-OPERATOR = re.compile(r"\baclnn[A-Z]\w+|not in libopapi\.so|Failed to compile Op")
+OPERATOR = lazy(r"\baclnn[A-Z]\w+|not in libopapi\.so|Failed to compile Op")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 PIP = "https://pip.pypa.io/en/stable/topics/dependency-resolution/"

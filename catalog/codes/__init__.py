@@ -10,26 +10,26 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from importlib import resources
 from typing import Any
 
 from ascendrl import cache
+from ...lazyre import lazy
 
-ACL = re.compile(
+ACL = lazy(
     r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is|=|:)?\s*\[?\s*([125]\d{5})\b"
 )
-CANN = re.compile(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
-TORCH_NPU = re.compile(r"\bERR(\d\d)(\d{3})\b")
+CANN = lazy(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
+TORCH_NPU = lazy(r"\bERR(\d\d)(\d{3})\b")
 # torch_npu's "HCCL function error: hcclX(...), error code is N", the same call quoted without that prefix,
 # and HcclResult printed on its own.
-HCCL = re.compile(
+HCCL = lazy(
     r"HCCL function error: .*?error code is (\d{1,2})\b|\bHcclResult\D{0,12}(\d{1,2})\b"
     r"|\b[Hh]ccl[A-Z]\w*(?:\([^)]*\))?,? error code is (\d{1,2})\b"
 )
-DCMI = re.compile(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
-ERRNO = re.compile(r"\(errno: (\d+) - ")
-HINT = re.compile(r"(?i)\d{5}|dcmi|hccl function error|errno: |\bhccl\w+\(")
+DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
+ERRNO = lazy(r"\(errno: (\d+) - ")
+HINT = lazy(r"(?i)\d{5}|dcmi|hccl function error|errno: |\bhccl\w+\(")
 
 
 @dataclasses.dataclass(frozen=True)
