@@ -17,6 +17,7 @@ BENCH = HERE.parent.parent / "bench" / "score_realworld.py"
 
 # Floors a little under what the catalog reaches today (README: catalog counts and accuracy).
 HELDOUT_FLOOR = 0.57  # measured 16/36 = 0.444 with the catalog of 2026-11-30; 34/65 = 0.523 after corpus round 2; 48/91 = 0.527 after round 3; 52/91 = 0.571 with the similar fallback; 53/91 = 0.582 after the analyzers2 merge (similar threshold re-chosen on dev: 0.80); 76/140 = 0.543 with corpus round 4 added (its 49 held-out logs scored by the tool as it stood: 23/49); 80/138 = 0.580 after the round-4 entries and analyzers (two held-out logs removed, see realworld/README); 95/165 = 0.576 with corpus round 5 added (its 27 held-out logs scored by the tool as it stood: 15/27)
+UNCITED_HELDOUT_FLOOR = 0.54  # 82/148 = 0.554 on held-out threads no entry or case cites (2026-12-01)
 DEV_FLOOR = 0.83  # measured 69/83 = 0.831; 119/139 = 0.856 after corpus round 2; 162/193 = 0.839 after round 3; 167/193 = 0.865 with the similar fallback (leave-one-out); 179/193 = 0.927 after the analyzers2 merge; 215/284 = 0.757 with corpus round 4 added; 262/284 = 0.923 after the round-4 entries and analyzers; 280/335 = 0.836 with corpus round 5 added (its dev logs not yet written from)
 
 
@@ -77,6 +78,31 @@ def test_no_heldout_log_is_a_golden_case(scorer):
     assert not {log.source for log in scorer.load_logs() if log.split == "heldout"} & golden
 
 
+# Held-out threads that shipped knowledge already cites (found 2026-12-01): 5 were cited by the catalog of
+# 2026-11-30 morning, before the corpus existed (the collectors skipped golden cases, not entries' sources);
+# 9 by entries written in the stop of 2026-11-30/12-01 and 3 by helpers of 2026-12-01 (two entries' sources,
+# one derived case) despite the rule. Their logs are reported apart ("threads no entry or case cites" in the
+# scorer); this list may only shrink.
+CITED_HELDOUT = frozenset({
+    "https://github.com/Ascend/pytorch/issues/54", "https://github.com/MhLiao/MaskTextSpotterV3/issues/51",
+    "https://github.com/babysor/MockingBird/issues/774", "https://github.com/cmu-l3/l1/issues/21",
+    "https://github.com/hiyouga/LlamaFactory/issues/7396", "https://github.com/hiyouga/LlamaFactory/issues/8139",
+    "https://github.com/huggingface/datasets/issues/2972", "https://github.com/verl-project/verl/issues/1015",
+    "https://github.com/verl-project/verl/issues/472", "https://github.com/verl-project/verl/issues/600",
+    "https://github.com/vllm-project/vllm-ascend/issues/10363", "https://github.com/vllm-project/vllm-ascend/issues/329",
+    "https://github.com/vllm-project/vllm-ascend/issues/405", "https://github.com/vllm-project/vllm-ascend/issues/5056",
+    "https://github.com/vllm-project/vllm-ascend/issues/9099", "https://github.com/vllm-project/vllm/issues/10517",
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/developmentguide/maintenref/troubleshooting/troubleshooting_0019.html",
+})
+
+
+def test_no_new_heldout_thread_is_cited_by_the_knowledge(scorer):
+    """An entry, golden case or derived case citing a held-out thread makes that log no measure: none may be added."""
+    cited = scorer.cited_sources()
+    now = {log.source for log in scorer.load_logs() if log.split == "heldout" and log.source in cited}
+    assert now <= CITED_HELDOUT, sorted(now - CITED_HELDOUT)
+
+
 def test_label_map_names_real_entries(scorer, catalog):
     ids = {e.id for e in catalog.entries}
     for label, mapped in scorer.load_labels().items():
@@ -95,4 +121,6 @@ def test_heldout_accuracy_floor(scorer, verdicts):
     table = scorer.summary(verdicts)
     assert table["heldout"]["total"] >= 30
     assert table["heldout"]["accuracy"] >= HELDOUT_FLOOR, scorer.render(verdicts)
+    ok, n = table["heldout"]["uncited"]
+    assert ok / n >= UNCITED_HELDOUT_FLOOR, scorer.render(verdicts)
     assert table["dev"]["accuracy"] >= DEV_FLOOR, scorer.render(verdicts)
