@@ -43,6 +43,9 @@ CONTEXT_KINDS = (
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+    # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
+    # a rank waited for a peer in a collective.
+    (("507048",), re.compile(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
     # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
