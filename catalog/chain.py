@@ -64,7 +64,7 @@ PHRASE = lazy(
     # asyncio's bind failure as uvicorn logs it ("ERROR:    [Errno 98] error while attempting to bind on address …")
     r"|(\[Errno \d+\] error while attempting to bind on address )"
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
-    r"|(.*\bAddress already in use \(addr='))"
+    r"|(.*\bAddress (?:already )?in use \(addr='))"
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".

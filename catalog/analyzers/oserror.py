@@ -16,6 +16,7 @@ from . import Analyzer, Facts, Finding, evidence
 ERRNO = re.compile(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
 PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
+    "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
 # errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
