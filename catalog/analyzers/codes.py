@@ -21,6 +21,7 @@ KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
     "507042": "aicore-exception", "507043": "aicore-exception", "507044": "aicore-exception", "507045": "aicore-exception",
     "507014": "aicore-timeout", "507034": "aicore-timeout", "507033": "device-setup-failed", "207001": "npu-oom", "207018": "npu-oom",
+    "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
     "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
 }
@@ -43,6 +44,9 @@ CONTEXT_KINDS = (
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+    # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
+    # a rank waited for a peer in a collective.
+    (("507048",), re.compile(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
     # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),

@@ -17,6 +17,7 @@ from ...lazyre import lazy
 ERRNO = lazy(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
 PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
+    "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
 # errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
@@ -25,7 +26,7 @@ ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EAC
 TYPE_ERRNO = {"PermissionError": 13}
 ERRNO_NAME = lazy(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
-PORT = lazy(r"(?:port[ =:\[]+|:)(\d{4,5})\b")
+PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
