@@ -80,8 +80,8 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
-    r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
+    r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
@@ -511,6 +511,8 @@ class Classifier:
             exc = EXCEPTION.match(stripped)
         if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
+            if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
+                stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
