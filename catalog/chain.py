@@ -61,7 +61,7 @@ PHRASE = lazy(
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
     r"|(\S+\.so[\w.]*: cannot open shared object file)"
-    r"|(\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …")
+    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …")
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
