@@ -238,7 +238,13 @@ class _Matcher:
         self.engine = "re2"
         self.dump_scan = _re2.compile(DUMP_SCAN.encode(), options)
         self._py_lines = []
-        self.scan = _re2.compile(combined.encode(), options)
+        # The chunk scan must not match across a newline: a signature's \s or [^…] would carry a match into the
+        # next line, which is then judged as part of this one and its own match skipped.
+        scan_options = _re2.Options()
+        scan_options.log_errors = False
+        scan_options.max_mem = RE2_MAX_MEM
+        scan_options.never_nl = True
+        self.scan = _re2.compile(combined.encode(), scan_options)
         line_set = _re2.Set.SearchSet(options)
         for p in patterns:
             line_set.Add(p.encode())
