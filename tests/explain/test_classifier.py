@@ -288,3 +288,10 @@ def test_a_signature_ending_in_whitespace_does_not_swallow_the_next_line(tmp_pat
     main(["explain", "--json", "--catalog", str(user), str(log)])
     doc = json.loads(capsys.readouterr().out)
     assert [(d["id"], d["line"]) for d in doc["diagnoses"]] == [("USR-wrapped", 1)]
+
+
+def test_an_os_error_logged_without_its_type_is_read_unless_logged_as_a_warning(catalog):
+    failed = classify(catalog, b"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n")
+    assert failed.diagnoses[0].entry.id == "DRV-oserror" and failed.diagnoses[0].kind == "eaddrinuse"
+    handled = classify(catalog, b"WARNING: [Errno 111] Connection refused, retrying\n")
+    assert not handled.diagnoses and handled.unknown is None
