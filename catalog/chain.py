@@ -61,12 +61,13 @@ PHRASE = lazy(
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
     r"|(\S+\.so[\w.]*: cannot open shared object file)"
-    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …")
+    r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError", "OSError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError", "torch.OutOfMemoryError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
