@@ -56,7 +56,7 @@ PROCESS_DEATH = lazy(
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …").
 PHRASE = lazy(
-    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4})?(?:(No module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
@@ -64,18 +64,23 @@ PHRASE = lazy(
     # asyncio's bind failure as uvicorn logs it ("ERROR:    [Errno 98] error while attempting to bind on address …")
     r"|(\[Errno \d+\] error while attempting to bind on address )"
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
-    r"|(.*\bAddress (?:already )?in use \(addr='))"
+    r"|(.*\bAddress (?:already )?in use \(addr=')"
+    r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
-PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError", "OSError", "ZMQError")
+PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
     r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
-    r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+)"
+    r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+"
+    # torch_npu's failed aclnn call quoted in a sentence (an issue title: Encountered "call aclnnX failed, error code is N")
+    r'|(?<=")call aclnn\w+ failed, error code is \d+(?="))'
 )
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.

@@ -80,9 +80,9 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|No module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
-    r"\(errno: \d+ - |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
@@ -92,6 +92,8 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+# A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
+_QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 PROGRESS = b"step:"
 
 
@@ -239,7 +241,13 @@ class _Matcher:
         self.engine = "re2"
         self.dump_scan = _re2.compile(DUMP_SCAN.encode(), options)
         self._py_lines = []
-        self.scan = _re2.compile(combined.encode(), options)
+        # The chunk scan must not match across a newline: a signature's \s or [^…] would carry a match into the
+        # next line, which is then judged as part of this one and its own match skipped.
+        scan_options = _re2.Options()
+        scan_options.log_errors = False
+        scan_options.max_mem = RE2_MAX_MEM
+        scan_options.never_nl = True
+        self.scan = _re2.compile(combined.encode(), scan_options)
         line_set = _re2.Set.SearchSet(options)
         for p in patterns:
             line_set.Add(p.encode())
@@ -510,8 +518,11 @@ class Classifier:
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
-        if exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
+                and not (phrase.lastindex == len(chains.PHRASE_TYPES) and _QUIET_LEVEL.match(stripped))):  # the errno phrase is last
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
+            if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
+                stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))

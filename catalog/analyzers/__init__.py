@@ -145,6 +145,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.PromptLength,
         data.TensorDevices,
         data.RewardArguments,
+        data.RewardNone,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,

@@ -60,7 +60,7 @@ CONTEXT_TITLES = {
     "aicore-timeout": "An AI Core / vector core kernel timed out",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
-TIMEOUTS = {"107019", "107020", "507046", "507047", "EI0002", "EI0006", "hccl:9"}
+TIMEOUTS = {"107019", "107020", "507046", "507047", "507048", "EI0002", "EI0006", "hccl:9"}
 CATCH_ALL = {"507011", "EZ9999", "E19999", "EE9999", "EI9999", "EJ9999", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
 
 

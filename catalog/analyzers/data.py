@@ -178,3 +178,36 @@ class RewardArguments(Analyzer):
             evidence(link), (TRL_REWARDS, VERL_CONFIG), key=f"reward-args:{func}:{names}", family="data-model",
             kind="data-missing-field",
         )
+
+
+# A None reaching arithmetic, iteration or a string match inside the reward function itself: an answer
+# extractor found no final answer in a completion (or a ground-truth field is empty) and the reward code
+# uses the None as a value. Told apart from a trainer's own frames by the innermost frame's name.
+NONE_USED = re.compile(r"NoneType")
+
+
+class RewardNone(Analyzer):
+    id = "DRV-reward-none"
+    title = "A reward function used None as a value (no answer extracted, or an empty field)"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type not in ("TypeError", "AttributeError") or not link.frames:
+            return None
+        inner = link.frames[-1]
+        in_reward = REWARD_NAME.search(inner.func) or REWARD_NAME.search(inner.path.rsplit("/", 1)[-1])
+        if not in_reward or not NONE_USED.search(link.message):
+            return None
+        return Finding(
+            f"Reward function {inner.func}() used None as a value",
+            f"{link.short_type}: {link.message[:200]}, raised in {inner.func}() ({inner.path.rsplit('/', 1)[-1]}:{inner.line}). "
+            "The reward code received or computed None where it needs a value: an answer extractor found no final answer in "
+            "a completion (truncated or unformatted output) and returned None, or the sample's ground-truth field is empty. "
+            "One such sample ends the whole step.",
+            (f"Make {inner.func}() handle a missing answer: when the extracted answer (or ground truth) is None, score the "
+             "sample 0.0 instead of using it",
+             "Check the data: every row needs its ground truth (verl: reward_model.ground_truth), and responses cut at "
+             "max_response_length often lack the final answer"),
+            evidence(link), (TRL_REWARDS, VERL_CONFIG), key=f"reward-none:{inner.func}", family="data-model",
+            kind="reward-fn-none-input",
+        )

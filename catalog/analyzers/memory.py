@@ -40,6 +40,12 @@ PLAN_SOURCES = (
     "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
 )
 OOM = lazy(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
+# No card has an exabyte: the allocator refuses such a request outright ("Tried to allocate more than 1EB memory").
+# The size was computed from garbage: ranks out of step in a collective exchanged mismatched size metadata
+# (all_gather_object / broadcast_object_list, uneven batch counts per rank), or a kernel wrote out of bounds
+# over a tensor whose values feed a shape.
+IMPOSSIBLE = lazy(r"Tried to allocate more than 1EB|Tried to allocate \d+(?:\.\d+)? ?(?:PiB|EiB|PB|EB)\b")
+ONE_EB_CHECK = "https://github.com/pytorch/pytorch/blob/main/c10/cuda/CUDAMallocAsyncAllocator.cpp"
 
 SOURCES = {
     "alloc": "https://www.hiascend.com/document/detail/zh/Pytorch/710/comref/Envvariables/Envir_012.html",
@@ -163,6 +169,8 @@ class Memory(Analyzer):
             return [], ()
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind != "cann" and IMPOSSIBLE.search(link.message):
+            return self._impossible(link)
         kind, advice = self._advice(link)
         notes = tuple(advice)
         if not advice:
@@ -188,3 +196,22 @@ class Memory(Analyzer):
             kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
             notes=notes,
         )
+
+    @staticmethod
+    def _impossible(link: Link) -> Finding:
+        return Finding(
+            "Impossible allocation size (an exabyte or more): a corrupted size, not a memory shortage",
+            f"{link.short_type}: {link.message[:160]}. No device has that much memory, so this is not a real shortage: the "
+            "size was computed from corrupted values. Either ranks ran collectives out of step (one rank in another "
+            "all_gather / broadcast, often because ranks have different numbers of batches, or object collectives "
+            "exchanged mismatched size metadata), or a kernel wrote out of bounds over a tensor whose values feed a shape.",
+            ("Make every rank run the same collectives in the same order: equal batch counts per rank (drop_last, same "
+             "dataloader length), no rank-dependent branch around all_gather_object / broadcast_object_list",
+             "If it happens on one rank or right after a custom (Triton / AscendC) kernel: rerun with ASCEND_LAUNCH_BLOCKING=1, "
+             "check the tensors that feed the size for garbage values, and compare with the framework's own op"),
+            evidence(link), (ONE_EB_CHECK, "https://github.com/flashserve/flash-linear-attention-npu/issues/149"),
+            key=f"impossible:{link.message[:60]}", kind="corrupted-allocation-size",
+            notes=("the requested size is an exabyte or more: a corrupted size (collectives out of step across ranks, or an "
+                   "out-of-bounds write), not a memory shortage; lowering batch sizes will not help",),
+        )
+

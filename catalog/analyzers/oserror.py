@@ -26,7 +26,7 @@ ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EAC
 TYPE_ERRNO = {"PermissionError": 13}
 ERRNO_NAME = lazy(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
-PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")
+PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"

@@ -267,3 +267,31 @@ def test_live_derived_stop_waits_for_a_quiet_writer(catalog):
     assert classifier.first_derived_fatal(settle=30) is None
     hit = classifier.first_derived_fatal(settle=0)
     assert hit is not None and hit.entry.id == "DRV-rendezvous" and hit.basis == "derived" and hit.line == 3
+
+
+def test_a_signature_ending_in_whitespace_does_not_swallow_the_next_line(tmp_path, capsys):
+    """The chunk scan matches within one line: a trailing \\s* must not carry a match into the next line."""
+    user = tmp_path / "mine.yaml"
+    user.write_text(
+        "- id: USR-wrapped\n"
+        "  title: Wrapped warning head\n"
+        "  family: user\n"
+        "  severity: warning\n"
+        "  fatal: false\n"
+        "  signatures: ['cache is using \\S+ instead\\s*$']\n"
+        "  cause: A warning wrapped after its first words.\n"
+        "  fix: [Read the next line]\n"
+        "  sources: [https://example.org/wrapped]\n"
+    )
+    log = tmp_path / "run.log"
+    log.write_text("NOTICE: the cache is using /scratch instead\n  of /fast because it is small\n")
+    main(["explain", "--json", "--catalog", str(user), str(log)])
+    doc = json.loads(capsys.readouterr().out)
+    assert [(d["id"], d["line"]) for d in doc["diagnoses"]] == [("USR-wrapped", 1)]
+
+
+def test_an_os_error_logged_without_its_type_is_read_unless_logged_as_a_warning(catalog):
+    failed = classify(catalog, b"ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n")
+    assert failed.diagnoses[0].entry.id == "DRV-oserror" and failed.diagnoses[0].kind == "eaddrinuse"
+    handled = classify(catalog, b"WARNING: [Errno 111] Connection refused, retrying\n")
+    assert not handled.diagnoses and handled.unknown is None
