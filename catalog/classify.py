@@ -521,6 +521,12 @@ class Classifier:
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         continued: list[str] = []
+        if exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
+            # "ImportError:" alone, its message on the lines below (numpy's multi-line ImportError, a paste wrapped by hand)
+            continued = self._continued(block, end)
+            if continued:
+                stripped = text = f"{stripped.rstrip(': ')}: {' '.join(continued)}"[:MAX_EXCERPT]
+                exc = EXCEPTION.match(stripped)
         if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
             continued = self._continued(block, end)
             stripped = " ".join([stripped, *continued])[:MAX_EXCERPT]

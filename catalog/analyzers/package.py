@@ -15,7 +15,8 @@ import re
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 
-CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
+# The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes.
+CANNOT_IMPORT = re.compile(r"cannot import name '([\w.]+)'(?: from '?([\w.]*\w)'?(?: \(([^)]*)\))?)?")
 NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 NO_ATTR = re.compile(r"module '([\w.]+)' has no attribute '(\w+)'")
 UNDEFINED = re.compile(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
