@@ -22,7 +22,10 @@ _SYSLOG_TS = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
 PREFIX = re.compile(
     "|".join(
         (
-            rf"(?:<\d+>)?(?:{_SYSLOG_TS}|{_TS}) \S+ [\w./@:-]+(?:\[\d+\])?: ",  # syslog / journald / rsyslog
+            # syslog / journald / rsyslog: "<ts> <host> <program>[pid]: ". A host or program has no ':', and after an
+            # ISO timestamp the [pid] is required, so a container timestamp before "ImportError: libx.so: …" or
+            # "fatal error: …" is not read as one.
+            rf"(?:<\d+>)?(?:{_SYSLOG_TS} [\w.-]+ [\w./@-]+(?:\[\d+\])?|{_TS} [\w.-]+ [\w./@-]+\[\d+\]): ",
             rf"{_TS} (?:stdout|stderr) [FP] ",  # containerd / CRI-O log files
             rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
@@ -33,7 +36,8 @@ PREFIX = re.compile(
         )
     )
 )
-RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
+# torch's "[rankN]:", and vLLM-Omni's "[Stage-N] " in front of every line a pipeline stage's worker prints.
+RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?|\[Stage-\d+\] ")
 # Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)".
 RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
 

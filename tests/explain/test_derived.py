@@ -213,6 +213,28 @@ def test_normalisation_of_escapes_and_prefixes():
     assert text == "KeyError: 'a'" and "pid=7" in key and "[rank3]" in key
 
 
+def test_prefixes_that_look_like_a_syslog_header_or_a_pipeline_stage():
+    # a container timestamp before an exception whose message has a colon is not "<ts> <host> <program>: "
+    assert strip_prefixes("2026-12-01T02:52:20.123456789Z ImportError: libhccl.so: cannot open shared object file")[0] == (
+        "ImportError: libhccl.so: cannot open shared object file"
+    )
+    assert strip_prefixes("2026-12-01T02:52:20Z fatal error: 'inner_interface/x.h' file not found")[0].startswith("fatal error:")
+    assert strip_prefixes("2026-12-01T02:52:20+0000 node1 python3[42]: KeyError: 'a'")[0] == "KeyError: 'a'"
+    # vLLM-Omni's stage workers: "[Stage-0] " before vLLM's own logger prefix
+    text, key = strip_prefixes("[Stage-0] ERROR 01-21 17:28:55 [gpu_worker.py:226] ImportError: cannot import name 'X' from 'y'")
+    assert text == "ImportError: cannot import name 'X' from 'y'" and "[Stage-0]" in key
+
+
+def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
+    log = tmp_path / "x.log"
+    log.write_text(
+        "2026-03-06T10:00:00.1Z Error is in the aclnnWeightQuantBatchMatmulV2\n"
+        "2026-03-06T10:00:00.1Z the biasOptional's dtype should be [DT_FLOAT], actual is [DT_BFLOAT16]\n"
+    )
+    top = explain_paths(catalog, [log]).diagnoses[0]
+    assert top.entry.id == "DRV-op-params" and top.fatal
+
+
 def test_json_has_basis_and_evidence(tmp_path, capsys):
     log = tmp_path / "x.log"
     log.write_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
