@@ -33,6 +33,10 @@ PREFIX = re.compile(
             # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
             # (older releases: "ERROR 03-18 09:23:40 config.py:102] ")
             r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]) ",
+            # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only
+            r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
+            # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")
+            r"(?:>(?: |$))+",
         )
     )
 )
@@ -90,6 +94,10 @@ def strip_prefixes(text: str) -> tuple[str, str]:
     """
     text = strip_spelled(text)
     key = ""
+    if text[:1].isspace():  # a paste indented as a whole (a list item, a code block): the prefix after the indent
+        bare = text.lstrip()
+        if PREFIX.match(bare) or RAY_PREFIX.match(bare) or RANK.match(bare):
+            text = bare
     for _ in range(6):  # prefixes nest: a container timestamp, then Ray's, then vLLM's logger, then [rankN]:
         m = PREFIX.match(text)
         if m is None:

@@ -225,6 +225,16 @@ def test_prefixes_that_look_like_a_syslog_header_or_a_pipeline_stage():
     assert text == "ImportError: cannot import name 'X' from 'y'" and "[Stage-0]" in key
 
 
+def test_quoted_indented_and_python_logging_prefixes():
+    # a GitHub reply quoting a paste, a paste indented as a whole, Python logging's default format at ERROR
+    assert strip_prefixes("> > Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
+    assert strip_prefixes(">>> import torch_npu")[0] == ">>> import torch_npu"  # a REPL prompt stays
+    assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes('    File "a.py", line 1, in <module>')[0] == '    File "a.py", line 1, in <module>'
+    assert strip_prefixes("2026-12-01 02:52:20,123 - root - ERROR - KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
+
+
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
     log = tmp_path / "x.log"
     log.write_text(
