@@ -732,11 +732,16 @@ class Classifier:
                 cause_of.setdefault(entry_id, cause)
 
         candidates: list[tuple[tuple, Diagnosis]] = []
+        causes = {c for k, c in cause_of.items() if k in entries and not entries[k].generic}
+        causes |= {item.demoted_by for item in derived.items if item.demoted_by}
         for h in hits:
             d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id),
                           evidence=derived.evidence.get(h.entry.id, ()), notes=tuple(derived.notes.get(h.entry.id, ())),
                           kind=derived.kinds.get(h.entry.id, ""))
-            candidates.append(((0 if h.fatal else 1, int(h.entry.generic) + int(h.entry.id in cause_of), 0, h.order), d))
+            # a wrapper (generic) that causes nothing here ranks after every specific diagnosis, a demoted one too
+            # (that one is the consequence of something else, not of the wrapper)
+            generic = (1 if h.entry.id in causes else 2) if h.entry.generic else 0
+            candidates.append(((0 if h.fatal else 1, generic + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
                           basis="derived", evidence=item.evidence, kind=item.kind)

@@ -245,6 +245,21 @@ def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog)
     assert top.entry.id == "DRV-op-params" and top.fatal
 
 
+def test_a_wrapper_never_outranks_a_fatal_consequence_of_a_warning(tmp_path, catalog):
+    # the CPU-fallback warning (not fatal) demotes the ERR01007 failure it explains; Ray's wrapper around the
+    # remote task still must not become the answer
+    log = tmp_path / "x.log"
+    log.write_text(
+        "ray.exceptions.RayTaskError(RuntimeError): ray::WorkerDict.actor_rollout_init_model() (pid=123, ip=10.0.0.1)\n"
+        "[W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::linalg_lstsq.out' is not currently supported on "
+        "the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)\n"
+        "RuntimeError: _copy_from_and_resize now only support copy with same size!\n"
+        "[ERROR] 2024-11-28-11:37:15 (PID:6547, Device:0, RankID:-1) ERR01007 OPS feature not supported\n"
+    )
+    ranked = [d.entry.id for d in explain_paths(catalog, [log]).diagnoses]
+    assert ranked[0] == "DRV-code" and ranked.index("ARL-E112") > ranked.index("DRV-code"), ranked
+
+
 def test_json_has_basis_and_evidence(tmp_path, capsys):
     log = tmp_path / "x.log"
     log.write_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
