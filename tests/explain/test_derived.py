@@ -260,6 +260,18 @@ def test_a_wrapper_never_outranks_a_fatal_consequence_of_a_warning(tmp_path, cat
     assert ranked[0] == "DRV-code" and ranked.index("ARL-E112") > ranked.index("DRV-code"), ranked
 
 
+@pytest.mark.parametrize("line, owner", [
+    ("AttributeError: module 'torch_npu' has no attribute '_npu_ro", "torch_npu"),
+    ("ModuleNotFoundError: No module named 'vllm.model_executor.la", "vllm"),
+])
+def test_a_package_error_cut_inside_its_last_quoted_name(tmp_path, catalog, line, owner):
+    # an issue title at GitHub's length limit, a line cut in a screenshot: the owner is still the first name
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    top = explain_paths(without(catalog, ["ARL-E313"]), [log]).diagnoses[0]
+    assert top.entry.id == "DRV-package" and owner in top.entry.title, top.entry.title
+
+
 def test_json_has_basis_and_evidence(tmp_path, capsys):
     log = tmp_path / "x.log"
     log.write_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
