@@ -68,7 +68,9 @@ VERSION_LINE_SOURCE = (
 )
 VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
-# tags and CANN codes, process deaths, error codes, and the versions a log states.
+# tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
+# message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
+# candidates, the prefix is stripped before the chain builder reads them.
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
@@ -78,9 +80,9 @@ GENERIC_PREFILTER = (
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
-    r"^(?:Segmentation fault|Aborted|Bus error)|full_key: ",
-    r"^\s*(?:No module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|^the \w+'s (?:dtype|shape|format) should be |^Error is in the aclnn",
+    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|full_key: ",
+    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
@@ -533,6 +535,12 @@ class Classifier:
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         continued: list[str] = []
+        if exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
+            # "ImportError:" alone, its message on the lines below (numpy's multi-line ImportError, a paste wrapped by hand)
+            continued = self._continued(block, end)
+            if continued:
+                stripped = text = f"{stripped.rstrip(': ')}: {' '.join(continued)}"[:MAX_EXCERPT]
+                exc = EXCEPTION.match(stripped)
         if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
             continued = self._continued(block, end)
             stripped = " ".join([stripped, *continued])[:MAX_EXCERPT]
@@ -736,11 +744,16 @@ class Classifier:
                 cause_of.setdefault(entry_id, cause)
 
         candidates: list[tuple[tuple, Diagnosis]] = []
+        causes = {c for k, c in cause_of.items() if k in entries and not entries[k].generic}
+        causes |= {item.demoted_by for item in derived.items if item.demoted_by}
         for h in hits:
             d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id),
                           evidence=derived.evidence.get(h.entry.id, ()), notes=tuple(derived.notes.get(h.entry.id, ())),
                           kind=derived.kinds.get(h.entry.id, ""))
-            candidates.append(((0 if h.fatal else 1, int(h.entry.generic) + int(h.entry.id in cause_of), 0, h.order), d))
+            # a wrapper (generic) that causes nothing here ranks after every specific diagnosis, a demoted one too
+            # (that one is the consequence of something else, not of the wrapper)
+            generic = (1 if h.entry.id in causes else 2) if h.entry.generic else 0
+            candidates.append(((0 if h.fatal else 1, generic + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
                           basis="derived", evidence=item.evidence, kind=item.kind)

@@ -22,7 +22,10 @@ _SYSLOG_TS = r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
 PREFIX = re.compile(
     "|".join(
         (
-            rf"(?:<\d+>)?(?:{_SYSLOG_TS}|{_TS}) \S+ [\w./@:-]+(?:\[\d+\])?: ",  # syslog / journald / rsyslog
+            # syslog / journald / rsyslog: "<ts> <host> <program>[pid]: ". A host or program has no ':', and after an
+            # ISO timestamp the [pid] is required, so a container timestamp before "ImportError: libx.so: …" or
+            # "fatal error: …" is not read as one.
+            rf"(?:<\d+>)?(?:{_SYSLOG_TS} [\w.-]+ [\w./@-]+(?:\[\d+\])?|{_TS} [\w.-]+ [\w./@-]+\[\d+\]): ",
             rf"{_TS} (?:stdout|stderr) [FP] ",  # containerd / CRI-O log files
             rf"\[?{_TS}\]?:? ",  # docker/kubectl --timestamps, bracketed timestamps
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
@@ -30,10 +33,15 @@ PREFIX = re.compile(
             # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
             # (older releases: "ERROR 03-18 09:23:40 config.py:102] ")
             r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]) ",
+            # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only
+            r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
+            # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")
+            r"(?:>(?: |$))+",
         )
     )
 )
-RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?")
+# torch's "[rankN]:", and vLLM-Omni's "[Stage-N] " in front of every line a pipeline stage's worker prints.
+RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?|\[Stage-\d+\] ")
 # Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)".
 RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
 
@@ -86,6 +94,10 @@ def strip_prefixes(text: str) -> tuple[str, str]:
     """
     text = strip_spelled(text)
     key = ""
+    if text[:1].isspace():  # a paste indented as a whole (a list item, a code block): the prefix after the indent
+        bare = text.lstrip()
+        if PREFIX.match(bare) or RAY_PREFIX.match(bare) or RANK.match(bare):
+            text = bare
     for _ in range(6):  # prefixes nest: a container timestamp, then Ray's, then vLLM's logger, then [rankN]:
         m = PREFIX.match(text)
         if m is None:

@@ -20,7 +20,7 @@ CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[\w.]*): cannot open shared object file"
 DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
 # Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
 CANN_LIBS = lazy(
-    r"^lib(?:ascendcl|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
+    r"^lib(?:ascendcl|ascend_dump|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
     r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|atb\w*|lcal|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
 )
 DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")

@@ -16,13 +16,15 @@ from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
-CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)'(?: from '([\w.]+)'(?: \(([^)]*)\))?)?")
-NO_MODULE = lazy(r"No module named '([\w.]+)'")
-NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)'")
+# The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
+# short (an issue title at GitHub's length limit, a screenshot's line) ends inside the last quoted name.
+CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)(?:'(?: from '?([\w.]*\w)'?(?: \(([^)]*)\))?)?|$)")
+NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
+NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)(?:'|$)")
 UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
 # torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
-NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)'")
-NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)'")
+NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
+NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",

@@ -213,6 +213,65 @@ def test_normalisation_of_escapes_and_prefixes():
     assert text == "KeyError: 'a'" and "pid=7" in key and "[rank3]" in key
 
 
+def test_prefixes_that_look_like_a_syslog_header_or_a_pipeline_stage():
+    # a container timestamp before an exception whose message has a colon is not "<ts> <host> <program>: "
+    assert strip_prefixes("2026-12-01T02:52:20.123456789Z ImportError: libhccl.so: cannot open shared object file")[0] == (
+        "ImportError: libhccl.so: cannot open shared object file"
+    )
+    assert strip_prefixes("2026-12-01T02:52:20Z fatal error: 'inner_interface/x.h' file not found")[0].startswith("fatal error:")
+    assert strip_prefixes("2026-12-01T02:52:20+0000 node1 python3[42]: KeyError: 'a'")[0] == "KeyError: 'a'"
+    # vLLM-Omni's stage workers: "[Stage-0] " before vLLM's own logger prefix
+    text, key = strip_prefixes("[Stage-0] ERROR 01-21 17:28:55 [gpu_worker.py:226] ImportError: cannot import name 'X' from 'y'")
+    assert text == "ImportError: cannot import name 'X' from 'y'" and "[Stage-0]" in key
+
+
+def test_quoted_indented_and_python_logging_prefixes():
+    # a GitHub reply quoting a paste, a paste indented as a whole, Python logging's default format at ERROR
+    assert strip_prefixes("> > Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
+    assert strip_prefixes(">>> import torch_npu")[0] == ">>> import torch_npu"  # a REPL prompt stays
+    assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes('    File "a.py", line 1, in <module>')[0] == '    File "a.py", line 1, in <module>'
+    assert strip_prefixes("2026-12-01 02:52:20,123 - root - ERROR - KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
+
+
+def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
+    log = tmp_path / "x.log"
+    log.write_text(
+        "2026-03-06T10:00:00.1Z Error is in the aclnnWeightQuantBatchMatmulV2\n"
+        "2026-03-06T10:00:00.1Z the biasOptional's dtype should be [DT_FLOAT], actual is [DT_BFLOAT16]\n"
+    )
+    top = explain_paths(catalog, [log]).diagnoses[0]
+    assert top.entry.id == "DRV-op-params" and top.fatal
+
+
+def test_a_wrapper_never_outranks_a_fatal_consequence_of_a_warning(tmp_path, catalog):
+    # the CPU-fallback warning (not fatal) demotes the ERR01007 failure it explains; Ray's wrapper around the
+    # remote task still must not become the answer
+    log = tmp_path / "x.log"
+    log.write_text(
+        "ray.exceptions.RayTaskError(RuntimeError): ray::WorkerDict.actor_rollout_init_model() (pid=123, ip=10.0.0.1)\n"
+        "[W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::linalg_lstsq.out' is not currently supported on "
+        "the NPU backend and will fall back to run on the CPU. This may have performance implications. (function npu_cpu_fallback)\n"
+        "RuntimeError: _copy_from_and_resize now only support copy with same size!\n"
+        "[ERROR] 2024-11-28-11:37:15 (PID:6547, Device:0, RankID:-1) ERR01007 OPS feature not supported\n"
+    )
+    ranked = [d.entry.id for d in explain_paths(catalog, [log]).diagnoses]
+    assert ranked[0] == "DRV-code" and ranked.index("ARL-E112") > ranked.index("DRV-code"), ranked
+
+
+@pytest.mark.parametrize("line, owner", [
+    ("AttributeError: module 'torch_npu' has no attribute '_npu_ro", "torch_npu"),
+    ("ModuleNotFoundError: No module named 'vllm.model_executor.la", "vllm"),
+])
+def test_a_package_error_cut_inside_its_last_quoted_name(tmp_path, catalog, line, owner):
+    # an issue title at GitHub's length limit, a line cut in a screenshot: the owner is still the first name
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    top = explain_paths(without(catalog, ["ARL-E313"]), [log]).diagnoses[0]
+    assert top.entry.id == "DRV-package" and owner in top.entry.title, top.entry.title
+
+
 def test_json_has_basis_and_evidence(tmp_path, capsys):
     log = tmp_path / "x.log"
     log.write_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
