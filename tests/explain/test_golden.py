@@ -64,3 +64,25 @@ def test_some_cases_bury_the_cause_under_a_wrapper(catalog):
             last = max(d.line for d in result.diagnoses)
             buried += result.diagnoses[0].line < last
     assert buried >= 15
+
+
+def test_no_two_specific_entries_name_the_same_failure(catalog):
+    """Two entries that each fire on the line of the other's golden case are one failure written twice.
+
+    Entries written in parallel from different threads landed as pairs (GLIBCXX, model_type, TP vs heads …);
+    a consequence link between them says the overlap is intended.
+    """
+    by_id = {e.id: e for e in catalog.entries}
+    fires_on: dict[str, set[str]] = {}  # case's entry -> other specific entries matching its top line
+    for log in CASES:
+        expected = log.with_suffix(".expect").read_text().strip()
+        result = explain_paths(catalog, [log])
+        top = next((d for d in result.diagnoses if d.entry.id == expected), None)
+        if top is None:
+            continue
+        same_line = {d.entry.id for d in result.diagnoses if d.line == top.line and d.file == top.file}
+        fires_on.setdefault(expected, set()).update(i for i in same_line if i != expected and i in by_id and not by_id[i].generic)
+    linked = lambda a, b: b in by_id[a].consequences or a in by_id[b].consequences  # noqa: E731
+    twice = sorted({tuple(sorted((a, b))) for a, others in fires_on.items() for b in others
+                    if a in fires_on.get(b, set()) and not by_id[a].generic and not linked(a, b)})
+    assert not twice, twice
