@@ -366,7 +366,7 @@ def test_an_analyzer_bug_does_not_crash_explain(catalog):
 
 FRAGMENTS = [
     "Traceback (most recent call last):", '  File "/x/site-packages/vllm_ascend/a.py", line 3, in f', '  File "/w/verl/verl/protocol.py", line 9, in chunk',
-    "OSError: [Errno 28] No space left on device: '/ckpt/global_step_1/x.pt'", "PermissionError: [Errno 13] Permission denied: '/root/.cache'",
+    "OSError: [Errno 28] No space left on device: '/ckpt/global_step_1/x.pt'", "PermissionError: [Errno 13] Permission denied: '/home/user/.cache'",
     "ImportError: cannot import name 'X' from 'vllm.a' (/x/site-packages/vllm/a.py)", "No module named 'vllm.v1.x'",
     "AttributeError: module 'torch_npu' has no attribute 'y'", "OSError: /x/site-packages/torch_npu/lib/a.so: undefined symbol: _ZN3c104impl",
     "TypeError: LLM.__init__() got an unexpected keyword argument 'z'", "AssertionError: only support equal chunk. Got size of DataProto 7 and chunk 0.",
