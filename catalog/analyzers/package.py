@@ -38,10 +38,6 @@ SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-cor
             "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
 # A symbol missing from NNAL's ATB: the ATB installed is not the one torch_npu / vllm-ascend were built against.
 SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
-# vLLM's version module imports these inside try/except and only warns "RuntimeWarning: Failed to read commit
-# hash:" when they are missing (a source or wheel build without git metadata): never a failure.
-# https://github.com/vllm-project/vllm/blob/v0.10.2/vllm/version.py
-HARMLESS_MISSING = frozenset({"vllm._version", "vllm.commit_id"})
 # Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
 EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
@@ -130,8 +126,6 @@ class PackageMismatch(Analyzer):
             what = f"{module or dist(owner)} has no {m.group(1)}"
         elif m := NO_MODULE.search(msg):
             module = m.group(1)
-            if module in HARMLESS_MISSING:
-                return None
             owner = module.split(".")[0]
             what = f"no module {module}" if "." in module else f"{module} is not installed"
             shadow = next((f for f in link.frames if f.package == owner and not re.search(r"[/\\](?:site|dist)-packages[/\\]", f.path)), None)
