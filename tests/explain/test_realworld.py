@@ -114,13 +114,38 @@ def test_label_map_names_real_entries(scorer, catalog):
 def test_healthy_realworld_logs_stay_free_of_fatal_diagnoses(verdicts):
     healthy = [v for v in verdicts if v.log.expected == ("healthy",)]
     assert healthy
-    assert all(v.correct for v in healthy), [(v.log.path.name, v.top) for v in healthy if not v.correct]
+    wrong = [v for v in healthy if not v.correct]
+    # Held-out names stay out of the message: whoever reads a failure here may be writing entries.
+    assert not wrong, ([(v.log.path.name, v.top) for v in wrong if v.log.split == "dev"],
+                       f"{sum(v.log.split == 'heldout' for v in wrong)} held-out healthy log(s) got a fatal diagnosis")
 
 
 def test_heldout_accuracy_floor(scorer, verdicts):
     table = scorer.summary(verdicts)
     assert table["heldout"]["total"] >= 30
-    assert table["heldout"]["accuracy"] >= HELDOUT_FLOOR, scorer.render(verdicts)
+    # The message is the per-family table only: the held-out misses are never printed (see realworld/README).
+    assert table["heldout"]["accuracy"] >= HELDOUT_FLOOR, table
     ok, n = table["heldout"]["uncited"]
-    assert ok / n >= UNCITED_HELDOUT_FLOOR, scorer.render(verdicts)
-    assert table["dev"]["accuracy"] >= DEV_FLOOR, scorer.render(verdicts)
+    assert ok / n >= UNCITED_HELDOUT_FLOOR, table
+    assert table["dev"]["accuracy"] >= DEV_FLOOR, table
+
+
+LEAVE_THREAD_OUT_FLOOR = 0.72  # 244/335 = 0.728 when the option was added (2026-12-01, before this stop's generalisation work)
+
+
+def test_leave_thread_out_takes_out_the_entries_a_thread_gave(scorer, catalog, verdicts):
+    """A dev log whose thread a golden case cites loses that entry, and the leave-thread-out floor holds."""
+    cites = scorer.entries_citing(catalog)
+    dev = {log.source for log in scorer.load_logs() if log.split == "dev"}
+    assert any(cites.get(url) for url in dev), "no dev thread is cited by any entry: the option would take nothing out"
+    # Every id found citing a thread does cite it somewhere an auditor can see.
+    for url, ids in list(cites.items())[:50]:
+        for entry_id in ids:
+            entry = catalog.by_id(entry_id)
+            cases = " ".join(p.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
+                             for p in (HERE / "cases" / entry_id).glob("*.log"))
+            assert url in " ".join(entry.sources) + " ".join(str(s.confirmed) for s in entry.signatures) + cases
+    verdicts = scorer.score_leave_thread_out(catalog=catalog)
+    table = scorer.summary(verdicts)
+    assert table["dev"]["accuracy"] >= LEAVE_THREAD_OUT_FLOOR, table["dev"]
+    assert table["dev"]["accuracy"] < scorer.summary(verdicts)["dev"]["accuracy"]
