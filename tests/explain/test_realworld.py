@@ -145,7 +145,6 @@ def test_leave_thread_out_takes_out_the_entries_a_thread_gave(scorer, catalog, v
             cases = " ".join(p.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
                              for p in (HERE / "cases" / entry_id).glob("*.log"))
             assert url in " ".join(entry.sources) + " ".join(str(s.confirmed) for s in entry.signatures) + cases
-    verdicts = scorer.score_leave_thread_out(catalog=catalog)
-    table = scorer.summary(verdicts)
+    table = scorer.summary(scorer.score_leave_thread_out(catalog=catalog))
     assert table["dev"]["accuracy"] >= LEAVE_THREAD_OUT_FLOOR, table["dev"]
     assert table["dev"]["accuracy"] < scorer.summary(verdicts)["dev"]["accuracy"]
