@@ -23,7 +23,8 @@ KINDS = {
     "507014": "aicore-timeout", "507034": "aicore-timeout", "507033": "device-setup-failed", "207001": "npu-oom", "207018": "npu-oom",
     "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
-    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
+    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
+    "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",

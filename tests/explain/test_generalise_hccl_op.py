@@ -84,3 +84,26 @@ def test_inner_error_on_the_call_line_keeps_the_call_entry(catalog, tmp_path):
 def test_a_registered_argument_check_is_an_operator_rejecting_its_input(catalog, tmp_path, line, analyzer):
     result, top = _top(catalog, tmp_path, line + "\n")
     assert (top.entry.id, top.kind) == (analyzer, "aclnn-param-unsupported"), [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("line, kind", [
+    # the code's own name says the class (ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR; HCCL's registered Transport init error,
+    # Resource_Error; HCCP's "The network port is down"; the runtime's capture-mode code)
+    ("RuntimeError: synchronize: NPU function error: AclrtSynchronizeStreamWithTimeout(stream()), error code is 507054", "hbm-ecc-fault"),
+    ("EI0009: [PID: 1] 2025-09-24-20:59:48.119.066 Transport init error. Reason: [Create][DestLink]Create Dest error!", "hccl-transport-init-failed"),
+    ("EI0011: [PID: 1] 2025-09-24-20:59:48.119.066 Failed to allocate [1048576] bytes of NPU memory.", "hccl-resource-exhausted"),
+    ("EJ0002: [PID: 1] 2025-09-24-20:59:48.119.066 The network port is down.Suggest: check the link", "hccl-nic-down"),
+    ("RuntimeError: capture_end: NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri_), error code is 107036",
+     "aclgraph-capture-failed"),
+])
+def test_a_code_whose_name_is_a_class(catalog, tmp_path, line, kind):
+    result, top = _top(catalog, tmp_path, line + "\n")
+    assert kind in [d.kind for d in result.diagnoses if d.fatal][:2], [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+def test_hccl_init_failure_cut_before_its_code(catalog, tmp_path):
+    # torch_npu's HCCL_CHECK_ERROR message as a paste cut before ", error code is N"
+    line = ("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: "
+            "HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_))")
+    result, top = _top(catalog, tmp_path, line + "\n")
+    assert top.entry.id == "ARL-E324", [(d.entry.id, d.kind) for d in result.diagnoses]
