@@ -22,7 +22,8 @@ KINDS = {
     "507042": "aicore-exception", "507043": "aicore-exception", "507044": "aicore-exception", "507045": "aicore-exception",
     "507014": "aicore-timeout", "507034": "aicore-timeout", "507033": "device-setup-failed", "207001": "npu-oom", "207018": "npu-oom",
     "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
-    "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
+    "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout",
+    "EI0006": "hccl-connect-timeout",  # Communication_Error_Get_Socket: HCCL's own socket to a peer, not torch's rendezvous store
     "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
     "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
