@@ -53,6 +53,10 @@ PROCESS_DEATH = lazy(
     r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
+# errno classes an OS error is recognised by when neither its type nor "[Errno N]" was pasted (analyzers/oserror.py
+# reads the class from the name or the text): symbolic names, and strerror's text.
+ERRNO_SYMBOLS = "EADDRINUSE|ENOSPC|EDQUOT|EMFILE|EACCES|EROFS|ENOMEM"
+ERRNO_TEXTS = "Address already in use|No space left on device|Disk quota exceeded|Too many open files|Read-only file system"
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), and the dynamic
 # loader's "<program>: error while loading shared libraries: " (a binary that cannot start, exit code 127).
@@ -67,13 +71,20 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # An errno by its symbolic name and (negated) number, as C code and issue titles write a failed syscall's
+    # return ("EADDRINUSE (-98) error when setting up NCCL communicator"), on a line that says it failed.
+    rf"|((?=.*(?i:error|fail)).*?\b(?:{ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\))"
+    # strerror's text alone, the whole message of an OS error pasted without its type or number
+    rf"|((?:{ERRNO_TEXTS})\b)"
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError", "OSError", "OSError")
+# The OS-error phrases: a log level that does not report a failure makes them a handled condition (classify.py).
+QUIET_PHRASES = frozenset(range(len(PHRASE_TYPES) - 2, len(PHRASE_TYPES) + 1))
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"

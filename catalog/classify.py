@@ -85,6 +85,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
@@ -521,7 +522,7 @@ class Classifier:
             stripped = _after_cjk(stripped)
             exc = EXCEPTION.match(stripped)
         if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
-                and not (phrase.lastindex == len(chains.PHRASE_TYPES) and _QUIET_LEVEL.match(stripped))):  # the errno phrase is last
+                and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))):  # an OS error logged as handled
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
@@ -652,7 +653,14 @@ class Classifier:
             self.trackers.move_to_end(key)
         codes = extract_codes(stripped)
         done = None
-        if stripped.startswith(TRACEBACK):
+        if (split := self._aclnn_detail(stripped, exc, hits)) is not None:
+            exc, head_hits, (code, message, detail, detail_hits) = split
+            done = tracker.exception(exc, stripped, number, head_hits)
+            if tracker.current is not None:
+                tracker.current.seq = self.order
+            self._store(done)
+            done = tracker.cann(code, message, detail, number, detail_hits)
+        elif stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
             done = tracker.traceback(number, ipython.group(1))
@@ -688,6 +696,26 @@ class Classifier:
         if tracker.current is not None and tracker.current.line == number:
             tracker.current.seq = self.order
         self._store(done)
+
+    def _aclnn_detail(self, stripped: str, exc: re.Match | None, hits: list[str]) -> tuple | None:
+        """torch_npu's "call aclnnX failed, detail:EZ1001: <CANN's message>" on one line: the op call and its cause.
+
+        op-plugin prints the CANN report after "detail:"; when that report's text is on the same line (not
+        "Inner Error!" with the text below), it is read as a CANN line of its own under the failed call, as it is
+        when printed below it, so what it says (a rejected argument, a missing kernel) is the diagnosis and the call
+        its consequence. A logger that quotes the error without its type (xinference) gets torch_npu's RuntimeError.
+        """
+        m = ACLNN_DETAIL.search(stripped)
+        if m is None or INNER_ERROR.match(m.group(3)):
+            return None
+        if exc is None:
+            exc = EXCEPTION.match(f"RuntimeError: {stripped[m.start():m.start(2)].rstrip()}")
+            if exc is None:
+                return None
+        detail = stripped[m.start(2):]
+        detail_ids = {e.id for e, _ in self.matcher.entries_in(detail)}
+        head = [h for h in hits if h not in detail_ids]
+        return exc, head, (m.group(2), m.group(3).strip(), detail, [h for h in hits if h in detail_ids])
 
     def _death(self, tracker: ChainTracker, m: re.Match, text: str, name: str, number: int, hits: list[str]) -> Chain | None:
         from .analyzers.process import death_kind
@@ -802,14 +830,31 @@ def _after_warning(block: bytes, start: int) -> bool:
 
 
 def _after_cjk(text: str) -> str:
-    """The exception or known phrase quoted after CJK prose on one line (the line itself when there is none)."""
+    """The exception or known phrase quoted after CJK prose on one line (the line itself when there is none).
+
+    The error may also sit in quotes inside the sentence ("… ZMQ bind "Address already in use"（…）"): the first
+    quoted part that is an exception or a known phrase.
+    """
     for n, m in enumerate(chains.CJK.finditer(text)):
         rest = text[m.end():]
         if n >= 32 or not rest:
             break
         if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):
             return rest
+    for n, m in enumerate(QUOTED.finditer(text)):
+        if n >= 8:
+            break
+        said = m.group(1).strip()
+        if said.isascii() and (EXCEPTION.match(said) or chains.PHRASE.match(said)):
+            return said
     return text
+
+
+# op-plugin's failed aclnn call with CANN's report after "detail:" (op_plugin/utils/op_api_common.h).
+ACLNN_DETAIL = re.compile(r"\bcall (aclnn\w+) failed, detail: ?(E[A-Z]\d{4}|E\d{5}): ?(.*)$")
+INNER_ERROR = re.compile(r"\s*(?:Inner Error!?)?\s*$")
+# A quoted part of a sentence: ASCII or full-width / typographic quotes, or Chinese corner brackets.
+QUOTED = re.compile(r"[\"“「『]([^\"”」』]{8,300})[\"”」』]")
 
 
 def _literal_head(regex: str) -> str:

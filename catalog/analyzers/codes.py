@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from ..codes import CodeInfo, decode
+from ..codes import CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -22,8 +22,10 @@ KINDS = {
     "507042": "aicore-exception", "507043": "aicore-exception", "507044": "aicore-exception", "507045": "aicore-exception",
     "507014": "aicore-timeout", "507034": "aicore-timeout", "507033": "device-setup-failed", "207001": "npu-oom", "207018": "npu-oom",
     "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
-    "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout", "EI0006": "rendezvous-socket-timeout",
-    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault", "507054": "device-memory-fault",
+    "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout",
+    "EI0006": "hccl-connect-timeout",  # Communication_Error_Get_Socket: HCCL's own socket to a peer, not torch's rendezvous store
+    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
+    "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
@@ -32,9 +34,33 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
               "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error",
               # the runtime registry's Execution_Error_Stream_Synchronize_Timeout and its ACL return code
               "EE1002": "stream-sync-timeout", "507046": "stream-sync-timeout"})
+# HCCL's and HCCP's registered errors whose title is a class of its own (cann_registry.yaml, hicann/runtime
+# error_code.json): Resource_Error (EI0007) and Resource_Error_Insufficient_Device_Memory (EI0011), Transport init
+# error (EI0009), the UB link's error CQE (EI0018, as EI0013 is RoCE's), the rank table's configuration, check and
+# detection errors (EI0004, EI0014, EI0015, EI0017), and HCCP's "The network port is down" (EJ0002).
+KINDS.update({"EI0007": "hccl-resource-exhausted", "EI0011": "hccl-resource-exhausted", "EI0009": "hccl-transport-init-failed",
+              "EI0018": "hccl-error-cqe", "EI0004": "hccl-ranktable-invalid", "EI0014": "hccl-ranktable-invalid",
+              "EI0015": "hccl-ranktable-invalid", "EI0017": "hccl-ranktable-invalid", "EJ0002": "hccl-nic-down"})
+# The runtime's stream-capture codes (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, _STREAM_CAPTURE_IMPLICIT, _CONFLICT,
+# _UNMATCHED, _WRONG_THREAD): an ACL graph capture that failed, whatever the operation inside it.
+KINDS.update(dict.fromkeys(("107030", "107031", "107032", "107036", "107038"), "aclgraph-capture-failed"))
 # torch_npu's OPS NOT_SUPPORT: the script called an operator (or an operator feature) the NPU does not support;
 # per Ascend/pytorch docs/zh/troubleshooting/unsupported_op_called.md it follows the CPU-fallback warning.
 KINDS.update({"ERR01007": "op-unsupported-on-npu"})
+# CANN's own registry titles an operator's argument checks (Invalid_Input_Dtype, Invalid_Argument_Tensor_Shape,
+# AclNN_Parameter_Error, Not_Supported_Data_Type …): whatever the message, the operator refused an input.
+PARAM_CLASSES = ("Operator Errors", "AclNN Errors", "Nnopbase Errors")
+PARAM_TITLE = re.compile(r"^(?:Invalid_(?:Input|Attr|Argument)|Not_Supported_Data_Type|AclNN_Parameter_Error)")
+
+
+def registry_kind(code: str) -> str:
+    """The class CANN's registry gives a code (cann_registry.yaml), where it is an operator argument check."""
+    row = ((tables().get("cann_registry") or {}).get("codes") or {}).get(code)
+    if not row or len(row) < 2:
+        return ""
+    return "aclnn-param-unsupported" if row[0] in PARAM_CLASSES and PARAM_TITLE.match(str(row[1])) else ""
+
+
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (
@@ -125,7 +151,7 @@ class ErrorCodes(Analyzer):
         fix = [best.advice] if best.advice else []
         fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
         sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
-        kind = _context_kind(best.code, link, chain) or KINDS.get(best.code, f"code-{best.code}")
+        kind = _context_kind(best.code, link, chain) or KINDS.get(best.code) or registry_kind(best.code) or f"code-{best.code}"
         title = f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")
         if kind in CONTEXT_TITLES:
             title = f"{CONTEXT_TITLES[kind]} ({title})"

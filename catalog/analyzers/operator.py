@@ -13,6 +13,7 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from .codes import registry_kind
 from ...lazyre import lazy
 
 PARAM_CHECK = lazy(
@@ -23,8 +24,15 @@ PARAM_CHECK = lazy(
     r"|(\w+) not implemented for (DT_\w+)"
     # a tiling check on an attribute: "this platform only support output transpose_x1 false …, actual [false, false]"
     r"|only supports? (?:output )?(\w+) [^,]*, actual"
+    # CANN's registered argument errors (EZ0008-EZ0028, opbase src/op_common/log/log.cpp):
+    # "Parameter scale of aclnnX has incorrect dtype DT_FLOAT16. It should be …" / ". Reason: …"
+    r"|[Pp]arameters? ([\w(),]+) (?:of (?:operator )?\w+ )?ha(?:s|ve) incorrect (dtype|shape dim|shape size|shape|format|stride)s?(?: \[?[\w, ]*\]?)?"
+    # the reason ops-nn's quant matmul checks give ("the dtype of scale must be in dtype support list …")
+    r"|the (dtype|shape dim|format) of (\w+) must be"
 )
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
+# The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
+DTYPE_SAID = lazy(r"[^.:\]]*\bdtype\b[^.]*")
 OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
 QUANT = "https://github.com/vllm-project/vllm-ascend/issues/7039"
 
@@ -62,18 +70,29 @@ class OperatorParams(Analyzer):
         if link.kind not in ("cann", "bare", "python", "remote"):
             return None
         text = next((t for t in (link.message, *link.detail) if PARAM_CHECK.search(t)), None)
-        if text is None:
+        if text is not None:
+            m = PARAM_CHECK.search(text)
+            said = m.group(0)
+            arg = (m.group(3) or m.group(5) or m.group(7) or m.group(8) or m.group(10) or m.group(11) or m.group(14)
+                   or (f"its {m.group(1)}" if m.group(1) else "an input"))
+            what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) else "")
+                    or m.group(12) or m.group(13) or "dtype/shape").lower()
+        elif any(registry_kind(code) == "aclnn-param-unsupported" for code in link.codes):
+            # A registered argument-check code (EZ1001 AclNN_Parameter_Error …) whose free-text reason names a dtype
+            # in words this table does not parse: the operator still rejected an input's dtype.
+            text = next((t for t in (link.message, *link.detail) if DTYPE_SAID.search(t)), None)
+            if text is None:
+                return None
+            said, arg, what = DTYPE_SAID.search(text).group(0).strip(), "an input", "dtype"
+        else:
             return None
-        m = PARAM_CHECK.search(text)
-        arg = m.group(3) or m.group(5) or m.group(7) or m.group(8) or m.group(10) or (f"its {m.group(1)}" if m.group(1) else "an input")
-        what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) else "") or "dtype/shape").lower()
         op = _op_name(link, chain)
         on = f" {op}" if op else " an operator"
         quant = "dtype" in what and "quant" in op.lower()
         # bf16 inputs rejected by a non-quantized operator: this device / kernel has no bf16 path (310P, older chips).
-        bf16 = not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", m.group(0)))
+        bf16 = not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", said))
         whose = f"the {what} of {arg}" if arg.startswith("its ") else f"{arg}'s {what}"
-        cause = (f"The operator{on} checked its arguments and rejected {whose}: {m.group(0)[:160]}. "
+        cause = (f"The operator{on} checked its arguments and rejected {whose}: {said[:160]}. "
                  "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
         if quant:
             cause += " In a quantized matmul this is the activation/bias dtype the quantization method passes (bf16 vs float32/float16)."
