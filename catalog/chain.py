@@ -54,10 +54,12 @@ PROCESS_DEATH = lazy(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
 # An exception message pasted without its type: the type it always comes with.
-# A short context in front is allowed ("Error retrieving file list: cannot import name …"), and the dynamic
-# loader's "<program>: error while loading shared libraries: " (a binary that cannot start, exit code 127).
+# A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that
+# ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
+# vLLM's logger.error), and the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
+# cannot start, exit code 127).
 PHRASE = lazy(
-    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|\S+: error while loading shared libraries: )?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: )?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"

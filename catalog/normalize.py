@@ -37,6 +37,8 @@ PREFIX = re.compile(
             r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
             # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")
             r"(?:>(?: |$))+",
+            # `cat -n` / `nl` / an editor's numbered copy: the line number, then a TAB
+            r"\d{1,7}\t",
         )
     )
 )

@@ -235,6 +235,44 @@ def test_quoted_indented_and_python_logging_prefixes():
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
 
 
+def test_a_numbered_copy_of_a_log():
+    # `cat -n`, `nl` or an editor's numbered copy: the number and its TAB go, then the prefixes behind them
+    assert strip_prefixes("  1317\tERROR 01-29 20:46:04 [config.py:32] KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("12\t  File \"a.py\", line 1, in <module>")[0] == '  File "a.py", line 1, in <module>'
+    assert strip_prefixes("1317 KeyError: 'a'")[0] == "1317 KeyError: 'a'"  # a number and a space is text
+
+
+@pytest.mark.parametrize("level, fatal", [("ERROR", True), ("WARNING", False)])
+def test_a_logged_sentence_that_quotes_the_caught_exception(tmp_path, catalog, level, fatal):
+    # vLLM's logger.error("Failed to import Triton kernels. Please make sure your triton version is compatible. Error: %s", e):
+    # the exception text after the sentence is read as the exception it is; at WARNING level it was handled
+    log = tmp_path / "x.log"
+    log.write_text(f"{level} 01-29 20:46:04 [config.py:32] Failed to import Triton kernels. Please make sure your triton "
+                   "version is compatible. Error: No module named 'triton.language.target_info'\n")
+    result = explain_paths(without(catalog, ["ARL-E223"]), [log])
+    assert result.fatal is fatal, (result.diagnoses, result.unknown)
+    if fatal:
+        top = result.diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-triton", "triton-ascend-mismatch"), top
+
+
+@pytest.mark.parametrize("earlier, kind", [
+    ("ERROR 04-28 16:10:09 camem.py:69] Failed to import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'\n",
+     "vllm-ascend-kernels-not-built"),
+    ("WARNING 09-18 10:33:14 [camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared "
+     "object file: No such file or directory. Sleep mode will be disabled.\n", "vllm-ascend-kernels-not-built"),
+    ("WARNING 06-16 15:10:59 [_custom_ops.py:21] Failed to import from vllm._C with ImportError('libcudart.so.12: cannot "
+     "open shared object file: No such file or directory')\n", "package-mismatch"),  # another package's library
+    ("", "package-mismatch"),
+])
+def test_a_missing_custom_op_after_its_library_failed_to_load(tmp_path, catalog, earlier, kind):
+    # torch.ops._C_ascend lacking an op: never loaded (the log said so earlier, at any level) or from another build
+    log = tmp_path / "x.log"
+    log.write_text(earlier + "AttributeError: '_OpNamespace' '_C_ascend' object has no attribute 'weak_ref_tensor'\n")
+    top = explain_paths(catalog, [log]).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", kind), (top.entry.id, top.kind, top.entry.title)
+
+
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
     log = tmp_path / "x.log"
     log.write_text(
