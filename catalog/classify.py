@@ -94,6 +94,11 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+# A compiled library or extension module that could not be loaded, whatever the level of the line that says so
+# ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
+# import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[\w.]*: cannot open shared object file|No module named '(\w+\.\w+_C)'")
+MAX_UNLOADED = 16
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 PROGRESS = b"step:"
@@ -276,6 +281,7 @@ class Classifier:
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
         self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
+        self.unloaded: dict[str, None] = {}  # libraries / extension modules the log says could not be loaded (UNLOADED)
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
@@ -572,6 +578,8 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
+        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
+            self.unloaded[lib.group(1) or lib.group(2)] = None
         if len(self.versions) < MAX_VERSIONS:
             for package, version in logversions.versions_in(text):
                 self.versions.setdefault(package, version)
@@ -730,7 +738,7 @@ class Classifier:
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
         derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()},
-                         self.analyzers, self.settings)
+                         self.analyzers, self.settings, tuple(self.unloaded))
 
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}

@@ -42,6 +42,7 @@ SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
 EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
+INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
 
 
 def dist(module: str) -> str:
@@ -155,6 +156,19 @@ class PackageMismatch(Analyzer):
             owner = OP_OWNERS.get(m.group(1), "")
             if not owner:
                 return None
+            if (lib := next((u for u in facts.unloaded if owner in u), None)) is not None:
+                return Finding(
+                    f"{dist(owner)}'s compiled ops were never loaded ({lib})",
+                    f"{link.short_type}: torch.ops.{m.group(1)} has no {m.group(2)}. Earlier the log says {lib} could not be "
+                    f"loaded, so none of {dist(owner)}'s custom ops were registered: the package was installed without building "
+                    "its kernels (an editable or source install that skipped the compile step, a build that failed) or the "
+                    "library cannot find its CANN dependencies.",
+                    (f"Reinstall {dist(owner)} as its installation guide says (the released wheel or image, or a source build with "
+                     "the CANN toolkit sourced so the custom ops compile), and check the .so exists in the installed package",
+                     f"If the .so exists, load it by hand to see what it lacks: python -c \"import {owner}.{owner}_C\" (and ldd on it)"),
+                    evidence(link), (INSTALL,), key=f"ops-unloaded:{owner}", kind=f"{dist(owner)}-kernels-not-built",
+                    notes=(f"{self.id}: {lib} was not loaded earlier in the log",),
+                )
             caller = caller if caller and caller != owner else f"{owner} (Python sources)"
             what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
         elif m := NO_OBJ_ATTR.search(msg):
