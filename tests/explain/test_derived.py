@@ -230,16 +230,25 @@ def test_quoted_indented_and_python_logging_prefixes():
     assert strip_prefixes("> > Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
     assert strip_prefixes(">>> import torch_npu")[0] == ">>> import torch_npu"  # a REPL prompt stays
     assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("ERROR 08-13 11:28:36 (multiproc_executor.py:1004) RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("INFO 08-13 11:28:36 (core.py:1) RuntimeError: x")[0].startswith("INFO")  # handled at INFO
     assert strip_prefixes('    File "a.py", line 1, in <module>')[0] == '    File "a.py", line 1, in <module>'
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - ERROR - KeyError: 'a'")[0] == "KeyError: 'a'"
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
 
 
-def test_a_numbered_copy_of_a_log():
+def test_numbered_grepped_and_pytest_copies_of_a_log():
     # `cat -n`, `nl` or an editor's numbered copy: the number and its TAB go, then the prefixes behind them
     assert strip_prefixes("  1317\tERROR 01-29 20:46:04 [config.py:32] KeyError: 'a'")[0] == "KeyError: 'a'"
     assert strip_prefixes("12\t  File \"a.py\", line 1, in <module>")[0] == '  File "a.py", line 1, in <module>'
     assert strip_prefixes("1317 KeyError: 'a'")[0] == "1317 KeyError: 'a'"  # a number and a space is text
+    # `grep -rn` over log files, a match and a context line
+    assert strip_prefixes("ascend/log/plog/plog-1_2.log:4567:KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("logs/worker-01.err-12-  File \"a.py\", line 1")[0] == '  File "a.py", line 1'
+    assert strip_prefixes("config.yaml:12:KeyError: 'a'")[0] == "config.yaml:12:KeyError: 'a'"  # not a log file
+    # pytest's "E   " lines under a failed test
+    assert strip_prefixes("E           RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("E RuntimeError: x")[0] == "E RuntimeError: x"
 
 
 @pytest.mark.parametrize("level, fatal", [("ERROR", True), ("WARNING", False)])
@@ -271,6 +280,20 @@ def test_a_missing_custom_op_after_its_library_failed_to_load(tmp_path, catalog,
     log.write_text(earlier + "AttributeError: '_OpNamespace' '_C_ascend' object has no attribute 'weak_ref_tensor'\n")
     top = explain_paths(catalog, [log]).diagnoses[0]
     assert (top.entry.id, top.kind) == ("DRV-package", kind), (top.entry.id, top.kind, top.entry.title)
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("/tmp/tmpx/main.c:5:10: fatal error: Python.h: No such file or directory", "python-dev-headers-missing"),  # gcc
+    ("C:\\Temp\\main.c(12): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory",
+     "python-dev-headers-missing"),  # MSVC
+    ("csrc/kernels/x.cpp:17:10: fatal error: 'kernel_operator.h' file not found", "custom-ops-build-failed"),  # bisheng / clang
+    ("src/a.cc:3:10: fatal error: zlib.h: No such file or directory", "build-header-missing"),
+])
+def test_a_compiler_stopping_on_a_missing_header(tmp_path, catalog, line, kind):
+    log = tmp_path / "x.log"
+    log.write_text(line + "\ncompilation terminated.\n")
+    top = explain_paths(without(catalog, ["ARL-E272"]), [log]).diagnoses[0]
+    assert (top.entry.id, top.kind, top.fatal) == ("DRV-build-header", kind, True), (top.entry.id, top.kind)
 
 
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
