@@ -112,12 +112,20 @@ COMPONENT = (
 )
 
 
+# A C/C++ compiler stopping on a header it cannot find: gcc ("x.c:5:10: fatal error: Python.h: No such file or directory"),
+# clang and CANN's bisheng/ccec ("fatal error: 'kernel_operator.h' file not found"), MSVC ("fatal error C1083: Cannot open
+# include file: 'Python.h'"). A source build or a JIT-compiled launcher failed; the header says what is missing.
+COMPILER = lazy(r"fatal error(?: C1083)?: (?:'[^']+' file not found|[^\s:']+: No such file or directory|Cannot open include file: '[^']+')")
+
+
 def component(text: str) -> tuple[str, str] | None:
     if ", but you have " in text:  # pip's resolver stating a version conflict
         from .logversions import pip_conflict
 
         if pip_conflict(text) is not None:
             return "pip", text.strip()
+    if "fatal error" in text and (compiled := COMPILER.search(text)) is not None:
+        return "compiler", compiled.group(0)
     m = _component().search(text)
     if m is None:
         return None
@@ -257,6 +265,7 @@ class ChainTracker:
         self.anchor: Link | None = None  # the exception CANN lines explain
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
         self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
+        self.seq = 0  # the classifier's order at this writer's last traceback line: where a cut traceback ranks
         # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
         # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
         # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
@@ -448,7 +457,7 @@ class ChainTracker:
             frames = list(self.frames or ())
             text = f'File "{frames[-1].path}", line {frames[-1].line}' if frames else f"{self.named}  {TRACEBACK}"
             exc_type, message, hits = self.raising or (self.named, "", [])
-            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text)
+            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text, seq=self.seq)
             link.hits.extend(hits)
             self._place(link)
         chain, self.chain = self.chain, None

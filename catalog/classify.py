@@ -84,6 +84,7 @@ GENERIC_PREFILTER = (
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
+    r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
@@ -666,6 +667,7 @@ class Classifier:
             done = tracker.traceback(number, ipython.group(1))
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
+            tracker.seq = self.order
             return
         elif (raising := chains.RAISE_LINE.match(stripped)) is not None:
             tracker.raise_statement(raising, number, hits)

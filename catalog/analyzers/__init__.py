@@ -159,6 +159,7 @@ def registry() -> tuple[Analyzer, ...]:
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,
+        opbuild.BuildHeader,
         hccl.HcclLog,
         codes.ErrorCodes,
     ))
