@@ -74,6 +74,11 @@ PHRASE = lazy(
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
+# An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
+# RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
+# the exception was handled (retried, ignored, caught) keep the line what it was.
+TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
+HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).

@@ -536,6 +536,10 @@ class Classifier:
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
+        if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)
+                and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
+            exc = EXCEPTION.match(title.group(1))
+            stripped = title.group(1) if exc is not None else stripped
         if exc is None and (logged := REPR.search(stripped)) is not None:
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")

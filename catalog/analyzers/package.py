@@ -26,6 +26,11 @@ UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+# torch's c10d base classes for a collective a backend does not implement ("ProcessGroup nccl does not support
+# _reduce_scatter_base", "Backend hccl does not support allgather_into_tensor_coalesced"; releases before 1.13 printed
+# no space after the backend's name): the caller uses a collective this torch / torch_npu release does not have.
+BACKEND_OP = lazy(r"\b(?:ProcessGroup|Backend) (\w+?) ?does not support (\w+)")
+C10D = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/distributed/c10d/Backend.hpp"
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
@@ -182,6 +187,20 @@ class PackageMismatch(Analyzer):
             caller = package_of(m.group(1)) or caller
             owner = owner_of_symbol(m.group(2))
             what = f"{m.group(1).rsplit('/', 1)[-1]} needs symbol {m.group(2)[:60]}"
+        elif m := BACKEND_OP.search(msg):
+            backend, op = m.groups()
+            owner = "torch_npu" if backend == "hccl" else "torch"  # torch_npu implements the HCCL backend
+            caller = next((f.package for f in reversed(link.frames) if f.package and f.package not in ("torch", "torch_npu")), None)
+            return Finding(
+                f"The {backend} backend of this {dist(owner)} does not implement {op}",
+                f"{link.short_type}: {m.group(0)}. The caller ({caller or 'the training framework'}) uses the collective {op}, which the "
+                f"{backend} process group of the installed {dist(owner)} does not provide: the caller was written for another "
+                f"(usually newer) {dist(owner)} release" + (f" (the log shows {dist(owner)} {facts.versions[owner]})" if owner in facts.versions else "") + ".",
+                (f"Upgrade {dist(owner)} to the release the caller supports (or pin the caller to one that supports your {dist(owner)}): "
+                 "check both against their compatibility tables",
+                 f"If the caller can be told to avoid {op} (an option for the older collective), use it until the pair matches"),
+                evidence(link), (C10D, TORCH_NPU), key=f"c10d:{backend}:{op}", kind="package-mismatch",
+            )
         elif m := UNEXPECTED_KW.search(msg):
             what = f"{m.group(1)}() does not take {m.group(2)}="
             callee = next((f.package for f in reversed(link.frames[:-1]) if f.package and f.package != caller), None)

@@ -296,6 +296,23 @@ def test_a_compiler_stopping_on_a_missing_header(tmp_path, catalog, line, kind):
     assert (top.entry.id, top.kind, top.fatal) == ("DRV-build-header", kind, True), (top.entry.id, top.kind)
 
 
+@pytest.mark.parametrize("line, top", [
+    # an issue title: a few words, then the exception as Python prints it (torch's c10d template, before 1.13 without the space)
+    ("DeepSpeed during backward() RuntimeError: ProcessGroup nccldoes not support _reduce_scatter_base", "DRV-package"),
+    ("RuntimeError: Backend hccl does not support allgather_into_tensor_coalesced", "DRV-package"),
+    ("Retrying after ConnectionError: connection reset by peer", None),  # handled, says the line itself
+    ("INFO 01-01 10:00:00 caught RuntimeError: x", None),
+])
+def test_an_exception_quoted_after_a_title(tmp_path, catalog, line, top):
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    result = explain_paths(catalog, [log])
+    if top is None:
+        assert not result.fatal, (result.diagnoses, result.unknown)
+    else:
+        assert result.diagnoses[0].entry.id == top and result.diagnoses[0].kind == "package-mismatch", result.diagnoses[0]
+
+
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
     log = tmp_path / "x.log"
     log.write_text(
