@@ -50,8 +50,11 @@ PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
     r"|\*\*\* (SIG[A-Z]+) \(@?[^)]*\) received by PID"
-    r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
-    r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
+    r"|^(Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)(?: ?\((?:core dumped|核心已转储|吐核)\))?\s*$"
+    r"|Watchdog caught collective operation timeout: (Work\w+)\((.*)"
+    # bash reporting a job of a script it ran: "./run.sh: line 12: 4242 Segmentation fault (core dumped) python3 …",
+    # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
+    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b)"
 )
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that

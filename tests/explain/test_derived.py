@@ -313,6 +313,23 @@ def test_an_exception_quoted_after_a_title(tmp_path, catalog, line, top):
         assert result.diagnoses[0].entry.id == top and result.diagnoses[0].kind == "package-mismatch", result.diagnoses[0]
 
 
+@pytest.mark.parametrize("line, kind", [
+    ("段错误 (核心已转储)", "process-segfault"),  # a shell in the zh_CN locale
+    ("./run.sh: 行 12: 4242 段错误 (核心已转储) python3 train.py", "process-segfault"),
+    ("train.sh: line 3: 99 Segmentation fault      (core dumped) python t.py", "process-segfault"),  # bash's job report
+    ("./run.sh: line 12:  4242 Killed                  python3 -m verl.trainer.main_ppo", "process-killed"),
+    ("Killed 3 zombie processes", None),
+])
+def test_a_shell_reporting_a_signal_death(tmp_path, catalog, line, kind):
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    result = explain_paths(catalog, [log])
+    if kind is None:
+        assert not result.fatal, result.diagnoses
+    else:
+        assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("DRV-process", kind), result.diagnoses[0]
+
+
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
     log = tmp_path / "x.log"
     log.write_text(
