@@ -296,6 +296,14 @@ def test_a_compiler_stopping_on_a_missing_header(tmp_path, catalog, line, kind):
     assert (top.entry.id, top.kind, top.fatal) == ("DRV-build-header", kind, True), (top.entry.id, top.kind)
 
 
+def top_of_line(tmp_path, catalog, line: str) -> tuple[str, str] | None:
+    """(id, kind) of the top diagnosis of a one-line paste, or None when nothing fatal is found."""
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    result = explain_paths(catalog, [log])
+    return (result.diagnoses[0].entry.id, result.diagnoses[0].kind) if result.fatal else None
+
+
 @pytest.mark.parametrize("line, top", [
     # an issue title: a few words, then the exception as Python prints it (torch's c10d template, before 1.13 without the space)
     ("DeepSpeed during backward() RuntimeError: ProcessGroup nccldoes not support _reduce_scatter_base", "DRV-package"),
@@ -304,13 +312,7 @@ def test_a_compiler_stopping_on_a_missing_header(tmp_path, catalog, line, kind):
     ("INFO 01-01 10:00:00 caught RuntimeError: x", None),
 ])
 def test_an_exception_quoted_after_a_title(tmp_path, catalog, line, top):
-    log = tmp_path / "x.log"
-    log.write_text(line + "\n")
-    result = explain_paths(catalog, [log])
-    if top is None:
-        assert not result.fatal, (result.diagnoses, result.unknown)
-    else:
-        assert result.diagnoses[0].entry.id == top and result.diagnoses[0].kind == "package-mismatch", result.diagnoses[0]
+    assert top_of_line(tmp_path, catalog, line) == (top and (top, "package-mismatch"))
 
 
 @pytest.mark.parametrize("line, kind", [
@@ -321,13 +323,7 @@ def test_an_exception_quoted_after_a_title(tmp_path, catalog, line, top):
     ("Killed 3 zombie processes", None),
 ])
 def test_a_shell_reporting_a_signal_death(tmp_path, catalog, line, kind):
-    log = tmp_path / "x.log"
-    log.write_text(line + "\n")
-    result = explain_paths(catalog, [log])
-    if kind is None:
-        assert not result.fatal, result.diagnoses
-    else:
-        assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("DRV-process", kind), result.diagnoses[0]
+    assert top_of_line(tmp_path, catalog, line) == (kind and ("DRV-process", kind))
 
 
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
