@@ -326,6 +326,12 @@ def test_a_shell_reporting_a_signal_death(tmp_path, catalog, line, kind):
     assert top_of_line(tmp_path, catalog, line) == (kind and ("DRV-process", kind))
 
 
+def test_pyacl_not_importable_is_the_cann_python_path(tmp_path, catalog):
+    # pyACL (import acl) lives in the toolkit's python/site-packages, on PYTHONPATH only after set_env.sh
+    assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'acl'") == ("DRV-cann-python", "cann-python-path-missing")
+    assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'aclruntime'")[1] != "cann-python-path-missing"
+
+
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
     log = tmp_path / "x.log"
     log.write_text(
