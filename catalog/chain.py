@@ -50,18 +50,23 @@ PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
     r"|\*\*\* (SIG[A-Z]+) \(@?[^)]*\) received by PID"
-    r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
-    r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
+    r"|^(Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)(?: ?\((?:core dumped|核心已转储|吐核)\))?\s*$"
+    r"|Watchdog caught collective operation timeout: (Work\w+)\((.*)"
+    # bash reporting a job of a script it ran: "./run.sh: line 12: 4242 Segmentation fault (core dumped) python3 …",
+    # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
+    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b)"
 )
 # errno classes an OS error is recognised by when neither its type nor "[Errno N]" was pasted (analyzers/oserror.py
 # reads the class from the name or the text): symbolic names, and strerror's text.
 ERRNO_SYMBOLS = "EADDRINUSE|ENOSPC|EDQUOT|EMFILE|EACCES|EROFS|ENOMEM"
 ERRNO_TEXTS = "Address already in use|No space left on device|Disk quota exceeded|Too many open files|Read-only file system"
 # An exception message pasted without its type: the type it always comes with.
-# A short context in front is allowed ("Error retrieving file list: cannot import name …"), and the dynamic
-# loader's "<program>: error while loading shared libraries: " (a binary that cannot start, exit code 127).
+# A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that
+# ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
+# vLLM's logger.error), and the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
+# cannot start, exit code 127).
 PHRASE = lazy(
-    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|\S+: error while loading shared libraries: )?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: )?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"
@@ -81,6 +86,11 @@ PHRASE = lazy(
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
+# An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
+# RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
+# the exception was handled (retried, ignored, caught) keep the line what it was.
+TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
+HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError", "OSError", "OSError")
 # The OS-error phrases: a log level that does not report a failure makes them a handled condition (classify.py).
@@ -121,12 +131,20 @@ COMPONENT = (
 )
 
 
+# A C/C++ compiler stopping on a header it cannot find: gcc ("x.c:5:10: fatal error: Python.h: No such file or directory"),
+# clang and CANN's bisheng/ccec ("fatal error: 'kernel_operator.h' file not found"), MSVC ("fatal error C1083: Cannot open
+# include file: 'Python.h'"). A source build or a JIT-compiled launcher failed; the header says what is missing.
+COMPILER = lazy(r"fatal error(?: C1083)?: (?:'[^']+' file not found|[^\s:']+: No such file or directory|Cannot open include file: '[^']+')")
+
+
 def component(text: str) -> tuple[str, str] | None:
     if ", but you have " in text:  # pip's resolver stating a version conflict
         from .logversions import pip_conflict
 
         if pip_conflict(text) is not None:
             return "pip", text.strip()
+    if "fatal error" in text and (compiled := COMPILER.search(text)) is not None:
+        return "compiler", compiled.group(0)
     m = _component().search(text)
     if m is None:
         return None
@@ -266,6 +284,7 @@ class ChainTracker:
         self.anchor: Link | None = None  # the exception CANN lines explain
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
         self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
+        self.seq = 0  # the classifier's order at this writer's last traceback line: where a cut traceback ranks
         # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
         # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
         # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
@@ -457,7 +476,7 @@ class ChainTracker:
             frames = list(self.frames or ())
             text = f'File "{frames[-1].path}", line {frames[-1].line}' if frames else f"{self.named}  {TRACEBACK}"
             exc_type, message, hits = self.raising or (self.named, "", [])
-            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text)
+            link = Link("cut", exc_type, message[:300], self.file, self.last, frames, text=text, seq=self.seq)
             link.hits.extend(hits)
             self._place(link)
         chain, self.chain = self.chain, None

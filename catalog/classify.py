@@ -80,10 +80,11 @@ GENERIC_PREFILTER = (
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
-    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|full_key: ",
+    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
+    r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
@@ -95,6 +96,11 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+# A compiled library or extension module that could not be loaded, whatever the level of the line that says so
+# ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
+# import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[\w.]*: cannot open shared object file|No module named '(\w+\.\w+_C)'")
+MAX_UNLOADED = 16
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 PROGRESS = b"step:"
@@ -277,6 +283,7 @@ class Classifier:
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
         self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
+        self.unloaded: dict[str, None] = {}  # libraries / extension modules the log says could not be loaded (UNLOADED)
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
@@ -530,6 +537,10 @@ class Classifier:
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
+        if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)
+                and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
+            exc = EXCEPTION.match(title.group(1))
+            stripped = title.group(1) if exc is not None else stripped
         if exc is None and (logged := REPR.search(stripped)) is not None:
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
@@ -573,6 +584,8 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
+        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
+            self.unloaded[lib.group(1) or lib.group(2)] = None
         if len(self.versions) < MAX_VERSIONS:
             for package, version in logversions.versions_in(text):
                 self.versions.setdefault(package, version)
@@ -666,6 +679,7 @@ class Classifier:
             done = tracker.traceback(number, ipython.group(1))
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
+            tracker.seq = self.order
             return
         elif (raising := chains.RAISE_LINE.match(stripped)) is not None:
             tracker.raise_statement(raising, number, hits)
@@ -758,7 +772,7 @@ class Classifier:
         fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
         derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()},
-                         self.analyzers, self.settings)
+                         self.analyzers, self.settings, tuple(self.unloaded))
 
         hits = sorted(self.hits.values(), key=lambda h: h.order)
         matched = {h.entry.id for h in hits}

@@ -31,12 +31,19 @@ PREFIX = re.compile(
             r"\[pod/[^\]\s]+/[^\]\s]+\] ",  # kubectl logs --prefix
             r"[\w.-]+\s*\| ",  # docker compose service column
             # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
-            # (older releases: "ERROR 03-18 09:23:40 config.py:102] ")
-            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]) ",
+            # (older releases: "ERROR 03-18 09:23:40 config.py:102] "; 2026 builds: "ERROR 08-13 11:28:36 (multiproc_executor.py:1004) ",
+            # vllm-ascend#14166)
+            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]|\([\w.]+:\d+\)) ",
             # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only
             r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
             # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")
             r"(?:>(?: |$))+",
+            # `cat -n` / `nl` / an editor's numbered copy: the line number, then a TAB
+            r"\d{1,7}\t",
+            # `grep -rn` over log files ("plog/plog-1.log:4567:", a context line "worker.err-12-")
+            r"[\w./~-]+\.(?:log|txt|out|err)(?:\.\d+)?(?::\d+:|-\d+-)",
+            # pytest's report of the exception that failed a test ("E           RuntimeError: …")
+            r"E {3,}",
         )
     )
 )

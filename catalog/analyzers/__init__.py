@@ -59,6 +59,9 @@ class Facts:
     versions: dict[str, str]  # import name (torch_npu, vllm_ascend), "cann", or "env:ASCEND_RT_VISIBLE_DEVICES" -> value
     overrides: dict[str, str]  # Hydra overrides seen on the command line or in "Error executing job"
     settings: Any = None  # run_settings.RunSettings: the config lines the classifier streamed past, per input
+    # Compiled libraries / extension modules the log says could not be loaded, at any level (a warning the program
+    # carried on after): "libvllm_ascend_kernels.so", "vllm_ascend.vllm_ascend_C". A later call into them fails.
+    unloaded: tuple[str, ...] = ()
 
 
 class Analyzer:
@@ -156,6 +159,7 @@ def registry() -> tuple[Analyzer, ...]:
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,
+        opbuild.BuildHeader,
         hccl.HcclLog,
         codes.ErrorCodes,
     ))
@@ -167,6 +171,7 @@ MAX_NOTES = 8
 def derive(
     chains: list[Chain], fatal_chain: dict[int, bool], versions: dict[str, str], entries: dict[str, KnownFailure],
     positions: dict[str, tuple[str, int]] | None = None, analyzers: tuple[Analyzer, ...] | None = None, settings: Any = None,
+    unloaded: tuple[str, ...] = (),
 ) -> Derived:
     """Run the analyzers over every chain; fold findings into the catalog entry naming the same link.
 
@@ -174,7 +179,7 @@ def derive(
     matched the link's own line rather than a line under it: then it names that link, too.
     """
     analyzers = analyzers if analyzers is not None else registry()
-    facts = Facts(dict(versions), _overrides(chains), settings)
+    facts = Facts(dict(versions), _overrides(chains), settings, unloaded)
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}

@@ -27,8 +27,9 @@ NOT_IN_OPAPI = lazy(r"\b(aclnn\w+?) or \1GetWorkspaceSize not in (lib\w+\.so)")
 COMPILE = lazy(r"Failed to compile Op \[([^\]]*?),?\]|Compile op\[([^\]]*?),?\] failed")
 MISSING_HEADER = lazy(r"fatal error: '([^']+)' file not found")
 TOOLKIT = lazy(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
-# CANN's own Python packages and the pip packages they need (CANN's installation guide lists them).
-CANN_MODULES = lazy(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool)(?:\.[\w.]+)?)'")
+# CANN's own Python packages (pyACL is the module acl, under the toolkit's python/site-packages that set_env.sh puts on
+# PYTHONPATH) and the pip packages they need (CANN's installation guide lists them).
+CANN_MODULES = lazy(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool|acl)(?:\.[\w.]+)?)'")
 CANN_DEPS = lazy(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
 CANN_FRAME = lazy(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
 OP_API_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
@@ -79,6 +80,55 @@ class OpMissing(Analyzer):
              "is documented with" + (f" ({pair})" if pair else "") + "; or use the vllm-ascend release that matches your CANN",
              "Source CANN's set_env.sh (and the custom-op package's set_env.bash) in the shell that starts the job, then restart Ray"),
             evidence(link), (MATRIX, OP_API_DOC), key=f"opapi:{op}", family="operator", kind="op-missing-in-opapi",
+        )
+
+
+# Headers of CANN's AscendC / ACL / HCCL SDK as kernels and extensions include them (vllm-ascend's csrc/kernels include
+# kernel_operator.h, kernel_tpipe_impl.h … and inner_interface/inner_kernel_operator_intf.h).
+CANN_HEADER = lazy(r"^(?:kernel_\w+\.h|inner_interface/|lib/matmul_intf|kernel_tiling/|acl/|aclnn\w*[/.]|hccl/|graph/|ge/|register/"
+                   r"|tiling/|tikcfw/|__clang_cce\w*\.h|platform/)")
+PY_HEADER = lazy(r"^(?:Python|pyconfig|longintrepr)\.h$")
+HEADER_NAME = lazy(r"'([^']+)' file not found|: ([^\s:']+): No such file or directory|include file: '([^']+)'")
+ASCENDC_KERNEL = "https://github.com/vllm-project/vllm-ascend/blob/main/csrc/kernels/pos_encoding_kernels.cpp"
+PY_DEV = "https://docs.python.org/3/extending/extending.html"
+
+
+class BuildHeader(Analyzer):
+    id = "DRV-build-header"
+    title = "A source build or a JIT-compiled launcher could not find a header"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind != "cann" or link.type != "compiler" or (m := HEADER_NAME.search(link.message)) is None:
+            return None
+        header = m.group(1) or m.group(2) or m.group(3)
+        toolkit = next((k.group(1) for t in _texts(link, chain) if (k := TOOLKIT.search(t))), "")
+        if CANN_HEADER.search(header):
+            return Finding(
+                f"Building custom NPU operators failed: CANN header {header} not found",
+                f"The compiler stopped on {header}, a header of CANN's AscendC / ACL SDK that the custom operators (vllm-ascend's "
+                f"kernels, a custom-op package) include. The CANN toolkit{f' {toolkit}' if toolkit else ''} is not loaded in the build's "
+                "environment, is incomplete, or is not the release these sources were written for (headers move between CANN releases).",
+                ("Load the toolkit before building: source /usr/local/Ascend/ascend-toolkit/set_env.sh (ASCEND_HOME_PATH, the compiler's include paths), then rebuild from a clean build folder",
+                 f"Check the header exists: find /usr/local/Ascend -name '{header.rsplit('/', 1)[-1]}'; if not, install the CANN release the package documents (toolkit and kernels of one version)",
+                 "Or avoid the build: install the prebuilt wheel / image of the package for your CANN"),
+                evidence(link), (ASCENDC_KERNEL, MATRIX), key=f"header:{header}", family="compat", kind="custom-ops-build-failed",
+            )
+        if PY_HEADER.search(header):
+            return Finding(
+                f"Python development headers are missing ({header})",
+                f"The compiler stopped on {header}: a C extension or a launcher compiled at run time (triton / triton-ascend build "
+                "one for each kernel) includes Python's C API, which comes with the Python development package, not with the "
+                "interpreter itself.",
+                ("Install the headers of the interpreter that runs the job: apt-get install python3.X-dev, or yum/dnf install python3-devel (the same X as python --version)",
+                 "In a conda env or a python.org build, point the compiler at its include dir: export CPATH=$(python -c 'import sysconfig; print(sysconfig.get_paths()[\"include\"])')"),
+                evidence(link), (PY_DEV,), key=f"header:{header}", family="compat", kind="python-dev-headers-missing",
+            )
+        return Finding(
+            f"A build could not find header {header}",
+            f"The compiler stopped on {header}: the library or SDK that provides it is not installed, or not on the include path of this build.",
+            (f"Find which package provides {header} and install its development files, or add its include dir to CPATH / the build's include paths",),
+            evidence(link), (PY_DEV,), key=f"header:{header}", family="compat", kind="build-header-missing",
         )
 
 

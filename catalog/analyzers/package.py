@@ -26,6 +26,11 @@ UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+# torch's c10d base classes for a collective a backend does not implement ("ProcessGroup nccl does not support
+# _reduce_scatter_base", "Backend hccl does not support allgather_into_tensor_coalesced"; releases before 1.13 printed
+# no space after the backend's name): the caller uses a collective this torch / torch_npu release does not have.
+BACKEND_OP = lazy(r"\b(?:ProcessGroup|Backend) (\w+?) ?does not support (\w+)")
+C10D = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/distributed/c10d/Backend.hpp"
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
@@ -42,6 +47,7 @@ SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
 EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
+INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
 
 
 def dist(module: str) -> str:
@@ -155,6 +161,19 @@ class PackageMismatch(Analyzer):
             owner = OP_OWNERS.get(m.group(1), "")
             if not owner:
                 return None
+            if (lib := next((u for u in facts.unloaded if owner in u), None)) is not None:
+                return Finding(
+                    f"{dist(owner)}'s compiled ops were never loaded ({lib})",
+                    f"{link.short_type}: torch.ops.{m.group(1)} has no {m.group(2)}. Earlier the log says {lib} could not be "
+                    f"loaded, so none of {dist(owner)}'s custom ops were registered: the package was installed without building "
+                    "its kernels (an editable or source install that skipped the compile step, a build that failed) or the "
+                    "library cannot find its CANN dependencies.",
+                    (f"Reinstall {dist(owner)} as its installation guide says (the released wheel or image, or a source build with "
+                     "the CANN toolkit sourced so the custom ops compile), and check the .so exists in the installed package",
+                     f"If the .so exists, load it by hand to see what it lacks: python -c \"import {owner}.{owner}_C\" (and ldd on it)"),
+                    evidence(link), (INSTALL,), key=f"ops-unloaded:{owner}", kind=f"{dist(owner)}-kernels-not-built",
+                    notes=(f"{self.id}: {lib} was not loaded earlier in the log",),
+                )
             caller = caller if caller and caller != owner else f"{owner} (Python sources)"
             what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
         elif m := NO_OBJ_ATTR.search(msg):
@@ -168,6 +187,20 @@ class PackageMismatch(Analyzer):
             caller = package_of(m.group(1)) or caller
             owner = owner_of_symbol(m.group(2))
             what = f"{m.group(1).rsplit('/', 1)[-1]} needs symbol {m.group(2)[:60]}"
+        elif m := BACKEND_OP.search(msg):
+            backend, op = m.groups()
+            owner = "torch_npu" if backend == "hccl" else "torch"  # torch_npu implements the HCCL backend
+            caller = next((f.package for f in reversed(link.frames) if f.package and f.package not in ("torch", "torch_npu")), None)
+            return Finding(
+                f"The {backend} backend of this {dist(owner)} does not implement {op}",
+                f"{link.short_type}: {m.group(0)}. The caller ({caller or 'the training framework'}) uses the collective {op}, which the "
+                f"{backend} process group of the installed {dist(owner)} does not provide: the caller was written for another "
+                f"(usually newer) {dist(owner)} release" + (f" (the log shows {dist(owner)} {facts.versions[owner]})" if owner in facts.versions else "") + ".",
+                (f"Upgrade {dist(owner)} to the release the caller supports (or pin the caller to one that supports your {dist(owner)}): "
+                 "check both against their compatibility tables",
+                 f"If the caller can be told to avoid {op} (an option for the older collective), use it until the pair matches"),
+                evidence(link), (C10D, TORCH_NPU), key=f"c10d:{backend}:{op}", kind="package-mismatch",
+            )
         elif m := UNEXPECTED_KW.search(msg):
             what = f"{m.group(1)}() does not take {m.group(2)}="
             callee = next((f.package for f in reversed(link.frames[:-1]) if f.package and f.package != caller), None)

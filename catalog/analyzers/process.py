@@ -20,6 +20,11 @@ SOURCES = {
 }
 
 
+# What a shell prints for a job a signal ended, in the C and the zh_CN locale (bash's and glibc's translations).
+SHELL_DEATHS = {"Segmentation fault": "SIGSEGV", "段错误": "SIGSEGV", "Aborted": "SIGABRT", "已放弃": "SIGABRT",
+                "Bus error": "SIGBUS", "总线错误": "SIGBUS", "Killed": "SIGKILL", "已杀死": "SIGKILL"}
+
+
 def death_kind(m: re.Match) -> tuple[str, str]:
     """(kind, message) from a PROCESS_DEATH match."""
     if m.group(2):
@@ -28,8 +33,8 @@ def death_kind(m: re.Match) -> tuple[str, str]:
         return "fatal", m.group(3)
     if m.group(4):
         return f"signal:{m.group(4)}", ""
-    if m.group(5):
-        return "signal:" + {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS", "Killed": "SIGKILL"}[m.group(5)], ""
+    if m.group(5) or m.group(8):
+        return "signal:" + SHELL_DEATHS[m.group(5) or m.group(8)], ""
     return "watchdog", f"{m.group(6)}({m.group(7)}"
 
 

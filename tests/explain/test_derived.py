@@ -230,9 +230,106 @@ def test_quoted_indented_and_python_logging_prefixes():
     assert strip_prefixes("> > Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
     assert strip_prefixes(">>> import torch_npu")[0] == ">>> import torch_npu"  # a REPL prompt stays
     assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("ERROR 08-13 11:28:36 (multiproc_executor.py:1004) RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("INFO 08-13 11:28:36 (core.py:1) RuntimeError: x")[0].startswith("INFO")  # handled at INFO
     assert strip_prefixes('    File "a.py", line 1, in <module>')[0] == '    File "a.py", line 1, in <module>'
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - ERROR - KeyError: 'a'")[0] == "KeyError: 'a'"
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
+
+
+def test_numbered_grepped_and_pytest_copies_of_a_log():
+    # `cat -n`, `nl` or an editor's numbered copy: the number and its TAB go, then the prefixes behind them
+    assert strip_prefixes("  1317\tERROR 01-29 20:46:04 [config.py:32] KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("12\t  File \"a.py\", line 1, in <module>")[0] == '  File "a.py", line 1, in <module>'
+    assert strip_prefixes("1317 KeyError: 'a'")[0] == "1317 KeyError: 'a'"  # a number and a space is text
+    # `grep -rn` over log files, a match and a context line
+    assert strip_prefixes("ascend/log/plog/plog-1_2.log:4567:KeyError: 'a'")[0] == "KeyError: 'a'"
+    assert strip_prefixes("logs/worker-01.err-12-  File \"a.py\", line 1")[0] == '  File "a.py", line 1'
+    assert strip_prefixes("config.yaml:12:KeyError: 'a'")[0] == "config.yaml:12:KeyError: 'a'"  # not a log file
+    # pytest's "E   " lines under a failed test
+    assert strip_prefixes("E           RuntimeError: x")[0] == "RuntimeError: x"
+    assert strip_prefixes("E RuntimeError: x")[0] == "E RuntimeError: x"
+
+
+@pytest.mark.parametrize("level, fatal", [("ERROR", True), ("WARNING", False)])
+def test_a_logged_sentence_that_quotes_the_caught_exception(tmp_path, catalog, level, fatal):
+    # vLLM's logger.error("Failed to import Triton kernels. Please make sure your triton version is compatible. Error: %s", e):
+    # the exception text after the sentence is read as the exception it is; at WARNING level it was handled
+    log = tmp_path / "x.log"
+    log.write_text(f"{level} 01-29 20:46:04 [config.py:32] Failed to import Triton kernels. Please make sure your triton "
+                   "version is compatible. Error: No module named 'triton.language.target_info'\n")
+    result = explain_paths(without(catalog, ["ARL-E223"]), [log])
+    assert result.fatal is fatal, (result.diagnoses, result.unknown)
+    if fatal:
+        top = result.diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-triton", "triton-ascend-mismatch"), top
+
+
+@pytest.mark.parametrize("earlier, kind", [
+    ("ERROR 04-28 16:10:09 camem.py:69] Failed to import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'\n",
+     "vllm-ascend-kernels-not-built"),
+    ("WARNING 09-18 10:33:14 [camem.py:64] Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared "
+     "object file: No such file or directory. Sleep mode will be disabled.\n", "vllm-ascend-kernels-not-built"),
+    ("WARNING 06-16 15:10:59 [_custom_ops.py:21] Failed to import from vllm._C with ImportError('libcudart.so.12: cannot "
+     "open shared object file: No such file or directory')\n", "package-mismatch"),  # another package's library
+    ("", "package-mismatch"),
+])
+def test_a_missing_custom_op_after_its_library_failed_to_load(tmp_path, catalog, earlier, kind):
+    # torch.ops._C_ascend lacking an op: never loaded (the log said so earlier, at any level) or from another build
+    log = tmp_path / "x.log"
+    log.write_text(earlier + "AttributeError: '_OpNamespace' '_C_ascend' object has no attribute 'weak_ref_tensor'\n")
+    top = explain_paths(catalog, [log]).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", kind), (top.entry.id, top.kind, top.entry.title)
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("/tmp/tmpx/main.c:5:10: fatal error: Python.h: No such file or directory", "python-dev-headers-missing"),  # gcc
+    ("C:\\Temp\\main.c(12): fatal error C1083: Cannot open include file: 'Python.h': No such file or directory",
+     "python-dev-headers-missing"),  # MSVC
+    ("csrc/kernels/x.cpp:17:10: fatal error: 'kernel_operator.h' file not found", "custom-ops-build-failed"),  # bisheng / clang
+    ("src/a.cc:3:10: fatal error: zlib.h: No such file or directory", "build-header-missing"),
+])
+def test_a_compiler_stopping_on_a_missing_header(tmp_path, catalog, line, kind):
+    log = tmp_path / "x.log"
+    log.write_text(line + "\ncompilation terminated.\n")
+    top = explain_paths(without(catalog, ["ARL-E272"]), [log]).diagnoses[0]
+    assert (top.entry.id, top.kind, top.fatal) == ("DRV-build-header", kind, True), (top.entry.id, top.kind)
+
+
+def top_of_line(tmp_path, catalog, line: str) -> tuple[str, str] | None:
+    """(id, kind) of the top diagnosis of a one-line paste, or None when nothing fatal is found."""
+    log = tmp_path / "x.log"
+    log.write_text(line + "\n")
+    result = explain_paths(catalog, [log])
+    return (result.diagnoses[0].entry.id, result.diagnoses[0].kind) if result.fatal else None
+
+
+@pytest.mark.parametrize("line, top", [
+    # an issue title: a few words, then the exception as Python prints it (torch's c10d template, before 1.13 without the space)
+    ("DeepSpeed during backward() RuntimeError: ProcessGroup nccldoes not support _reduce_scatter_base", "DRV-package"),
+    ("RuntimeError: Backend hccl does not support allgather_into_tensor_coalesced", "DRV-package"),
+    ("Retrying after ConnectionError: connection reset by peer", None),  # handled, says the line itself
+    ("INFO 01-01 10:00:00 caught RuntimeError: x", None),
+])
+def test_an_exception_quoted_after_a_title(tmp_path, catalog, line, top):
+    assert top_of_line(tmp_path, catalog, line) == (top and (top, "package-mismatch"))
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("段错误 (核心已转储)", "process-segfault"),  # a shell in the zh_CN locale
+    ("./run.sh: 行 12: 4242 段错误 (核心已转储) python3 train.py", "process-segfault"),
+    ("train.sh: line 3: 99 Segmentation fault      (core dumped) python t.py", "process-segfault"),  # bash's job report
+    ("./run.sh: line 12:  4242 Killed                  python3 -m verl.trainer.main_ppo", "process-killed"),
+    ("Killed 3 zombie processes", None),
+])
+def test_a_shell_reporting_a_signal_death(tmp_path, catalog, line, kind):
+    assert top_of_line(tmp_path, catalog, line) == (kind and ("DRV-process", kind))
+
+
+def test_pyacl_not_importable_is_the_cann_python_path(tmp_path, catalog):
+    # pyACL (import acl) lives in the toolkit's python/site-packages, on PYTHONPATH only after set_env.sh
+    assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'acl'") == ("DRV-cann-python", "cann-python-path-missing")
+    assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'aclruntime'")[1] != "cann-python-path-missing"
 
 
 def test_a_message_that_opens_a_line_is_found_behind_a_prefix(tmp_path, catalog):
