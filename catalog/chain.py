@@ -67,13 +67,16 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # an OS error's strerror and path without "[Errno N]" (a title: "Too many open files: '/root/.cache/…/token'")
+    r"|((?:Too many open files|No space left on device|Disk quota exceeded|Read-only file system): ['\"]/)"
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
-# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
-SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
+# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:";
+# an issue title may quote it ('… serve Error :"ModuleNotFoundError: No module named …"').
+SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])([A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"

@@ -85,6 +85,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"(?:Too many open files|No space left on device|Disk quota exceeded|Read-only file system): ['\"]/",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
