@@ -84,8 +84,9 @@ PHRASE = lazy(
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
-# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
-SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
+# ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:";
+# an issue title may quote it ('… serve Error :"ModuleNotFoundError: No module named …"').
+SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])([A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
 # An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
 # RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
 # the exception was handled (retried, ignored, caught) keep the line what it was.

@@ -129,16 +129,26 @@ class TensorDevices(Analyzer):
             )
         if m := MIXED.search(link.message):
             a, b = m.group(1), m.group(2)
-            cpu = "cpu" in (a, b)
+            if "cpu" in (a, b):
+                return Finding(
+                    f"One operation got tensors on {a} and {b}",
+                    f"{link.short_type}: {link.message[:200]}. A CPU tensor met an NPU tensor — typically custom reward or "
+                    "patched model code that builds a tensor without device=…",
+                    ("Create the tensor on the other operand's device (torch.tensor(..., device=x.device) or .to(x.device))",
+                     "In a custom reward function, return Python floats or CPU tensors consistently"),
+                    evidence(link), (TORCH_DEVICE,), key=f"mixed:{a}:{b}", family="device", kind="cpu-npu-tensor-mix",
+                )
+            # Two accelerators of one kind (npu:5 and npu:0): the same failure as the storage form above, a rank
+            # whose tensors (a loaded checkpoint or adapter, a buffer) landed on the default device.
             return Finding(
                 f"One operation got tensors on {a} and {b}",
-                f"{link.short_type}: {link.message[:200]}. "
-                + ("A CPU tensor met an NPU tensor — typically custom reward or patched model code that builds a tensor "
-                   "without device=…" if cpu else "Tensors of two NPUs met: a rank used another rank's device."),
-                ("Create the tensor on the other operand's device (torch.tensor(..., device=x.device) or .to(x.device))",
-                 "In a custom reward function, return Python floats or CPU tensors consistently"),
-                evidence(link), (TORCH_DEVICE,), key=f"mixed:{a}:{b}", family="device",
-                kind="cpu-npu-tensor-mix" if cpu else "npu-device-mismatch",
+                f"{link.short_type}: {link.message[:200]}. Tensors of two devices met: this rank works on one card but part "
+                "of its model or a loaded checkpoint/adapter sits on another (usually the default npu:0), because the device "
+                "was not set per rank before loading, or the checkpoint was loaded onto a fixed device.",
+                ("Set the device per rank before loading anything: torch.npu.set_device(local_rank); load checkpoints and "
+                 "adapters with map_location='cpu' (or the rank's own device), not a fixed 'npu:0'",
+                 "Make ASCEND_RT_VISIBLE_DEVICES give each process its own card"),
+                evidence(link), (TORCH_DEVICE,), key=f"mixed:{a}:{b}", family="device", kind="npu-storage-device-mismatch",
             )
         return None
 

@@ -295,3 +295,26 @@ def test_an_os_error_logged_without_its_type_is_read_unless_logged_as_a_warning(
     assert failed.diagnoses[0].entry.id == "DRV-oserror" and failed.diagnoses[0].kind == "eaddrinuse"
     handled = classify(catalog, b"WARNING: [Errno 111] Connection refused, retrying\n")
     assert not handled.diagnoses and handled.unknown is None
+
+
+@pytest.mark.parametrize("line, kind", [
+    (b"Too many open files: '/home/user/.cache/huggingface/token'\n", "emfile"),
+    (b"No space left on device: '/ckpt/global_step_40/actor/model.pt'\n", "enospc"),
+])
+def test_an_os_errors_text_and_path_without_errno_or_type_is_read(catalog, line, kind):
+    # an issue title quoting the strerror and the path only; the same words in prose (no quoted path) are not a failure
+    top = classify(catalog, line).diagnoses[0]
+    assert top.kind == kind and top.fatal  # DRV-oserror, or the catalog entry it is folded into (ENOSPC: ARL-E003)
+    prose = classify(catalog, b"Tip: Too many open files errors mean ulimit -n is low\n")
+    assert not prose.diagnoses and prose.unknown is None
+
+
+@pytest.mark.parametrize("line", [
+    b'DeepSeek-V4-Flash in 0.20.2rc1 signal node serve Error :"ModuleNotFoundError: No module named \'vllm.v1.attention.backends.mla.prefill\'"\n',
+    b"trl == 0.14.0 would get error: ModuleNotFoundError: No module named 'vllm.v1.attention.backends.mla.prefill'\n",
+])
+def test_an_exception_quoted_after_a_title_or_sentence_is_read_without_its_quotes(catalog, line):
+    found = classify(catalog, line)
+    top = found.diagnoses[0]
+    assert top.entry.id == "DRV-package" and "vllm.v1.attention.backends.mla.prefill" in top.entry.title
+    assert not top.entry.title.rstrip(")").endswith('"')
