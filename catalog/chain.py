@@ -79,8 +79,10 @@ PHRASE = lazy(
     # An errno by its symbolic name and (negated) number, as C code and issue titles write a failed syscall's
     # return ("EADDRINUSE (-98) error when setting up NCCL communicator"), on a line that says it failed.
     rf"|((?=.*(?i:error|fail)).*?\b(?:{ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\))"
-    # strerror's text alone, the whole message of an OS error pasted without its type or number
-    rf"|((?:{ERRNO_TEXTS})\b)"
+    # strerror's text alone, the whole message of an OS error pasted without its type or number: it ends the line,
+    # or a path or closing quote follows ("Too many open files: '/…'", 「Disk quota exceeded」); prose that merely
+    # names the error ("Tip: Too many open files errors mean …") is not one
+    rf"|((?:{ERRNO_TEXTS})(?=\s*$|:\s|[\"'”」）)]))"
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
