@@ -32,14 +32,21 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 # IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
-IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
+# Ray's wrapper names the remote type in parentheses there ("RayTaskError(PermissionError)   Traceback …").
+IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([A-Za-z_][\w.]*)\))?\s+Traceback \(most recent call last\)")
 # The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
 # exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
 RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
-# Exception (torch_npu's CANN check raises Exception(...)).
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# Exception (torch_npu's CANN check raises Exception(...)). A class named otherwise (pyarrow's ArrowInvalid,
+# huggingface_hub's OfflineModeIsEnabled, aiohttp's HTTPRequestEntityTooLarge) counts when Python prints it
+# qualified by its module and followed by its message: a lower-case dotted path, then a capitalised name
+# that is not a warning category.
+QUALIFIED = r"(?:[a-z_]\w*\.)+[A-Z]\w*(?<!Warning)(?=:)"
+EXCEPTION = re.compile(
+    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
+)
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")

@@ -76,6 +76,7 @@ GENERIC_PREFILTER = (
     r'File "[^"\n]+", line \d+',
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
+    r"(?:^|[\s\]>)])(?:[a-z_]\w*\.)+[A-Z]\w*:",  # a module-qualified exception class of any name (chains.QUALIFIED)
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
@@ -655,7 +656,7 @@ class Classifier:
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
-            done = tracker.traceback(number, ipython.group(1))
+            done = tracker.traceback(number, ipython.group(2) or ipython.group(1))  # RayTaskError(X): X is what raised
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
             return

@@ -295,3 +295,20 @@ def test_an_os_error_logged_without_its_type_is_read_unless_logged_as_a_warning(
     assert failed.diagnoses[0].entry.id == "DRV-oserror" and failed.diagnoses[0].kind == "eaddrinuse"
     handled = classify(catalog, b"WARNING: [Errno 111] Connection refused, retrying\n")
     assert not handled.diagnoses and handled.unknown is None
+
+
+def test_a_module_qualified_exception_of_any_class_name_is_read_but_not_a_warning(catalog):
+    # pyarrow's ArrowInvalid, huggingface_hub's OfflineModeIsEnabled: classes not named …Error, printed with their module
+    odd = classify(catalog, b"mylib.errors.FrobnicatorBroke: the frobnicator could not start\n")
+    assert odd.unknown is not None and odd.unknown.type == "mylib.errors.FrobnicatorBroke"
+    warned = classify(catalog, b"torch.jit.TracerWarning: Converting a tensor to a Python boolean might cause the trace to be incorrect\n")
+    assert warned.unknown is None and not warned.fatal
+    logger = classify(catalog, b"INFO worker.py:1 -- ray.init: connecting to an existing cluster\n")
+    assert logger.unknown is None and not logger.fatal
+
+
+def test_an_ipython_header_of_a_ray_wrapper_names_the_remote_type(catalog):
+    log = (b"RayTaskError(PermissionError)             Traceback (most recent call last)\n"
+           b"Cell In [26], line 2\n----> 2 ray.get(train_fn.remote())\n")
+    top = classify(catalog, log).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
