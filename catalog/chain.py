@@ -60,6 +60,10 @@ PROCESS_DEATH = lazy(
     r"|^(Segmentation fault|Aborted|Bus error|Killed)(?: \(core dumped\))?\s*$"
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
+# The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
+# prose they still say which error it was.
+OS_STRERRORS = ("No space left on device", "Disk quota exceeded", "Too many open files", "Address already in use",
+                "Permission denied", "Read-only file system")
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), and the dynamic
 # loader's "<program>: error while loading shared libraries: " (a binary that cannot start, exit code 127).
@@ -74,7 +78,9 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
-    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
+    # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), or its strerror quoted
+    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it); keep last
+    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]))"
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".

@@ -134,6 +134,7 @@ def registry() -> tuple[Analyzer, ...]:
         process.ProcessDeath,
         memory.Memory,
         oserror.OSErrors,
+        oserror.CheckpointWrite,
         device.DeviceVisibility,
         device.CudaOnNpu,
         library.SharedLibrary,

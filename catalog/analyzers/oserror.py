@@ -4,6 +4,12 @@
 tells the writer (verl's checkpoint directory, Ray's temp/spill directory, a Hugging Face cache,
 /dev/shm), and each writer has its own setting to move it. ENOENT on a path the user configured is
 mapped back to the config key that names it (from the Hydra overrides in the log).
+
+torch.save's own writer (caffe2/serialize/inline_container.cc, torch/csrc/serialization.cpp) reports a
+failed write without an errno most of the time — "unexpected pos N vs M", "PytorchStreamWriter failed writing
+file …", "File … cannot be opened.", "write(): fd N failed with Input/output error" — and that is, far more
+often than anything else, the checkpoint's filesystem filling up mid-save (or an output directory that is
+missing or unwritable): :class:`CheckpointWrite` reads it as that.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
+from ..codes import ERRNO_NAME, ERRNO_NAMES
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -20,17 +27,20 @@ PHRASES = {
     "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
-# errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
-ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
 # Python's OSError subclasses that stand for one errno class, when nothing but the type is left.
 TYPE_ERRNO = {"PermissionError": 13}
-ERRNO_NAME = lazy(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
+TORCH_WRITER_SRC = "https://github.com/pytorch/pytorch/blob/v2.1.0/caffe2/serialize/inline_container.cc"
+# torch's checkpoint writer failing, in the wordings of its releases (inline_container.cc; serialization.cpp's doWrite)
+TORCH_WRITER = lazy(
+    r"unexpected pos \d+ vs \d+|PytorchStreamWriter failed writing file|write\(\): fd \d+ failed with"
+    r"|^File (.+) cannot be opened\.?$"
+)
 
 
 def writer(path: str, link: Link) -> tuple[str, str, str]:
@@ -82,6 +92,10 @@ class OSErrors(Analyzer):
             errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
         elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
+        elif link.kind == "code" and link.type[6:].isdigit() and int(link.type[6:]) in PHRASES.values():
+            # a report that gives the number (gRPC's "errno":98): the phrase may be past the line's kept length
+            errno = int(link.type[6:])
+            text, path = next(p for p, n in PHRASES.items() if n == errno), ""
         else:
             lower = link.message.lower()
             found = next(((p, n) for p, n in PHRASES.items() if p.lower() in lower), None)
@@ -158,3 +172,30 @@ class OSErrors(Analyzer):
                 ev, (ERRNO_DOC,), key="enomem", family="memory", kind="host-oom",
             )
         return None
+
+
+class CheckpointWrite(Analyzer):
+    id = "DRV-ckpt-write"
+    title = "torch.save could not write the checkpoint"
+    family = "disk"
+    stops_run = "a checkpoint that cannot be written fails every save the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or link.short_type not in ("RuntimeError", "OSError"):
+            return None
+        m = TORCH_WRITER.search(link.message)
+        if m is None:
+            return None
+        path = (m.group(1) or "").strip("'\"")
+        who, move, _ = writer(path or "checkpoint", link)
+        folder = path.rsplit("/", 1)[0] if "/" in path else "<checkpoint dir>"
+        return Finding(
+            "torch.save could not write the checkpoint" + (f" ({path})" if path else ""),
+            f"{link.short_type}: {link.message[:160]}. torch's checkpoint writer failed part-way through a save; it gives no "
+            "errno, and the usual reason is that the filesystem holding the checkpoint filled up (or hit its quota) mid-write, "
+            "less often that the output directory is missing or not writable.",
+            (f"Check the space and the directory: df -h {folder} ; ls -ld {folder}",
+             move or "Point the checkpoint directory at a larger disk, or keep fewer checkpoints",
+             "Delete old checkpoints you no longer need, then resume from the last complete one"),
+            evidence(link), (TORCH_WRITER_SRC, ERRNO_DOC), key=f"ckpt:{folder}", family="disk", kind="enospc",
+        )

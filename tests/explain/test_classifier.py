@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import subprocess
@@ -312,3 +313,41 @@ def test_an_ipython_header_of_a_ray_wrapper_names_the_remote_type(catalog):
            b"Cell In [26], line 2\n----> 2 ray.get(train_fn.remote())\n")
     top = classify(catalog, log).diagnoses[0]
     assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
+
+
+def test_grpc_error_reports_give_the_errno_they_carry(catalog):
+    # gRPC's JSON report (older Ray raylet.err) and its absl-status form (newer): the bind failure is in the errno
+    json_form = ('E0215 01:53:44.582325479    2825 server_chttp2.cc:40]        {"created":"@1613354024.582257191",'
+                 '"description":"No address added out of total 1 resolved","file":"src/core/ext/transport/chttp2/server/'
+                 'chttp2_server.cc","file_line":394,"referenced_errors":[{"created":"@1613354024.582255389","description":'
+                 '"Failed to add any wildcard listeners","file":"src/core/lib/iomgr/tcp_server_posix.cc","file_line":340,'
+                 '"referenced_errors":[{"description":"Address already in use","errno":98,"fd":32}]}]}')
+    absl_form = ("E1120 10:00:01.000000000 77 chttp2_server.cc:1053] UNKNOWN:No address added out of total 1 resolved for "
+                 "'0.0.0.0:6379' {created_time:\"2025-11-20T10:00:01.0+00:00\", children:[UNKNOWN:Failed to add any wildcard "
+                 "listeners {children:[UNKNOWN:Unable to configure socket {fd:31, children:[UNKNOWN:Address already in use "
+                 "{syscall:\"bind\", errno:98}]}]}]}")
+    alone = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != "ARL-E147"))
+    for line in (json_form, absl_form):
+        top = classify(alone, line.encode() + b"\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse"), line[:60]
+
+
+def test_an_errno_named_in_a_title_is_the_os_error(catalog):
+    top = classify(catalog, b"EADDRINUSE (-98) error when setting up NCCL communicator\n").diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse")
+    quiet = classify(catalog, b"INFO the EADDRINUSE handler is installed\n")
+    assert not quiet.fatal
+
+
+def test_a_strerror_quoted_in_prose_is_the_os_error(catalog):
+    top = classify(catalog, 'multi-node prefill fails at start: MessageQueue ZMQ bind "Address already in use" (shm_broadcast.py)\n'.encode()).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse")
+    cjk = classify(catalog, "多机启动报 MessageQueue ZMQ bind “Address already in use”\n".encode()).diagnoses[0]
+    assert cjk.kind == "eaddrinuse"
+    assert not classify(catalog, b'WARNING: cleanup of /tmp/x skipped: "Permission denied", continuing\n').fatal
+
+
+def test_the_ascend_drivers_errno_is_not_an_os_error_of_the_host(catalog):
+    line = (b"[ERROR] DRV(41852,python3.7):2021-11-11-11:19:04.908.459 [ascend][curpid: 41852, 50983][drv][devmm]"
+            b"[devmm_alloc_managed 126]<errno:12, 6> heap_alloc_managed out of memory, pp=0x1, bytesize=15069901824.\n")
+    assert not any(d.entry.id == "DRV-oserror" for d in classify(catalog, line).diagnoses)

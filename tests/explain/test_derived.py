@@ -406,3 +406,17 @@ def test_kernel_binary_missing_is_classed_from_the_cann_lines(catalog):
     """Under a catch-all EZ9999 and ERR01005, the CANN line's words give the class (no kernel binary)."""
     result = explain_paths(without(catalog, ["ARL-E331"]), [HERE / "derived" / "op_kernel_config_fail.log"])
     assert result.diagnoses[0].entry.id == "DRV-code" and result.diagnoses[0].kind == "op-no-binary"
+
+
+def test_torch_writer_failures_without_errno_read_as_a_full_checkpoint_disk(catalog):
+    alone = without(catalog, ["ARL-E004"])
+    for message in ("RuntimeError: write(): fd 29 failed with Input/output error",
+                    "RuntimeError: File out/checkpoints/ckpt_0.pt cannot be opened.",
+                    "RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/37: file write failed"):
+        top = classify(alone, message + "\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-ckpt-write", "enospc"), (message, top.entry.id)
+    # an errno the writer does state is the OS error's own class
+    top = classify(alone, "RuntimeError: write(): fd 3 failed with Permission denied\n").diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
+    # a reader's failure is not a write
+    assert classify(alone, "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n").unknown is not None
