@@ -132,6 +132,7 @@ def registry() -> tuple[Analyzer, ...]:
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
+        memory.SharedMemory,
         memory.Memory,
         oserror.OSErrors,
         oserror.CheckpointWrite,
