@@ -85,6 +85,12 @@ PHRASE = lazy(
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
+# An issue title's tag in front of the exception ("[Train] RuntimeError: …", "train RuntimeError: …" once the brackets
+# are lost), not a word that says it was handled ("caught ValueError: …").
+TAGGED_EXC = lazy(
+    r"^(?:\[[A-Za-z][\w .-]{0,20}\]|(?!(?:caught|catch|ignor|handl|suppress|retry|skip|expect|warn)\w*\s)[a-z][a-z_-]{1,20})"
+    r"\s+([A-Z]\w*(?:Error|Exception): .+)$"
+)
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).

@@ -57,6 +57,9 @@ FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
+# The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
+# retrying 1 of 2"); at a quiet log level it was handled.
+REPR_IN_TUPLE = lazy(r"(?i:\bfail\w*|\berror)\b[^:(]*: \(([A-Za-z_][\w.]*(?:Error|Exception))\(([\"'])(.+?)\2\)")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -88,7 +91,7 @@ GENERIC_PREFILTER = (
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
     r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]",  # a strerror quoted in prose (chains.PHRASE)
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
-    r"(?:Error|Exception)\('[^']*'\)\r?$",
+    r"(?:Error|Exception)\('[^']*'\)\r?$|: \([A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )
@@ -529,10 +532,11 @@ class Classifier:
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
-        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if exc is None and (said := chains.SENTENCE_EXC.match(stripped) or chains.TAGGED_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
-        if exc is None and (logged := REPR.search(stripped)) is not None:
+        if exc is None and ((logged := REPR.search(stripped)) is not None or (
+                (logged := REPR_IN_TUPLE.search(stripped)) is not None and not _QUIET_LEVEL.match(stripped))):
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:

@@ -351,3 +351,19 @@ def test_the_ascend_drivers_errno_is_not_an_os_error_of_the_host(catalog):
     line = (b"[ERROR] DRV(41852,python3.7):2021-11-11-11:19:04.908.459 [ascend][curpid: 41852, 50983][drv][devmm]"
             b"[devmm_alloc_managed 126]<errno:12, 6> heap_alloc_managed out of memory, pp=0x1, bytesize=15069901824.\n")
     assert not any(d.entry.id == "DRV-oserror" for d in classify(catalog, line).diagnoses)
+
+
+def test_an_exception_repr_logged_inside_a_tuple_is_read_unless_at_a_quiet_level(catalog):
+    line = ("(APIServer pid=7) ERROR 09-02 01:27:54 [config.py:124] Error retrieving config: (ValueError(\"the frobnicator "
+            "is broken beyond repair\"), '(Request ID: 208e)'), retrying 1 of 2\n")
+    found = classify(catalog, line.encode())
+    assert found.unknown is not None and (found.unknown.type, found.unknown.message) == ("ValueError", "the frobnicator is broken beyond repair")
+    quiet = "WARNING 09-02 01:27:54 [config.py:124] Error retrieving config: (ValueError(\"transient\"), 'x'), retrying 1 of 2\n"
+    assert not classify(catalog, quiet.encode()).fatal
+
+
+def test_an_issue_titles_tag_before_the_exception_is_read_but_not_a_handled_one(catalog):
+    for title in (b"[Train] RuntimeError: the frobnicator is broken\n", b"train RuntimeError: the frobnicator is broken\n"):
+        found = classify(catalog, title)
+        assert found.unknown is not None and found.unknown.type == "RuntimeError", title
+    assert not classify(catalog, b"caught ValueError: transient, retrying\n").fatal
