@@ -27,8 +27,10 @@ PHRASES = {
     "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
-# Python's OSError subclasses that stand for one errno class, when nothing but the type is left.
-TYPE_ERRNO = {"PermissionError": 13}
+# Exception types that stand for one errno class, when nothing but the type is left: Python's OSError subclasses, and
+# Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
+TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28}
+RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else is configured
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
@@ -111,7 +113,7 @@ class OSErrors(Analyzer):
         ev = evidence(link)
         where = f" ({path})" if path else ""
         if errno in (28, 122):
-            who, move, doc = writer(path, link)
+            who, move, doc = writer(path or (RAY_SPILL_DIR if link.short_type == "OutOfDiskError" else ""), link)
             what = "No space left on device" if errno == 28 else "Disk quota exceeded"
             return Finding(
                 f"{what}" + (f": {who}" if who else "") + where,
