@@ -78,9 +78,11 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
-    # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), or its strerror quoted
-    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it); keep last
-    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]))"
+    # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), its strerror quoted
+    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it),
+    # or ending a shell / coreutils error line ("mkdir: cannot create directory ‘/tmp/ray’: Permission denied"); keep last
+    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]"
+    r"|[\w./-]+:(?: [^:]+:)+ (?:" + "|".join(OS_STRERRORS) + r")\s*$))"
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".

@@ -89,7 +89,7 @@ GENERIC_PREFILTER = (
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
-    r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]",  # a strerror quoted in prose (chains.PHRASE)
+    r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$|: \([A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,

@@ -31,6 +31,9 @@ PHRASES = {
 # Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
 TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28}
 RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else is configured
+# multiprocessing's recvfds when the descriptor a DataLoader worker sent was dropped at the open-file limit
+# (https://github.com/pytorch/pytorch/pull/34768): EMFILE without the word.
+ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
@@ -103,12 +106,14 @@ class OSErrors(Analyzer):
             found = next(((p, n) for p, n in PHRASES.items() if p.lower() in lower), None)
             if found is None and (named := ERRNO_NAME.search(link.message)):
                 found = next((p, n) for p, n in PHRASES.items() if n == ERRNO_NAMES[named.group(1)]) if ERRNO_NAMES[named.group(1)] != 1 else ("Operation not permitted", 1)
+            if found is None and ANCDATA.search(link.message):
+                found = ("Too many open files", 24)
             if found is None and link.short_type in TYPE_ERRNO:  # the type alone (an IPython header, a cut paste)
                 found = next((p, n) for p, n in PHRASES.items() if n == TYPE_ERRNO[link.short_type])
             if found is None:
                 return None
             text, errno = found
-            pm = re.search(r"['\"](/[^'\"]+)['\"]", link.message)
+            pm = re.search(r"['\"‘](/[^'\"’]+)['\"’]", link.message)  # coreutils quote paths ‘so’ in UTF-8 locales
             path = pm.group(1) if pm else ""
         ev = evidence(link)
         where = f" ({path})" if path else ""
@@ -146,12 +151,17 @@ class OSErrors(Analyzer):
                 ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model", kind="enoent",
             )
         if errno == 24:
+            dropped = bool(ANCDATA.search(link.message))
             return Finding(
                 "Too many open files (open-file limit)",
-                f"{link.short_type}: [Errno 24] Too many open files. The process hit its open-file limit (ulimit -n); Ray workers, "
-                "dataloader workers and safetensors shards each hold many descriptors.",
+                (f"{link.short_type}: {link.message[:120]}. torch's DataLoader workers pass each shared-memory batch as a file "
+                 "descriptor; over the open-file limit the descriptor is silently dropped and multiprocessing fails to receive it."
+                 if dropped else f"{link.short_type}: [Errno 24] Too many open files.")
+                + " The process hit its open-file limit (ulimit -n); Ray workers, dataloader workers and safetensors shards each "
+                "hold many descriptors.",
                 ("Raise the limit before launching: ulimit -n 65536 (or LimitNOFILE / docker --ulimit nofile=65536:65536)",
-                 "Check the current limit inside the container: ulimit -n"),
+                 "Check the current limit inside the container: ulimit -n",
+                 *(("Or share batches through files instead: torch.multiprocessing.set_sharing_strategy('file_system')",) if dropped else ())),
                 ev, ("https://docs.ray.io/en/latest/cluster/vms/user-guides/large-cluster-best-practices.html", ERRNO_DOC),
                 key="emfile", family="ray", kind="emfile",
             )

@@ -367,3 +367,15 @@ def test_an_issue_titles_tag_before_the_exception_is_read_but_not_a_handled_one(
         found = classify(catalog, title)
         assert found.unknown is not None and found.unknown.type == "RuntimeError", title
     assert not classify(catalog, b"caught ValueError: transient, retrying\n").fatal
+
+
+def test_a_shell_or_coreutils_error_ending_in_a_strerror_is_the_os_error(catalog):
+    cases = {"mkdir: cannot create directory ‘/tmp/ray’: Permission denied": ("eacces", "/tmp/ray"),
+             "cp: error writing '/ckpt/global_step_40/model.pt': No space left on device": ("enospc", "/ckpt/global_step_40/model.pt"),
+             "bash: ./train_grpo.sh: Permission denied": ("eacces", "")}
+    alone = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in ("ARL-E003", "ARL-E007")))
+    for line, (kind, path) in cases.items():
+        top = classify(alone, line.encode() + b"\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-oserror", kind), line
+        assert path in top.entry.title, (line, top.entry.title)
+    assert not classify(catalog, b"WARNING: rm: cannot remove '/tmp/x': Permission denied\n").fatal
