@@ -32,14 +32,21 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 # IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
-IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
+# Ray's wrapper names the remote type in parentheses there ("RayTaskError(PermissionError)   Traceback …").
+IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([A-Za-z_][\w.]*)\))?\s+Traceback \(most recent call last\)")
 # The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
 # exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
 RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
-# Exception (torch_npu's CANN check raises Exception(...)).
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# Exception (torch_npu's CANN check raises Exception(...)). A class named otherwise (pyarrow's ArrowInvalid,
+# huggingface_hub's OfflineModeIsEnabled, aiohttp's HTTPRequestEntityTooLarge) counts when Python prints it
+# qualified by its module and followed by its message: a lower-case dotted path, then a capitalised name
+# that is not a warning category.
+QUALIFIED = r"(?:[a-z_]\w*\.)+[A-Z]\w*(?<!Warning)(?=:)"
+EXCEPTION = re.compile(
+    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
+)
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")
@@ -56,10 +63,15 @@ PROCESS_DEATH = lazy(
     # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
     r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b)"
 )
+# The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
+# prose they still say which error it was.
+OS_STRERRORS = ("No space left on device", "Disk quota exceeded", "Too many open files", "Address already in use",
+                "Permission denied", "Read-only file system")
 # errno classes an OS error is recognised by when neither its type nor "[Errno N]" was pasted (analyzers/oserror.py
-# reads the class from the name or the text): symbolic names, and strerror's text.
+# reads the class from the name or the text): symbolic names, and strerror's text standing alone (not "Permission
+# denied", which ends too many lines that are no OS error of the run's own).
 ERRNO_SYMBOLS = "EADDRINUSE|ENOSPC|EDQUOT|EMFILE|EACCES|EROFS|ENOMEM"
-ERRNO_TEXTS = "Address already in use|No space left on device|Disk quota exceeded|Too many open files|Read-only file system"
+ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission denied")
 # An exception message pasted without its type: the type it always comes with.
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that
 # ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
@@ -83,7 +95,11 @@ PHRASE = lazy(
     # or a path or closing quote follows ("Too many open files: '/…'", 「Disk quota exceeded」); prose that merely
     # names the error ("Tip: Too many open files errors mean …") is not one
     rf"|((?:{ERRNO_TEXTS})(?=\s*$|:\s|[\"'”」）)]))"
-    r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
+    # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), its strerror quoted
+    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it),
+    # or ending a shell / coreutils error line ("mkdir: cannot create directory ‘/tmp/ray’: Permission denied"); keep last
+    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]"
+    r"|[\w./-]+:(?: [^:]+:)+ (?:" + "|".join(OS_STRERRORS) + r")\s*$))"
 )
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:";
@@ -94,6 +110,12 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 # the exception was handled (retried, ignored, caught) keep the line what it was.
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
+# An issue title's tag in front of the exception ("[Train] RuntimeError: …", "train RuntimeError: …" once the brackets
+# are lost), not a word that says it was handled ("caught ValueError: …").
+TAGGED_EXC = lazy(
+    r"^(?:\[[A-Za-z][\w .-]{0,20}\]|(?!(?:caught|catch|ignor|handl|suppress|retry|skip|expect|warn)\w*\s)[a-z][a-z_-]{1,20})"
+    r"\s+([A-Z]\w*(?:Error|Exception): .+)$"
+)
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError", "OSError", "OSError")
 # The OS-error phrases: a log level that does not report a failure makes them a handled condition (classify.py).

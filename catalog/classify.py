@@ -26,6 +26,7 @@ from . import chain as chains
 from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
+from .codes import ERRNO_NAME_SOURCE
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
@@ -56,6 +57,9 @@ FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
+# The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
+# retrying 1 of 2"); at a quiet log level it was handled.
+REPR_IN_TUPLE = lazy(r"(?i:\bfail\w*|\berror)\b[^:(]*: \(([A-Za-z_][\w.]*(?:Error|Exception))\(([\"'])(.+?)\2\)")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -76,6 +80,7 @@ GENERIC_PREFILTER = (
     r'File "[^"\n]+", line \d+',
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
+    r"(?:^|[\s\]>)])(?:[a-z_]\w*\.)+[A-Z]\w*:",  # a module-qualified exception class of any name (chains.QUALIFIED)
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
@@ -85,9 +90,10 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
-    r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
-    r"(?:Error|Exception)\('[^']*'\)\r?$",
+    r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
+    r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"(?:Error|Exception)\('[^']*'\)\r?$|: \([A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )
@@ -534,14 +540,15 @@ class Classifier:
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
-        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if exc is None and (said := chains.SENTENCE_EXC.match(stripped) or chains.TAGGED_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
         if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)
                 and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
             exc = EXCEPTION.match(title.group(1))
             stripped = title.group(1) if exc is not None else stripped
-        if exc is None and (logged := REPR.search(stripped)) is not None:
+        if exc is None and ((logged := REPR.search(stripped)) is not None or (
+                (logged := REPR_IN_TUPLE.search(stripped)) is not None and not _QUIET_LEVEL.match(stripped))):
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
@@ -676,7 +683,7 @@ class Classifier:
         elif stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
-            done = tracker.traceback(number, ipython.group(1))
+            done = tracker.traceback(number, ipython.group(2) or ipython.group(1))  # RayTaskError(X): X is what raised
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
             tracker.seq = self.order
@@ -698,7 +705,8 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
+        elif (codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number)
+              and not (codes[0].startswith("errno:") and _QUIET_LEVEL.match(stripped))):  # an OS error at WARNING was handled
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)

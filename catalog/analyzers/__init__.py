@@ -135,8 +135,10 @@ def registry() -> tuple[Analyzer, ...]:
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
+        memory.SharedMemory,
         memory.Memory,
         oserror.OSErrors,
+        oserror.CheckpointWrite,
         device.DeviceVisibility,
         device.CudaOnNpu,
         library.SharedLibrary,

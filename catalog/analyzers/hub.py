@@ -16,9 +16,10 @@ from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
 from ...lazyre import lazy
 
-HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/", re.I)
+# datasets words it "Couldn't reach '<repo>' on the Hub (ConnectionError)" (datasets/load.py, 2.x).
+HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/|' on the Hub\b", re.I)
 UNREACHABLE = lazy(
-    r"couldn't connect to|Cannot reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
+    r"couldn't connect to|Cannot reach|Couldn't reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
     r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled",
     re.I,
 )

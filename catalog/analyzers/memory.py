@@ -215,3 +215,41 @@ class Memory(Analyzer):
                    "out-of-bounds write), not a memory shortage; lowering batch sizes will not help",),
         )
 
+
+
+# Shared memory (/dev/shm, a tmpfs a container gets 64 MB of by default) too small for what is put there: Ray's object
+# store refusing to start (ray/_private/services.py), torch's DataLoader workers dying of SIGBUS (torch/csrc/DataLoader.cpp).
+SHM_SHORT = lazy(
+    r"exceeds /dev/shm size|exceeds the capacity of /dev/shm|/dev/shm has only \d+ bytes|out of shared memory|insufficient shared memory"
+    r"|raise your shared memory limit",
+    re.I,
+)
+SHM_SOURCES = ("https://github.com/ray-project/ray/blob/ray-2.9.0/python/ray/_private/services.py",
+               "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/DataLoader.cpp")
+
+
+class SharedMemory(Analyzer):
+    id = "DRV-shm"
+    title = "Shared memory (/dev/shm) too small"
+    family = "memory"
+    stops_run = "the object store or the data loader cannot start without the shared memory it asks for"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        m = SHM_SHORT.search(" ".join([link.message, *link.detail]))
+        if m is None:
+            return None
+        ray = "/dev/shm" in m.group(0)
+        who = "Ray's object store" if ray else "torch DataLoader workers"
+        return Finding(
+            f"Shared memory (/dev/shm) too small for {who}",
+            f"{link.short_type}: {link.message[:200]}. /dev/shm is smaller than what {who} put there — usually a container "
+            "started with Docker's default 64 MB --shm-size.",
+            ("Start the container with a larger /dev/shm: docker run --shm-size=64g (or --ipc=host); on Kubernetes mount an "
+             "emptyDir with medium: Memory at /dev/shm",
+             "Or ask for less: ray_init object_store_memory below the /dev/shm size (RAY_OBJECT_STORE_ALLOW_SLOW_STORAGE=1 "
+             "runs the store from disk, slower)" if ray
+             else "Or ask for less: fewer DataLoader workers (num_workers) or smaller batches per worker"),
+            evidence(link), SHM_SOURCES, key=f"shm:{who}", family="memory", kind="shm-too-small",
+        )

@@ -4,6 +4,12 @@
 tells the writer (verl's checkpoint directory, Ray's temp/spill directory, a Hugging Face cache,
 /dev/shm), and each writer has its own setting to move it. ENOENT on a path the user configured is
 mapped back to the config key that names it (from the Hydra overrides in the log).
+
+torch.save's own writer (caffe2/serialize/inline_container.cc, torch/csrc/serialization.cpp) reports a
+failed write without an errno most of the time — "unexpected pos N vs M", "PytorchStreamWriter failed writing
+file …", "File … cannot be opened.", "write(): fd N failed with Input/output error" — and that is, far more
+often than anything else, the checkpoint's filesystem filling up mid-save (or an output directory that is
+missing or unwritable): :class:`CheckpointWrite` reads it as that.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
+from ..codes import ERRNO_NAME, ERRNO_NAMES
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -20,17 +27,25 @@ PHRASES = {
     "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
 }
-# errno by its symbolic name, as newer torch (c10d) and libuv print it: "name: EADDRINUSE, message: address already in use".
-ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
-# Python's OSError subclasses that stand for one errno class, when nothing but the type is left.
-TYPE_ERRNO = {"PermissionError": 13}
-ERRNO_NAME = lazy(r"\b(" + "|".join(ERRNO_NAMES) + r")\b")
+# Exception types that stand for one errno class, when nothing but the type is left: Python's OSError subclasses, and
+# Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
+TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28}
+RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else is configured
+# multiprocessing's recvfds when the descriptor a DataLoader worker sent was dropped at the open-file limit
+# (https://github.com/pytorch/pytorch/pull/34768): EMFILE without the word.
+ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
+TORCH_WRITER_SRC = "https://github.com/pytorch/pytorch/blob/v2.1.0/caffe2/serialize/inline_container.cc"
+# torch's checkpoint writer failing, in the wordings of its releases (inline_container.cc; serialization.cpp's doWrite)
+TORCH_WRITER = lazy(
+    r"unexpected pos \d+ vs \d+|PytorchStreamWriter failed writing file|write\(\): fd \d+ failed with"
+    r"|^File (.+) cannot be opened\.?$"
+)
 
 
 def writer(path: str, link: Link) -> tuple[str, str, str]:
@@ -82,22 +97,28 @@ class OSErrors(Analyzer):
             errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
         elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
+        elif link.kind == "code" and link.type[6:].isdigit() and int(link.type[6:]) in PHRASES.values():
+            # a report that gives the number (gRPC's "errno":98): the phrase may be past the line's kept length
+            errno = int(link.type[6:])
+            text, path = next(p for p, n in PHRASES.items() if n == errno), ""
         else:
             lower = link.message.lower()
             found = next(((p, n) for p, n in PHRASES.items() if p.lower() in lower), None)
             if found is None and (named := ERRNO_NAME.search(link.message)):
                 found = next((p, n) for p, n in PHRASES.items() if n == ERRNO_NAMES[named.group(1)]) if ERRNO_NAMES[named.group(1)] != 1 else ("Operation not permitted", 1)
+            if found is None and ANCDATA.search(link.message):
+                found = ("Too many open files", 24)
             if found is None and link.short_type in TYPE_ERRNO:  # the type alone (an IPython header, a cut paste)
                 found = next((p, n) for p, n in PHRASES.items() if n == TYPE_ERRNO[link.short_type])
             if found is None:
                 return None
             text, errno = found
-            pm = re.search(r"['\"](/[^'\"]+)['\"]", link.message)
+            pm = re.search(r"['\"‘](/[^'\"’]+)['\"’]", link.message)  # coreutils quote paths ‘so’ in UTF-8 locales
             path = pm.group(1) if pm else ""
         ev = evidence(link)
         where = f" ({path})" if path else ""
         if errno in (28, 122):
-            who, move, doc = writer(path, link)
+            who, move, doc = writer(path or (RAY_SPILL_DIR if link.short_type == "OutOfDiskError" else ""), link)
             what = "No space left on device" if errno == 28 else "Disk quota exceeded"
             return Finding(
                 f"{what}" + (f": {who}" if who else "") + where,
@@ -130,12 +151,17 @@ class OSErrors(Analyzer):
                 ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model", kind="enoent",
             )
         if errno == 24:
+            dropped = bool(ANCDATA.search(link.message))
             return Finding(
                 "Too many open files (open-file limit)",
-                f"{link.short_type}: [Errno 24] Too many open files. The process hit its open-file limit (ulimit -n); Ray workers, "
-                "dataloader workers and safetensors shards each hold many descriptors.",
+                (f"{link.short_type}: {link.message[:120]}. torch's DataLoader workers pass each shared-memory batch as a file "
+                 "descriptor; over the open-file limit the descriptor is silently dropped and multiprocessing fails to receive it."
+                 if dropped else f"{link.short_type}: [Errno 24] Too many open files.")
+                + " The process hit its open-file limit (ulimit -n); Ray workers, dataloader workers and safetensors shards each "
+                "hold many descriptors.",
                 ("Raise the limit before launching: ulimit -n 65536 (or LimitNOFILE / docker --ulimit nofile=65536:65536)",
-                 "Check the current limit inside the container: ulimit -n"),
+                 "Check the current limit inside the container: ulimit -n",
+                 *(("Or share batches through files instead: torch.multiprocessing.set_sharing_strategy('file_system')",) if dropped else ())),
                 ev, ("https://docs.ray.io/en/latest/cluster/vms/user-guides/large-cluster-best-practices.html", ERRNO_DOC),
                 key="emfile", family="ray", kind="emfile",
             )
@@ -158,3 +184,30 @@ class OSErrors(Analyzer):
                 ev, (ERRNO_DOC,), key="enomem", family="memory", kind="host-oom",
             )
         return None
+
+
+class CheckpointWrite(Analyzer):
+    id = "DRV-ckpt-write"
+    title = "torch.save could not write the checkpoint"
+    family = "disk"
+    stops_run = "a checkpoint that cannot be written fails every save the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or link.short_type not in ("RuntimeError", "OSError"):
+            return None
+        m = TORCH_WRITER.search(link.message)
+        if m is None:
+            return None
+        path = (m.group(1) or "").strip("'\"")
+        who, move, _ = writer(path or "checkpoint", link)
+        folder = path.rsplit("/", 1)[0] if "/" in path else "<checkpoint dir>"
+        return Finding(
+            "torch.save could not write the checkpoint" + (f" ({path})" if path else ""),
+            f"{link.short_type}: {link.message[:160]}. torch's checkpoint writer failed part-way through a save; it gives no "
+            "errno, and the usual reason is that the filesystem holding the checkpoint filled up (or hit its quota) mid-write, "
+            "less often that the output directory is missing or not writable.",
+            (f"Check the space and the directory: df -h {folder} ; ls -ld {folder}",
+             move or "Point the checkpoint directory at a larger disk, or keep fewer checkpoints",
+             "Delete old checkpoints you no longer need, then resume from the last complete one"),
+            evidence(link), (TORCH_WRITER_SRC, ERRNO_DOC), key=f"ckpt:{folder}", family="disk", kind="enospc",
+        )

@@ -28,8 +28,16 @@ HCCL = lazy(
     r"|\b[Hh]ccl[A-Z]\w*(?:\([^)]*\))?,? error code is (\d{1,2})\b"
 )
 DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
-ERRNO = lazy(r"\(errno: (\d+) - ")
-HINT = lazy(r"(?i)\d{5}|dcmi|hccl function error|errno: |\bhccl\w+\(")
+# torch c10d's "(errno: 98 - Address already in use)"; gRPC's error report, as JSON ("errno":98, older releases) or
+# as an absl status ({syscall:"bind", errno:98}) — how Ray's raylet and GCS report a port they could not bind. Not the
+# Ascend driver's "<errno:12, 6>", which is about device memory.
+ERRNO = lazy(r"\(errno: (\d+) - |\"errno\":(\d+)\b|[{,] ?errno:(\d+)\b")
+# errno by its symbolic name, as newer torch (c10d) and libuv print it ("name: EADDRINUSE, message: address already in
+# use") and as issue titles quote it ("EADDRINUSE (-98) error when setting up NCCL communicator").
+ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
+ERRNO_NAME_SOURCE = r"\b(" + "|".join(ERRNO_NAMES) + r")\b"
+ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
+HINT = lazy(r"(?i)\d{5}|dcmi|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,7 +68,10 @@ def extract(text: str) -> list[str]:
     for m in HCCL.finditer(text):
         found.append((m.start(), f"hccl:{m.group(1) or m.group(2) or m.group(3)}"))
     for m in ERRNO.finditer(text):
-        found.append((m.start(1), f"errno:{m.group(1)}"))
+        group = next(g for g in (1, 2, 3) if m.group(g))
+        found.append((m.start(group), f"errno:{m.group(group)}"))
+    for m in ERRNO_NAME.finditer(text):
+        found.append((m.start(1), f"errno:{ERRNO_NAMES[m.group(1)]}"))
     for m in DCMI.finditer(text):
         found.append((m.start(1), f"dcmi:{m.group(1)}"))
     out: list[str] = []

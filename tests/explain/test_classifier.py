@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import subprocess
@@ -318,3 +319,86 @@ def test_an_exception_quoted_after_a_title_or_sentence_is_read_without_its_quote
     top = found.diagnoses[0]
     assert top.entry.id == "DRV-package" and "vllm.v1.attention.backends.mla.prefill" in top.entry.title
     assert not top.entry.title.rstrip(")").endswith('"')
+
+
+def test_a_module_qualified_exception_of_any_class_name_is_read_but_not_a_warning(catalog):
+    # pyarrow's ArrowInvalid, huggingface_hub's OfflineModeIsEnabled: classes not named …Error, printed with their module
+    odd = classify(catalog, b"mylib.errors.FrobnicatorBroke: the frobnicator could not start\n")
+    assert odd.unknown is not None and odd.unknown.type == "mylib.errors.FrobnicatorBroke"
+    warned = classify(catalog, b"torch.jit.TracerWarning: Converting a tensor to a Python boolean might cause the trace to be incorrect\n")
+    assert warned.unknown is None and not warned.fatal
+    logger = classify(catalog, b"INFO worker.py:1 -- ray.init: connecting to an existing cluster\n")
+    assert logger.unknown is None and not logger.fatal
+
+
+def test_an_ipython_header_of_a_ray_wrapper_names_the_remote_type(catalog):
+    log = (b"RayTaskError(PermissionError)             Traceback (most recent call last)\n"
+           b"Cell In [26], line 2\n----> 2 ray.get(train_fn.remote())\n")
+    top = classify(catalog, log).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
+
+
+def test_grpc_error_reports_give_the_errno_they_carry(catalog):
+    # gRPC's JSON report (older Ray raylet.err) and its absl-status form (newer): the bind failure is in the errno
+    json_form = ('E0215 01:53:44.582325479    2825 server_chttp2.cc:40]        {"created":"@1613354024.582257191",'
+                 '"description":"No address added out of total 1 resolved","file":"src/core/ext/transport/chttp2/server/'
+                 'chttp2_server.cc","file_line":394,"referenced_errors":[{"created":"@1613354024.582255389","description":'
+                 '"Failed to add any wildcard listeners","file":"src/core/lib/iomgr/tcp_server_posix.cc","file_line":340,'
+                 '"referenced_errors":[{"description":"Address already in use","errno":98,"fd":32}]}]}')
+    absl_form = ("E1120 10:00:01.000000000 77 chttp2_server.cc:1053] UNKNOWN:No address added out of total 1 resolved for "
+                 "'0.0.0.0:6379' {created_time:\"2025-11-20T10:00:01.0+00:00\", children:[UNKNOWN:Failed to add any wildcard "
+                 "listeners {children:[UNKNOWN:Unable to configure socket {fd:31, children:[UNKNOWN:Address already in use "
+                 "{syscall:\"bind\", errno:98}]}]}]}")
+    alone = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != "ARL-E147"))
+    for line in (json_form, absl_form):
+        top = classify(alone, line.encode() + b"\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse"), line[:60]
+
+
+def test_an_errno_named_in_a_title_is_the_os_error(catalog):
+    top = classify(catalog, b"EADDRINUSE (-98) error when setting up NCCL communicator\n").diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse")
+    quiet = classify(catalog, b"INFO the EADDRINUSE handler is installed\n")
+    assert not quiet.fatal
+
+
+def test_a_strerror_quoted_in_prose_is_the_os_error(catalog):
+    top = classify(catalog, 'multi-node prefill fails at start: MessageQueue ZMQ bind "Address already in use" (shm_broadcast.py)\n'.encode()).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eaddrinuse")
+    cjk = classify(catalog, "多机启动报 MessageQueue ZMQ bind “Address already in use”\n".encode()).diagnoses[0]
+    assert cjk.kind == "eaddrinuse"
+    assert not classify(catalog, b'WARNING: cleanup of /tmp/x skipped: "Permission denied", continuing\n').fatal
+
+
+def test_the_ascend_drivers_errno_is_not_an_os_error_of_the_host(catalog):
+    line = (b"[ERROR] DRV(41852,python3.7):2021-11-11-11:19:04.908.459 [ascend][curpid: 41852, 50983][drv][devmm]"
+            b"[devmm_alloc_managed 126]<errno:12, 6> heap_alloc_managed out of memory, pp=0x1, bytesize=15069901824.\n")
+    assert not any(d.entry.id == "DRV-oserror" for d in classify(catalog, line).diagnoses)
+
+
+def test_an_exception_repr_logged_inside_a_tuple_is_read_unless_at_a_quiet_level(catalog):
+    line = ("(APIServer pid=7) ERROR 09-02 01:27:54 [config.py:124] Error retrieving config: (ValueError(\"the frobnicator "
+            "is broken beyond repair\"), '(Request ID: 208e)'), retrying 1 of 2\n")
+    found = classify(catalog, line.encode())
+    assert found.unknown is not None and (found.unknown.type, found.unknown.message) == ("ValueError", "the frobnicator is broken beyond repair")
+    quiet = "WARNING 09-02 01:27:54 [config.py:124] Error retrieving config: (ValueError(\"transient\"), 'x'), retrying 1 of 2\n"
+    assert not classify(catalog, quiet.encode()).fatal
+
+
+def test_an_issue_titles_tag_before_the_exception_is_read_but_not_a_handled_one(catalog):
+    for title in (b"[Train] RuntimeError: the frobnicator is broken\n", b"train RuntimeError: the frobnicator is broken\n"):
+        found = classify(catalog, title)
+        assert found.unknown is not None and found.unknown.type == "RuntimeError", title
+    assert not classify(catalog, b"caught ValueError: transient, retrying\n").fatal
+
+
+def test_a_shell_or_coreutils_error_ending_in_a_strerror_is_the_os_error(catalog):
+    cases = {"mkdir: cannot create directory ‘/tmp/ray’: Permission denied": ("eacces", "/tmp/ray"),
+             "cp: error writing '/ckpt/global_step_40/model.pt': No space left on device": ("enospc", "/ckpt/global_step_40/model.pt"),
+             "bash: ./train_grpo.sh: Permission denied": ("eacces", "")}
+    alone = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in ("ARL-E003", "ARL-E007")))
+    for line, (kind, path) in cases.items():
+        top = classify(alone, line.encode() + b"\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-oserror", kind), line
+        assert path in top.entry.title, (line, top.entry.title)
+    assert not classify(catalog, b"WARNING: rm: cannot remove '/tmp/x': Permission denied\n").fatal

@@ -328,7 +328,9 @@ def test_a_shell_reporting_a_signal_death(tmp_path, catalog, line, kind):
 
 def test_pyacl_not_importable_is_the_cann_python_path(tmp_path, catalog):
     # pyACL (import acl) lives in the toolkit's python/site-packages, on PYTHONPATH only after set_env.sh
-    assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'acl'") == ("DRV-cann-python", "cann-python-path-missing")
+    # (ARL-E300, "CANN toolkit not sourced", names it first since its golden FAQ case; the derived unit says the same)
+    found = top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'acl'")
+    assert found[0] in ("ARL-E300", "DRV-cann-python") and found[1] == "cann-python-path-missing", found
     assert top_of_line(tmp_path, catalog, "ModuleNotFoundError: No module named 'aclruntime'")[1] != "cann-python-path-missing"
 
 
@@ -503,3 +505,17 @@ def test_kernel_binary_missing_is_classed_from_the_cann_lines(catalog):
     """Under a catch-all EZ9999 and ERR01005, the CANN line's words give the class (no kernel binary)."""
     result = explain_paths(without(catalog, ["ARL-E331"]), [HERE / "derived" / "op_kernel_config_fail.log"])
     assert result.diagnoses[0].entry.id == "DRV-code" and result.diagnoses[0].kind == "op-no-binary"
+
+
+def test_torch_writer_failures_without_errno_read_as_a_full_checkpoint_disk(catalog):
+    alone = without(catalog, ["ARL-E004"])
+    for message in ("RuntimeError: write(): fd 29 failed with Input/output error",
+                    "RuntimeError: File out/checkpoints/ckpt_0.pt cannot be opened.",
+                    "RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/37: file write failed"):
+        top = classify(alone, message + "\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-ckpt-write", "enospc"), (message, top.entry.id)
+    # an errno the writer does state is the OS error's own class
+    top = classify(alone, "RuntimeError: write(): fd 3 failed with Permission denied\n").diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
+    # a reader's failure is not a write
+    assert classify(alone, "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n").unknown is not None
