@@ -78,7 +78,7 @@ GENERIC_PREFILTER = (
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
@@ -94,6 +94,10 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+# An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
+# result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
+# description), such a line is the failure; inside a CANN report it stays one of its lines.
+REPORTED_CODE = re.compile(r"\bfailed, runtime result = [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 PROGRESS = b"step:"
@@ -676,7 +680,7 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
+        elif codes and (codes[0].startswith(STANDALONE_CODES) or REPORTED_CODE.search(stripped)) and FAILED.search(stripped) and not tracker.near(number):
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)

@@ -295,3 +295,30 @@ def test_an_os_error_logged_without_its_type_is_read_unless_logged_as_a_warning(
     assert failed.diagnoses[0].entry.id == "DRV-oserror" and failed.diagnoses[0].kind == "eaddrinuse"
     handled = classify(catalog, b"WARNING: [Errno 111] Connection refused, retrying\n")
     assert not handled.diagnoses and handled.unknown is None
+
+
+def test_an_acl_code_reported_on_a_line_of_its_own_is_the_failure(catalog):
+    """ACL's ReportCallError line and torch_npu's 'NPU error, error code is N' pasted alone (a FAQ, a PR) are failures."""
+    result = classify(catalog, b"open device 3 failed, runtime result = 107001.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n")
+    assert result.fatal and result.diagnoses[0].kind == "invalid-visible-device"
+    result = classify(catalog, b"torch_npu._C._clear_overflow_npu() RuntimeError NPU error, error code is 107002.\n")
+    assert result.fatal and result.diagnoses[0].kind == "npu-device-not-set"
+    # a warning with a code, and an ACL code in a handled plog line, are not
+    assert not classify(catalog, b"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .\n").fatal
+    assert not classify(catalog, b"rtMemcpy: ErrCode=107030 [the current capture mode does not support this operation]\n").fatal
+
+
+def test_runtime_lines_under_an_exception_refine_its_code(catalog):
+    """A synchronize refused inside ACL graph capture, and a GetNext AI CPU timeout, read from the lines under the error."""
+    log = (
+        "RuntimeError: NPUModelRunner init failed, error is ACL stream synchronize failed, error code:507014\n"
+        "StreamSynchronize: Not allow to synchronize captured-stream, stream_id=12\n"
+        "rtStreamSynchronize: ErrCode=107027, desc=[stream is captured]\n"
+    )
+    assert classify(catalog, log.encode()).diagnoses[0].kind == "aclgraph-capture-failed"
+    log = (
+        "E30008: AI CPU operator execution time out.\n"
+        "TraceBack (most recent call last):\n"
+        "Aicpu kernel execute failed, device_id=0, stream_id=2, task_id=2, fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]\n"
+    )
+    assert classify(catalog, log.encode()).diagnoses[0].kind == "getnext-aicpu-timeout"
