@@ -96,7 +96,8 @@ FAILED = re.compile(r"(?i)\bfail|\berror\b")
 STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
-# description), such a line is the failure; inside a CANN report it stays one of its lines.
+# description), such a line is the failure; inside a CANN report it stays one of its lines, and quoted inside another
+# message's repr (a literal "\n" in the line) it is that message's detail.
 REPORTED_CODE = re.compile(r"\bfailed, runtime result = [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
@@ -680,7 +681,8 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif codes and (codes[0].startswith(STANDALONE_CODES) or REPORTED_CODE.search(stripped)) and FAILED.search(stripped) and not tracker.near(number):
+        elif codes and (codes[0].startswith(STANDALONE_CODES) or (REPORTED_CODE.search(stripped) and "\\n" not in stripped)) \
+                and FAILED.search(stripped) and not tracker.near(number):
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)
