@@ -52,14 +52,16 @@ CONTEXT_KINDS = (
     # first (507014, 507000 …), the runtime's own words say capture refused it.
     (None, re.compile(r"captured-stream|\[stream is captured\]|capture mode does not support"), "aclgraph-capture-failed"),
     # The runtime's task timeout (107020) under a device synchronize: a collective waiting for a peer when HCCL's
-    # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout.
+    # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
+    # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
     (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
     (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"),
      "stream-sync-timeout"),
     # Context null (107002) because the device could not be opened at all (set_device itself failed), not because
     # the thread never selected one.
     (("107002",), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
-    # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly.
+    # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
+    # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
     # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
