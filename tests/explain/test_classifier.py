@@ -322,3 +322,11 @@ def test_runtime_lines_under_an_exception_refine_its_code(catalog):
         "Aicpu kernel execute failed, device_id=0, stream_id=2, task_id=2, fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]\n"
     )
     assert classify(catalog, log.encode()).diagnoses[0].kind == "getnext-aicpu-timeout"
+
+
+def test_an_exception_typed_with_a_full_width_colon_is_read(catalog):
+    """'RuntimeError：…' (a Chinese input method's colon) is the exception, as 'RuntimeError: …' would be."""
+    log = "RuntimeError：SetDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:37 NPU function error: aclrtSetDevice, error code is 107001\n"
+    result = classify(catalog, log.encode())
+    assert result.fatal and result.diagnoses[0].kind == "invalid-visible-device"
+    assert classify(catalog, "ValueError：期望的 dtype 不一致\n".encode()).unknown.type == "ValueError"
