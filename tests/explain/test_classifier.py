@@ -330,3 +330,17 @@ def test_an_exception_typed_with_a_full_width_colon_is_read(catalog):
     result = classify(catalog, log.encode())
     assert result.fatal and result.diagnoses[0].kind == "invalid-visible-device"
     assert classify(catalog, "ValueError：期望的 dtype 不一致\n".encode()).unknown.type == "ValueError"
+
+
+def test_context_null_after_a_failed_device_open_is_not_a_missing_set_device(catalog):
+    """107002 (context null) whose CANN report says the SoC version could not be read: the device open failed."""
+    log = (
+        "RuntimeError: GetDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:60 NPU function error: "
+        "aclrtGetCurrentContext(&used_devices[local_device]), error code is 107002\n"
+        "[ERROR] 2025-05-09-08:06:34 (PID:207, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"
+        "EE1001: [PID: 207] 2025-05-09-08:06:34.181.090 The argument is invalid.Reason: rtGetDevMsg execute failed, reason=[context pointer null]\n"
+        "        TraceBack (most recent call last):\n"
+        "        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+    )
+    kinds = [d.kind for d in classify(catalog, log.encode()).diagnoses]
+    assert "npu-device-not-set" not in kinds and "npu-set-device-failed" in kinds
