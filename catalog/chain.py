@@ -401,6 +401,12 @@ class ChainTracker:
                 current.message = message[:300]  # "EZ9999: Inner Error!" is followed by the real text
             self.last = number
             return None
+        if current is not None and current.kind == "code" and self.chain is not None and self.chain.links == [current] and number - self.last <= JOIN_GAP:
+            # An ACL code line taken for a failure of its own ("… NPU function error: …, error code is 107000") opened the
+            # CANN report that follows: it becomes that report's first lines, as a code line printed before any link does.
+            self.pending.extend((number - 1, line, list(current.codes)) for line in (current.text, *current.detail))
+            self.chain.links.clear()
+            self.current = self.anchor = None
         if self.chain is None or number - self.last > CANN_GAP:
             done = self._close()
             self.chain = Chain(self.file)

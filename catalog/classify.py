@@ -81,9 +81,10 @@ GENERIC_PREFILTER = (
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"(?:^|[\s\]>)])(?:[a-z_]\w*\.)+[A-Z]\w*:",  # a module-qualified exception class of any name (chains.QUALIFIED)
+    "(?:Error|Exception) ?\uff1a",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
@@ -107,6 +108,19 @@ STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
 UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[\w.]*: cannot open shared object file|No module named '(\w+\.\w+_C)'")
 MAX_UNLOADED = 16
+# An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
+# result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
+# description), such a line is the failure; inside a CANN report it stays one of its lines, and quoted inside another
+# message's repr (a literal "\n" in the line) it is that message's detail.
+REPORTED_CODE = re.compile(r"\bfailed, runtime result = [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
+# An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
+FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
+# The stream-capture codes: vLLM-Ascend and plog print them while graph capture probes what it may capture.
+CAPTURE_CODES = frozenset(str(code) for code in range(107024, 107033))
+
+
+def _reported(line: str, code: str) -> bool:
+    return code not in CAPTURE_CODES and "\\n" not in line and REPORTED_CODE.search(line) is not None
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 PROGRESS = b"step:"
@@ -532,7 +546,7 @@ class Classifier:
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
             exc = None
         if exc is None and not stripped.isascii():
-            stripped = _after_cjk(stripped)
+            stripped = _after_cjk(FULLWIDTH_COLON.sub(r"\1: ", stripped, count=1))
             exc = EXCEPTION.match(stripped)
         if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
                 and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))):  # an OS error logged as handled
@@ -705,7 +719,8 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif (codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number)
+        elif (codes and (codes[0].startswith(STANDALONE_CODES) or _reported(stripped, codes[0])) and FAILED.search(stripped)
+              and not tracker.near(number)
               and not (codes[0].startswith("errno:") and _QUIET_LEVEL.match(stripped))):  # an OS error at WARNING was handled
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:

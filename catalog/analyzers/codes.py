@@ -61,6 +61,11 @@ def registry_kind(code: str) -> str:
     return "aclnn-param-unsupported" if row[0] in PARAM_CLASSES and PARAM_TITLE.match(str(row[1])) else ""
 
 
+# ACL's context-null code: the calling thread never selected a device (aclrtSetDevice / torch.npu.set_device).
+KINDS.update({"107002": "npu-device-not-set"})
+# The runtime's stream-capture codes (ACL_ERROR_RT_CAPTURE_DEPENDENCY .. ACL_ERROR_STREAM_CAPTURE_CONFLICT): an
+# operation that ACL graph capture does not allow was issued on a stream being captured.
+KINDS.update({str(code): "aclgraph-capture-failed" for code in range(107024, 107033)})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (
@@ -69,6 +74,21 @@ CONTEXT_KINDS = (
                       r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
+    # A synchronize or copy issued on a stream that ACL graph capture holds: whatever code the engine reports
+    # first (507014, 507000 …), the runtime's own words say capture refused it.
+    (None, re.compile(r"captured-stream|\[stream is captured\]|capture mode does not support"), "aclgraph-capture-failed"),
+    # The runtime's task timeout (107020) under a device synchronize: a collective waiting for a peer when HCCL's
+    # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
+    # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
+    (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
+    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"),
+     "stream-sync-timeout"),
+    # Context null (107002) because the device could not be opened at all (set_device itself failed), not because
+    # the thread never selected one.
+    (("107002",), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
+    # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
+    (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
     (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
     # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
     # a rank waited for a peer in a collective.
@@ -84,6 +104,8 @@ CONTEXT_TITLES = {
     "device-lost-heartbeat": "The device stopped answering (task scheduler heartbeat lost)",
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
+    "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
+    "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
 TIMEOUTS = {"107019", "107020", "507046", "507047", "507048", "EI0002", "EI0006", "hccl:9"}
@@ -158,5 +180,7 @@ class ErrorCodes(Analyzer):
         return Finding(
             title[:160],
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,
-            weak=_weight(best) <= 1 or best.code in TIMEOUTS, notes=self._notes(link),
+            # An ACL code line read as a failure of its own (a torch_npu check or ReportCallError line whose CANN report,
+            # if any, went to another writer's chain) ranks below what the report itself says.
+            weak=_weight(best) <= 1 or best.code in TIMEOUTS or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
         )

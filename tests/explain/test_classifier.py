@@ -402,3 +402,52 @@ def test_a_shell_or_coreutils_error_ending_in_a_strerror_is_the_os_error(catalog
         assert (top.entry.id, top.kind) == ("DRV-oserror", kind), line
         assert path in top.entry.title, (line, top.entry.title)
     assert not classify(catalog, b"WARNING: rm: cannot remove '/tmp/x': Permission denied\n").fatal
+
+
+def test_an_acl_code_reported_on_a_line_of_its_own_is_the_failure(catalog):
+    """ACL's ReportCallError line and torch_npu's 'NPU error, error code is N' pasted alone (a FAQ, a PR) are failures."""
+    result = classify(catalog, b"open device 3 failed, runtime result = 107001.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n")
+    assert result.fatal and result.diagnoses[0].kind == "invalid-visible-device"
+    result = classify(catalog, b"torch_npu._C._clear_overflow_npu() RuntimeError NPU error, error code is 107002.\n")
+    assert result.fatal and result.diagnoses[0].kind == "npu-device-not-set"
+    # a warning with a code, and an ACL code in a handled plog line, are not
+    assert not classify(catalog, b"[W NPUStream.cpp:365] Warning: NPU warning, error code is 107020[Error]: .\n").fatal
+    assert not classify(catalog, b"rtMemcpy: ErrCode=107030 [the current capture mode does not support this operation]\n").fatal
+
+
+def test_runtime_lines_under_an_exception_refine_its_code(catalog):
+    """A synchronize refused inside ACL graph capture, and a GetNext AI CPU timeout, read from the lines under the error."""
+    log = (
+        "RuntimeError: NPUModelRunner init failed, error is ACL stream synchronize failed, error code:507014\n"
+        "StreamSynchronize: Not allow to synchronize captured-stream, stream_id=12\n"
+        "rtStreamSynchronize: ErrCode=107027, desc=[stream is captured]\n"
+    )
+    assert classify(catalog, log.encode()).diagnoses[0].kind == "aclgraph-capture-failed"
+    log = (
+        "E30008: AI CPU operator execution time out.\n"
+        "TraceBack (most recent call last):\n"
+        "Aicpu kernel execute failed, device_id=0, stream_id=2, task_id=2, fault op_name=aicpu_getnext_IteratorGetNext[FUNC:GetError][FILE:stream.cc][LINE:1133]\n"
+    )
+    assert classify(catalog, log.encode()).diagnoses[0].kind == "getnext-aicpu-timeout"
+
+
+def test_an_exception_typed_with_a_full_width_colon_is_read(catalog):
+    """'RuntimeError：…' (a Chinese input method's colon) is the exception, as 'RuntimeError: …' would be."""
+    log = "RuntimeError：SetDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:37 NPU function error: aclrtSetDevice, error code is 107001\n"
+    result = classify(catalog, log.encode())
+    assert result.fatal and result.diagnoses[0].kind == "invalid-visible-device"
+    assert classify(catalog, "ValueError：期望的 dtype 不一致\n".encode()).unknown.type == "ValueError"
+
+
+def test_context_null_after_a_failed_device_open_is_not_a_missing_set_device(catalog):
+    """107002 (context null) whose CANN report says the SoC version could not be read: the device open failed."""
+    log = (
+        "RuntimeError: GetDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:60 NPU function error: "
+        "aclrtGetCurrentContext(&used_devices[local_device]), error code is 107002\n"
+        "[ERROR] 2025-05-09-08:06:34 (PID:207, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"
+        "EE1001: [PID: 207] 2025-05-09-08:06:34.181.090 The argument is invalid.Reason: rtGetDevMsg execute failed, reason=[context pointer null]\n"
+        "        TraceBack (most recent call last):\n"
+        "        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+    )
+    kinds = [d.kind for d in classify(catalog, log.encode()).diagnoses]
+    assert "npu-device-not-set" not in kinds and "npu-set-device-failed" in kinds
