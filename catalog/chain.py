@@ -36,6 +36,10 @@ IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Tra
 # The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
 # exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
 RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
+# The assert statement Python shows under the innermost frame: a bare "AssertionError" (an assert without a message)
+# says nothing, the condition above it says what failed (and a ZeroDivisionError or TypeError raised while evaluating
+# it says which config value was 0 or None). The condition only; a message after the comma is dropped.
+ASSERT_LINE = lazy(r"""^assert (.+?)(?:,\s*[fFrR]{0,2}["'].*)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
@@ -54,6 +58,7 @@ PROCESS_DEATH = lazy(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*))"
 )
 # An exception message pasted without its type: the type it always comes with.
+# (Types listed in REASON_BELOW carry their reason on the lines that follow: classify.py reads those as its detail.)
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), and the dynamic
 # loader's "<program>: error while loading shared libraries: " (a binary that cannot start, exit code 127).
 PHRASE = lazy(
@@ -67,13 +72,41 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # Hydra without HYDRA_FULL_ERROR prints a ConfigCompositionException as its message alone, OmegaConf's reason on
+    # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
+    r"|(Error merging override \S)"
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
+REASON_BELOW = frozenset(("hydra.errors.ConfigCompositionException",))
+# pydantic's ValidationError says only how many errors and for which class on its own line; each error's text follows,
+# indented, as "Value error, <the ValueError's message> [type=value_error, …]" (vLLM >= 0.10 validates its engine
+# configs this way, so its ValueErrors reach the log wrapped so). pydantic-core, src/errors/validation_exception.rs.
+PYDANTIC_HEAD = lazy(r"^\d+ validation errors? for [\w.]+\s*$")
+PYDANTIC_REASON = lazy(r"^(?:Value error|Assertion failed), (.*)$")
+PYDANTIC_TAIL = lazy(r"\s*\[type=\w+.*$")
+
+
+def pydantic_reason(lines: list[str]) -> str:
+    """The first error's message under a pydantic ValidationError head (its wrapped lines joined), or ''."""
+    parts: list[str] = []
+    for line in lines:
+        if not parts:
+            m = PYDANTIC_REASON.match(line)
+            if m is not None:
+                parts.append(m.group(1))
+        elif line.startswith(("For further information", "[type=")) or PYDANTIC_REASON.match(line):
+            break
+        else:
+            parts.append(line)
+        if parts and PYDANTIC_TAIL.search(parts[-1]):
+            parts[-1] = PYDANTIC_TAIL.sub("", parts[-1])
+            break
+    return " ".join(parts)
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError")
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"
@@ -179,6 +212,7 @@ class Link:
     families: tuple[str, ...] = ()  # families of the catalog entries matched on it (set by the analyzers' driver)
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
+    statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
 
     @property
     def short_type(self) -> str:
@@ -255,6 +289,7 @@ class ChainTracker:
         self.anchor: Link | None = None  # the exception CANN lines explain
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
         self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
+        self.asserting: tuple[int, str, list[str]] | None = None  # an assert statement just printed: (line, condition, hits)
         # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
         # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
         # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
@@ -266,7 +301,7 @@ class ChainTracker:
         if self.chain is None or not self.join:
             done = self._close()
             self.chain = Chain(self.file)
-        self.named, self.raising = named, None
+        self.named, self.raising, self.asserting = named, None, None
         self.frames = deque(maxlen=MAX_FRAMES)
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
@@ -289,6 +324,12 @@ class ChainTracker:
             self.raising = (m.group(1), m.group(3), hits)
             self.last = number
 
+    def assert_statement(self, m: re.Match, number: int, hits: list[str]) -> None:
+        """``assert cond`` under a frame (or pasted above a bare AssertionError): the condition the exception is about."""
+        self.asserting = (number, m.group(1).strip(), hits)
+        if self.frames is not None:
+            self.last = number
+
     def marker(self, how: str, number: int) -> None:
         if self.chain is not None:
             self.join = how
@@ -306,6 +347,12 @@ class ChainTracker:
             kind = "remote"
         link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
+        if self.asserting is not None and 0 < number - self.asserting[0] <= 2:
+            link.statement = f"assert {self.asserting[1]}"[:300]
+            link.hits.extend(h for h in self.asserting[2] if h not in link.hits)
+            if link.short_type == "AssertionError" and not link.message:
+                link.message = link.statement  # what Python would have printed had the assert carried a message
+        self.asserting = None
         self._place(link)
         self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.

@@ -75,6 +75,7 @@ GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
+    r"(?:^|[\s)\]:])assert [\w(]",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
@@ -83,7 +84,7 @@ GENERIC_PREFILTER = (
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
-    r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
+    r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
@@ -513,6 +514,7 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        continued: list[str] = []
         if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)):
             # "AclNN_Parameter_Error(EZ1001): …", "Communication_Error_Get_Socket(EI0006): …": CANN's error title
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
@@ -526,6 +528,8 @@ class Classifier:
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+            if exc_type in chains.REASON_BELOW:
+                continued = self._continued(block, end)  # the reason, printed under the message: the link's detail
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
@@ -534,8 +538,13 @@ class Classifier:
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
-        continued: list[str] = []
-        if exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
+        if exc is not None and chains.PYDANTIC_HEAD.match(exc.group(3) or ""):
+            # "ValidationError: 1 validation error for SchedulerConfig": the ValueError it carries is on the lines below
+            continued = self._continued(block, end, limit=8)
+            if reason := chains.pydantic_reason(continued):
+                stripped = text = f"{exc.group(1)}: {reason}"[:MAX_EXCERPT]
+                exc = EXCEPTION.match(stripped)
+        elif exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
             # "ImportError:" alone, its message on the lines below (numpy's multi-line ImportError, a paste wrapped by hand)
             continued = self._continued(block, end)
             if continued:
@@ -661,6 +670,9 @@ class Classifier:
             return
         elif (raising := chains.RAISE_LINE.match(stripped)) is not None:
             tracker.raise_statement(raising, number, hits)
+            return
+        elif (asserting := chains.ASSERT_LINE.match(stripped)) is not None:
+            tracker.assert_statement(asserting, number, hits)
             return
         elif stripped.startswith(chains.CAUSE):
             tracker.marker("cause", number)
