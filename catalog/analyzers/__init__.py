@@ -128,7 +128,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import codes, data, device, hccl, hub, lengths, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -143,6 +143,7 @@ def registry() -> tuple[Analyzer, ...]:
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
+        lengths.EngineLengths,
         data.TensorDevices,
         data.RewardArguments,
         data.RewardNone,

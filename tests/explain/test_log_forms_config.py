@@ -1,0 +1,123 @@
+"""Log forms of config failures the classifier must read, whatever the catalog holds.
+
+Each test feeds the form to a catalog without the entries that know the message, so what names the
+failure is the engine and the analyzers (the leave-thread-out measure's situation), and checks the
+full catalog still names it too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pytest
+
+from ascendrl.catalog import Classifier, load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+
+
+def classify(catalog, text: str, without: tuple[str, ...] = ()):
+    if without:
+        catalog = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in without))
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(text.encode()), "log")
+    return c.result()
+
+
+def top(result) -> tuple[str, str]:
+    d = result.diagnoses[0]
+    return d.entry.id, d.kind
+
+
+VERL_ENTRIES = ("ARL-E104", "ARL-E143")
+
+
+def test_a_bare_assertion_error_takes_its_condition_from_the_assert_line_above(catalog):
+    log = (
+        "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size\n"
+        "AssertionError\n"
+    )
+    result = classify(catalog, log, VERL_ENTRIES)
+    assert top(result) == ("DRV-verl", "verl-batch-config")
+    assert "ppo_mini_batch_size" in result.diagnoses[0].entry.title
+    assert top(classify(catalog, log))[0] == "ARL-E104"
+    # The assert line alone (no exception under it) is no failure, and an assert with a message keeps the message.
+    assert not classify(catalog, "assert config.data.train_batch_size >= 4\n").fatal
+    said = classify(catalog, 'assert a > b, "a must exceed b"\nAssertionError: a must exceed b\n', VERL_ENTRIES)
+    assert said.unknown is not None and said.unknown.message == "a must exceed b"
+
+
+def test_an_error_raised_inside_a_verl_assert_is_read_with_the_condition(catalog):
+    """A ZeroDivisionError in verl's batch-size assert: a micro-batch size became 0, a verl config condition."""
+    log = "\n".join([
+        "(main_task pid=3666690) Traceback (most recent call last):",
+        '(main_task pid=3666690)   File "/data/RAGEN/verl/workers/critic/dp_critic.py", line 54, in __init__',
+        "(main_task pid=3666690)     assert self.config.ppo_mini_batch_size % self.config.ppo_micro_batch_size == 0",
+        "(main_task pid=3666690) ZeroDivisionError: integer division or modulo by zero",
+    ]) + "\n"
+    result = classify(catalog, log, VERL_ENTRIES)
+    assert top(result) == ("DRV-verl", "verl-batch-config")
+    assert "0" in result.diagnoses[0].entry.cause and "ppo_micro_batch_size" in result.diagnoses[0].entry.cause
+    # Outside an assert, or in an assert on something else, a ZeroDivisionError stays unexplained.
+    plain = log.replace("assert self.config.ppo_mini_batch_size % self.config.ppo_micro_batch_size == 0", "x = a % b")
+    assert classify(catalog, plain, VERL_ENTRIES).unknown is not None
+
+
+def test_hydra_compact_error_reads_the_omegaconf_reason_below_it(catalog):
+    """Without HYDRA_FULL_ERROR, Hydra prints 'Error merging override X' and OmegaConf's reason under it."""
+    log = (
+        "$ python my_app.py +a.j=2\n"
+        "Error merging override +a.j=2\n"
+        "Key 'j' not in 'A'\n"
+        "\tfull_key: a.j\n"
+        "\treference_type=A\n"
+        "\tobject_type=A\n"
+        "\n"
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+    )
+    result = classify(catalog, log, ("ARL-E061",))
+    assert top(result) == ("DRV-hydra-key", "hydra-not-in-struct")
+    assert "a.j" in result.diagnoses[0].entry.title and "dataclass A" in result.diagnoses[0].entry.cause
+    # A merge error for another reason (a value of the wrong type) is no unknown-key finding.
+    typed = log.replace("Key 'j' not in 'A'", "Value '[1, 2]' could not be converted to Integer")
+    assert classify(catalog, typed, ("ARL-E061",)).diagnoses[0].entry.id != "DRV-hydra-key"
+
+
+PYDANTIC = (
+    "pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n"
+    "  Value error, max_num_batched_tokens (8192) is smaller than max_model_len (40960). This effectively limits the\n"
+    "  maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences. [type=value_error, "
+    "input_value=ArgsKwargs(()), input_type=ArgsKwargs]\n"
+    "    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n"
+)
+
+
+def test_a_pydantic_validation_error_is_read_as_the_value_error_it_carries(catalog):
+    result = classify(catalog, PYDANTIC, ("ARL-E156",))
+    assert top(result) == ("DRV-engine-lengths", "max-num-batched-tokens-below-max-model-len")
+    assert "8192 < 40960" in result.diagnoses[0].entry.title
+    assert top(classify(catalog, PYDANTIC))[0] == "ARL-E156"
+    unknown = classify(catalog, PYDANTIC.replace("max_num_batched_tokens (8192) is smaller than max_model_len (40960)",
+                                                 "the frobnicator is misaligned"), ("ARL-E156",)).unknown
+    assert unknown is not None and unknown.message.startswith("the frobnicator is misaligned")
+    assert "[type=" not in unknown.message
+
+
+@pytest.mark.parametrize("line,kind", [
+    ("ValueError: max_num_batched_tokens (8192) is smaller than max_model_len (9216). Please increase "
+     "max_num_batched_tokens or enable chunked prefill.", "max-num-batched-tokens-below-max-model-len"),
+    ("ValueError: Enable chunked prefill, max_num_batched_tokens is smaller than max_model_len, please increase "
+     "max_num_batched_tokens or disable chunked prefill", "max-num-batched-tokens-below-max-model-len"),
+    ("ValueError: User-specified max_model_len (32768) is greater than the derived max_model_len "
+     "(max_position_embeddings=4096 or model_max_length=None in model's config.json).", "max-model-len-exceeds-model"),
+    ("AssertionError: model context length should be greater than total sequence length", "max-model-len-exceeds-model"),
+])
+def test_engine_length_checks_in_vllm_and_verl_wording(catalog, line, kind):
+    result = classify(catalog, line + "\n", ("ARL-E156", "ARL-E222"))
+    assert top(result) == ("DRV-engine-lengths", kind)
+    with_entries = classify(catalog, line + "\n")
+    assert with_entries.diagnoses[0].entry.id in ("ARL-E156", "ARL-E222")
