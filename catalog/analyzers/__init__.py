@@ -147,6 +147,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.TensorDevices,
         data.RewardArguments,
         data.RewardNone,
+        data.DatasetColumns,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,

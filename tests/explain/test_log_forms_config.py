@@ -121,3 +121,13 @@ def test_engine_length_checks_in_vllm_and_verl_wording(catalog, line, kind):
     assert top(result) == ("DRV-engine-lengths", kind)
     with_entries = classify(catalog, line + "\n")
     assert with_entries.diagnoses[0].entry.id in ("ARL-E156", "ARL-E222")
+
+
+@pytest.mark.parametrize("line", [
+    "KeyError: \"Column question not in the dataset. Current columns in the dataset: ['prompt', 'answer']\"",
+    "ValueError: Columns ['attention_mask'] not in the dataset. Current columns in the dataset: ['text', 'meta', 'input_ids']",
+])
+def test_a_dataset_missing_the_columns_a_loader_asks_for(catalog, line):
+    result = classify(catalog, line + "\n")
+    assert top(result) == ("DRV-dataset-columns", "data-missing-field")
+    assert "['" in result.diagnoses[0].entry.title
