@@ -43,7 +43,12 @@ ASSERT_LINE = lazy(r"""^assert (.+?)(?:,\s*[fFrR]{0,2}["'].*)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)).
-EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception)(?:\(([\w.]*)\))?(?::\s?(.*))?$")
+# Classes whose names end otherwise are read when printed module-qualified with a message, as tracebacks print them:
+# pyarrow.lib.ArrowInvalid, huggingface_hub's …OfflineModeIsEnabled, triton's …OutOfResources, torch._dynamo.exc.Unsupported.
+OTHER_NAMES = r"(?:[a-z_]\w*\.)+(?:[A-Z]\w*)?(?:Invalid|IsEnabled|NotFound|Timeout|OutOfResources|Unsupported|Failed|Refused)(?=:)"
+EXCEPTION = re.compile(
+    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{OTHER_NAMES})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
+)
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
 CANN_LINE = lazy(r"^.*?\b(E[A-Z]\d{4}|E\d{5})\)?: ?(.*)$")

@@ -77,6 +77,7 @@ GENERIC_PREFILTER = (
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"(?:^|[\s)\]:])assert [\w(]",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
+    chains.OTHER_NAMES.replace("(?=:)", ":"),
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = 107001|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",

@@ -131,3 +131,18 @@ def test_a_dataset_missing_the_columns_a_loader_asks_for(catalog, line):
     result = classify(catalog, line + "\n")
     assert top(result) == ("DRV-dataset-columns", "data-missing-field")
     assert "['" in result.diagnoses[0].entry.title
+
+
+@pytest.mark.parametrize("line,kind", [
+    ("pyarrow.lib.ArrowInvalid: Could not open Parquet input source '<Buffer>': Parquet magic bytes not found in footer. "
+     "Either the file is corrupted or this is not a parquet file.", "parquet-not-parquet"),
+    ("huggingface_hub.errors.OfflineModeIsEnabled: Cannot reach https://huggingface.co/api/models/Qwen/Qwen2.5-7B: offline "
+     "mode is enabled. To disable it, please unset the `HF_HUB_OFFLINE` environment variable.", "hf-hub-unreachable"),
+])
+def test_exception_classes_whose_names_do_not_end_in_error(catalog, line, kind):
+    """Module-qualified classes such as pyarrow's ArrowInvalid are exceptions too; the analyzers that know them answer."""
+    result = classify(catalog, line + "\n", ("ARL-E134", "ARL-E132"))
+    assert result.diagnoses and result.diagnoses[0].kind == kind
+    # Unqualified, or without a message, such a word is no exception line.
+    assert not classify(catalog, "ArrowInvalid: parquet magic bytes not found\n", ("ARL-E134",)).fatal
+    assert not classify(catalog, "pyarrow.lib.ArrowInvalid\n", ("ARL-E134",)).fatal
