@@ -32,7 +32,8 @@ TRACEBACK = "Traceback (most recent call last)"
 CAUSE = "The above exception was the direct cause of the following exception"
 CONTEXT = "During handling of the above exception, another exception occurred"
 # IPython / Jupyter head their tracebacks with the type: "PermissionError    Traceback (most recent call last)".
-IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))\s+Traceback \(most recent call last\)")
+# A Ray wrapper names the remote type it carries ("RayTaskError(PermissionError)    Traceback …"): that type is the failure.
+IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\(([\w.]+)\))?\s+Traceback \(most recent call last\)")
 # The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
 # exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
 RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")

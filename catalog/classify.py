@@ -665,7 +665,7 @@ class Classifier:
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
-            done = tracker.traceback(number, ipython.group(1))
+            done = tracker.traceback(number, ipython.group(2) or ipython.group(1))
         elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
             self._store(tracker.frame(frame, number))
             return

@@ -128,7 +128,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, device, hccl, hub, lengths, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -155,6 +155,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,
+        cliargs.UnusedArguments,
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,

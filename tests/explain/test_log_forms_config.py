@@ -146,3 +146,27 @@ def test_exception_classes_whose_names_do_not_end_in_error(catalog, line, kind):
     # Unqualified, or without a message, such a word is no exception line.
     assert not classify(catalog, "ArrowInvalid: parquet magic bytes not found\n", ("ARL-E134",)).fatal
     assert not classify(catalog, "pyarrow.lib.ArrowInvalid\n", ("ARL-E134",)).fatal
+
+
+def test_a_jupyter_traceback_head_of_a_ray_wrapper_names_the_remote_type(catalog):
+    """IPython heads a Ray failure 'RayTaskError(PermissionError)    Traceback …': the carried type is the failure."""
+    log = (
+        "---------------------------------------------------------------------------\n"
+        "RayTaskError(PermissionError)             Traceback (most recent call last)\n"
+        "Cell In [26], line 2\n"
+        "----> 2 ray.get(train_fn.remote())\n"
+    )
+    result = classify(catalog, log, ("ARL-E007",))
+    assert result.diagnoses and result.diagnoses[0].kind == "eacces"
+    plain = classify(catalog, log.replace("RayTaskError(PermissionError)", "RayTaskError(ValueError)"), ("ARL-E007",))
+    assert plain.unknown is not None and plain.unknown.type == "ValueError"
+
+
+def test_flags_an_argument_parser_does_not_declare(catalog):
+    line = ("ValueError: Some specified arguments are not used by the HfArgumentParser: ['--max_prompt_length', '512', "
+            "'--sampling_strategy', 'balanced']\n")
+    result = classify(catalog, line)
+    assert top(result) == ("DRV-cli-args", "unrecognized-cli-args")
+    assert "--max_prompt_length" in result.diagnoses[0].entry.title and "--sampling_strategy" in result.diagnoses[0].entry.title
+    # ms-swift logs the same list as a warning under --ignore_args_error: not raised, not a failure.
+    assert not classify(catalog, "[WARNING:swift] remaining_argv: ['--use_fused_swiglu']\n").fatal
