@@ -853,9 +853,14 @@ def _word_prefixes(regex: str) -> list[str]:
     words = body.split(" ")
     out = []
     for k in range(len(words) - 1, 2, -1):
+        if UNBOUNDED.search(words[k - 1]):
+            continue  # a cut ending in ".*" would take any continuation for the cut-off tail ("[.*] failed to be …")
         head = " ".join(words[:k]).rstrip(",.:;\\")
         out.append(head + r"[\s.,:;]*")
     return out
+
+
+UNBOUNDED = re.compile(r"(?<!\\)\.[*+]")
 
 
 class _WordHeads:

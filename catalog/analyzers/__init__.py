@@ -128,7 +128,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, modelarch, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -151,6 +151,7 @@ def registry() -> tuple[Analyzer, ...]:
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,
+        modelarch.ModelArchitecture,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.ParallelDivisibility,

@@ -170,3 +170,24 @@ def test_flags_an_argument_parser_does_not_declare(catalog):
     assert "--max_prompt_length" in result.diagnoses[0].entry.title and "--sampling_strategy" in result.diagnoses[0].entry.title
     # ms-swift logs the same list as a warning under --ignore_args_error: not raised, not a failure.
     assert not classify(catalog, "[WARNING:swift] remaining_argv: ['--use_fused_swiglu']\n").fatal
+
+
+def test_an_architecture_missing_from_the_registry_vllm_prints(catalog):
+    line = ("ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now. Supported architectures: "
+            "['LlamaForCausalLM', 'Qwen2ForCausalLM', 'Qwen2MoeForCausalLM']\n")
+    result = classify(catalog, line, ("ARL-E228",))
+    assert top(result) == ("DRV-model-arch", "model-arch-unsupported-by-vllm")
+    assert "3 architectures" in result.diagnoses[0].entry.cause and "Qwen2ForCausalLM" in result.diagnoses[0].entry.cause
+    assert top(classify(catalog, line))[0] == "ARL-E228"
+    # Listed but refused: the model's code failed to import; that error, not the registry, is the cause.
+    listed = line.replace("['LlamaForCausalLM',", "['Qwen3ForCausalLM', 'LlamaForCausalLM',")
+    refused = classify(catalog, listed, ("ARL-E228",)).diagnoses
+    assert not refused or refused[0].entry.id != "DRV-model-arch"
+
+
+def test_a_message_is_not_read_as_the_cut_head_of_another_whose_wildcard_would_swallow_it(catalog):
+    """'Model architectures [...] are not supported' is not a cut-off 'Model architectures [.*] failed to be inspected'."""
+    line = "ValueError: Model architectures ['FooForCausalLM'] are not supported for now.\n"
+    assert all(d.entry.id != "ARL-E239" for d in classify(catalog, line, ("ARL-E228",)).diagnoses)
+    cut = "ValueError: Model architectures ['FooForCausalLM'] failed to be\n"  # a real cut head still is
+    assert classify(catalog, cut).diagnoses[0].entry.id == "ARL-E239"
