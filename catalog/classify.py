@@ -26,6 +26,7 @@ from . import chain as chains
 from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
+from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
@@ -87,6 +88,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
@@ -661,6 +663,8 @@ class Classifier:
         else:
             self.trackers.move_to_end(key)
         codes = extract_codes(stripped)
+        described = [] if codes else described_codes(stripped)  # torch_npu's description of a code, its number lost
+        codes = codes or described
         done = None
         if stripped.startswith(TRACEBACK):
             done = tracker.traceback(number)
@@ -689,7 +693,8 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif codes and codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped) and not tracker.near(number):
+        elif codes and (described and "[Error]:" not in stripped or codes[0].startswith(STANDALONE_CODES) and FAILED.search(stripped)) \
+                and not tracker.near(number):  # torch_npu's "[Error]: …" line joins the report it precedes (ChainTracker.pending)
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
         else:
             tracker.attach(stripped, number, hits, codes)

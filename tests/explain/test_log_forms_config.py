@@ -191,3 +191,14 @@ def test_a_message_is_not_read_as_the_cut_head_of_another_whose_wildcard_would_s
     assert all(d.entry.id != "ARL-E239" for d in classify(catalog, line, ("ARL-E228",)).diagnoses)
     cut = "ValueError: Model architectures ['FooForCausalLM'] failed to be\n"  # a real cut head still is
     assert classify(catalog, cut).diagnoses[0].entry.id == "ARL-E239"
+
+
+def test_torch_npu_code_description_without_its_number(catalog):
+    """torch_npu's words for an ACL code (NPUErrorCodes.h), pasted without the code, still name the code."""
+    line = ("通过910B4 32G VNPU部署报错 : Failed to apply for memory. Check the remaining storage space in the hardware "
+            "environment.\n")
+    result = classify(catalog, line, ("ARL-E400",))
+    assert top(result) == ("DRV-code", "npu-oom") and "207001" in result.diagnoses[0].entry.title
+    # The description alone is common words: without its advice sentence (or torch_npu's "[Error]: ") it is nothing.
+    assert not classify(catalog, "Invalid file.\n").fatal
+    assert not classify(catalog, "note: the cache dir is small. Check the docs.\n").fatal
