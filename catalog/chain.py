@@ -81,6 +81,7 @@ PHRASE = lazy(
     # Hydra without HYDRA_FULL_ERROR prints a ConfigCompositionException as its message alone, OmegaConf's reason on
     # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
     r"|(Error merging override \S)"
+    r"|(unsupported operand type\(s\) for \S+: ')"  # Python's TypeError for arithmetic on None or a str ("… for %: 'int' and 'NoneType'")
     r"|(\s*\[Errno -?\d+\] ))"  # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"); keep last
 )
 REASON_BELOW = frozenset(("hydra.errors.ConfigCompositionException",))
@@ -112,7 +113,7 @@ def pydantic_reason(lines: list[str]) -> str:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:".
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:error|raises?|got|fails? with)\s*:\s+([A-Z]\w*(?:Error|Exception): .+)$")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "OSError")
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError", "OSError")
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
     r"(Attempted to set the storage of a tensor on device \S+ to a storage on different device \S+"

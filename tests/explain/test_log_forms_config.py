@@ -202,3 +202,10 @@ def test_torch_npu_code_description_without_its_number(catalog):
     # The description alone is common words: without its advice sentence (or torch_npu's "[Error]: ") it is nothing.
     assert not classify(catalog, "Invalid file.\n").fatal
     assert not classify(catalog, "note: the cache dir is small. Check the docs.\n").fatal
+
+
+def test_pythons_operand_type_error_pasted_without_its_type(catalog):
+    line = "unsupported operand type(s) for %: 'int' and 'NoneType'\n"
+    unknown = classify(catalog, line, VERL_ENTRIES).unknown
+    assert unknown is not None and unknown.type == "TypeError"
+    assert top(classify(catalog, line))[0] == "ARL-E143"
