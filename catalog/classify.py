@@ -56,7 +56,9 @@ TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
-REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
+# Also in double quotes, and as the first item of a tuple: requests' ConnectionError prints its args
+# ("Error retrieving safetensors: (MaxRetryError(\"HTTPConnectionPool(…): Max retries exceeded …\"), '(Request ID: …)')").
+REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: \(?([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)(?:\s*$|, )")
 # Python's warnings.warn(f"...:\n{e}") prints "file:line: SomeWarning: text:" and then the caught exception's
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
@@ -89,7 +91,7 @@ GENERIC_PREFILTER = (
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
-    r"(?:Error|Exception)\('[^']*'\)\r?$",
+    r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\(\"",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )

@@ -209,3 +209,14 @@ def test_pythons_operand_type_error_pasted_without_its_type(catalog):
     unknown = classify(catalog, line, VERL_ENTRIES).unknown
     assert unknown is not None and unknown.type == "TypeError"
     assert top(classify(catalog, line))[0] == "ARL-E143"
+
+
+def test_an_exception_repr_in_double_quotes_or_a_tuple_is_read(catalog):
+    line = ("ERROR 09-02 01:27:54 [config.py:124] Error retrieving safetensors: (MaxRetryError(\"HTTPConnectionPool(host='hf.local', "
+            "port=80): Max retries exceeded with url: /org/model/resolve/main/model.safetensors (Caused by NewConnectionError("
+            "'<urllib3.connection.HTTPConnection object at 0x7f40>: Failed to establish a new connection: [Errno 111] Connection "
+            "refused'))\"), '(Request ID: 208e9bd0)')\n")
+    result = classify(catalog, line, ("ARL-E132",))
+    assert top(result) == ("DRV-hub", "hf-hub-unreachable")
+    # A repr inside an INFO message that is not about a failure stays a plain line.
+    assert not classify(catalog, "INFO loaded mapping: (KeyError(\"x\"), 1)\n").fatal
