@@ -37,6 +37,10 @@ IPYTHON_HEAD = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt))(?:\((
 # The source line Python shows under the innermost frame when it is the raise itself: a paste cut before its
 # exception line still says what was raised (raise ValueError(f"Unsupported soc_version: {soc_version}")).
 RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2})?(["'])(.*?)\2?\)?\s*$""")
+# The assert statement Python shows under the innermost frame: a bare "AssertionError" (an assert without a message)
+# says nothing, the condition above it says what failed (and a ZeroDivisionError or TypeError raised while evaluating
+# it says which config value was 0 or None). The condition only; a message after the comma is dropped.
+ASSERT_LINE = lazy(r"""^assert (.+?)(?:,\s*[fFrR]{0,2}["'].*)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)). A class named otherwise (pyarrow's ArrowInvalid,
@@ -73,6 +77,7 @@ OS_STRERRORS = ("No space left on device", "Disk quota exceeded", "Too many open
 ERRNO_SYMBOLS = "EADDRINUSE|ENOSPC|EDQUOT|EMFILE|EACCES|EROFS|ENOMEM"
 ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission denied")
 # An exception message pasted without its type: the type it always comes with.
+# (Types listed in REASON_BELOW carry their reason on the lines that follow: classify.py reads those as its detail.)
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that
 # ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
 # vLLM's logger.error), and the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
@@ -88,6 +93,10 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # Hydra without HYDRA_FULL_ERROR prints a ConfigCompositionException as its message alone, OmegaConf's reason on
+    # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
+    r"|(Error merging override \S)"
+    r"|(unsupported operand type\(s\) for \S+: ')"  # Python's TypeError for arithmetic on None or a str ("… for %: 'int' and 'NoneType'")
     # An errno by its symbolic name and (negated) number, as C code and issue titles write a failed syscall's
     # return ("EADDRINUSE (-98) error when setting up NCCL communicator"), on a line that says it failed.
     rf"|((?=.*(?i:error|fail)).*?\b(?:{ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\))"
@@ -101,6 +110,31 @@ PHRASE = lazy(
     r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]"
     r"|[\w./-]+:(?: [^:]+:)+ (?:" + "|".join(OS_STRERRORS) + r")\s*$))"
 )
+REASON_BELOW = frozenset(("hydra.errors.ConfigCompositionException",))
+# pydantic's ValidationError says only how many errors and for which class on its own line; each error's text follows,
+# indented, as "Value error, <the ValueError's message> [type=value_error, …]" (vLLM >= 0.10 validates its engine
+# configs this way, so its ValueErrors reach the log wrapped so). pydantic-core, src/errors/validation_exception.rs.
+PYDANTIC_HEAD = lazy(r"^\d+ validation errors? for [\w.]+\s*$")
+PYDANTIC_REASON = lazy(r"^(?:Value error|Assertion failed), (.*)$")
+PYDANTIC_TAIL = lazy(r"\s*\[type=\w+.*$")
+
+
+def pydantic_reason(lines: list[str]) -> str:
+    """The first error's message under a pydantic ValidationError head (its wrapped lines joined), or ''."""
+    parts: list[str] = []
+    for line in lines:
+        if not parts:
+            m = PYDANTIC_REASON.match(line)
+            if m is not None:
+                parts.append(m.group(1))
+        elif line.startswith(("For further information", "[type=")) or PYDANTIC_REASON.match(line):
+            break
+        else:
+            parts.append(line)
+        if parts and PYDANTIC_TAIL.search(parts[-1]):
+            parts[-1] = PYDANTIC_TAIL.sub("", parts[-1])
+            break
+    return " ".join(parts)
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:";
 # an issue title may quote it ('… serve Error :"ModuleNotFoundError: No module named …"').
@@ -117,8 +151,9 @@ TAGGED_EXC = lazy(
     r"\s+([A-Z]\w*(?:Error|Exception): .+)$"
 )
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "OSError", "OSError", "OSError")
-# The OS-error phrases: a log level that does not report a failure makes them a handled condition (classify.py).
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError",
+                "OSError", "OSError", "OSError")
+# The OS-error phrases (the last three): a log level that does not report a failure makes them a handled condition (classify.py).
 QUIET_PHRASES = frozenset(range(len(PHRASE_TYPES) - 2, len(PHRASE_TYPES) + 1))
 # torch's own messages quoted inside prose (a question in another language, a sentence around the error).
 PROSE = lazy(
@@ -233,6 +268,7 @@ class Link:
     families: tuple[str, ...] = ()  # families of the catalog entries matched on it (set by the analyzers' driver)
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
+    statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
 
     @property
     def short_type(self) -> str:
@@ -310,6 +346,7 @@ class ChainTracker:
         self.named = ""  # the type an IPython traceback header named, until its exception line comes
         self.raising: tuple[str, str, list[str]] | None = None  # a raise statement shown under the last frame
         self.seq = 0  # the classifier's order at this writer's last traceback line: where a cut traceback ranks
+        self.asserting: tuple[int, str, list[str]] | None = None  # an assert statement just printed: (line, condition, hits)
         # Lines with codes (or ACL's "[Error]: …" description) printed before any link opened — torch_npu's
         # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
         # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
@@ -321,7 +358,7 @@ class ChainTracker:
         if self.chain is None or not self.join:
             done = self._close()
             self.chain = Chain(self.file)
-        self.named, self.raising = named, None
+        self.named, self.raising, self.asserting = named, None, None
         self.frames = deque(maxlen=MAX_FRAMES)
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
@@ -344,6 +381,12 @@ class ChainTracker:
             self.raising = (m.group(1), m.group(3), hits)
             self.last = number
 
+    def assert_statement(self, m: re.Match, number: int, hits: list[str]) -> None:
+        """``assert cond`` under a frame (or pasted above a bare AssertionError): the condition the exception is about."""
+        self.asserting = (number, m.group(1).strip(), hits)
+        if self.frames is not None:
+            self.last = number
+
     def marker(self, how: str, number: int) -> None:
         if self.chain is not None:
             self.join = how
@@ -361,6 +404,12 @@ class ChainTracker:
             kind = "remote"
         link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
         link.hits.extend(hits)
+        if self.asserting is not None and 0 < number - self.asserting[0] <= 2:
+            link.statement = f"assert {self.asserting[1]}"[:300]
+            link.hits.extend(h for h in self.asserting[2] if h not in link.hits)
+            if link.short_type == "AssertionError" and not link.message:
+                link.message = link.statement  # what Python would have printed had the assert carried a message
+        self.asserting = None
         self._place(link)
         self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.

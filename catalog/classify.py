@@ -27,6 +27,7 @@ from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
 from .codes import ERRNO_NAME_SOURCE
+from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
@@ -56,7 +57,8 @@ TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
-REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((')([^']*)'\)\s*$")
+# Also in double quotes (requests' errors print their args so).
+REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
 # retrying 1 of 2"); at a quiet log level it was handled.
 REPR_IN_TUPLE = lazy(r"(?i:\bfail\w*|\berror)\b[^:(]*: \(([A-Za-z_][\w.]*(?:Error|Exception))\(([\"'])(.+?)\2\)")
@@ -79,6 +81,7 @@ GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
+    r"(?:^|[\s)\]:])assert [\w(]",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"(?:^|[\s\]>)])(?:[a-z_]\w*\.)+[A-Z]\w*:",  # a module-qualified exception class of any name (chains.QUALIFIED)
     "(?:Error|Exception) ?\uff1a",
@@ -89,12 +92,13 @@ GENERIC_PREFILTER = (
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
-    r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='",
+    r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
-    r"(?:Error|Exception)\('[^']*'\)\r?$|: \([A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
+    r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
+    r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
     VERSION_LINE_SOURCE,
 )
@@ -541,6 +545,7 @@ class Classifier:
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
+        continued: list[str] = []
         if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)):
             # "AclNN_Parameter_Error(EZ1001): …", "Communication_Error_Get_Socket(EI0006): …": CANN's error title
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
@@ -554,6 +559,8 @@ class Classifier:
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
+            if exc_type in chains.REASON_BELOW:
+                continued = self._continued(block, end)  # the reason, printed under the message: the link's detail
         if exc is None and (said := chains.SENTENCE_EXC.match(stripped) or chains.TAGGED_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
@@ -567,8 +574,13 @@ class Classifier:
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
-        continued: list[str] = []
-        if exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
+        if exc is not None and chains.PYDANTIC_HEAD.match(exc.group(3) or ""):
+            # "ValidationError: 1 validation error for SchedulerConfig": the ValueError it carries is on the lines below
+            continued = self._continued(block, end, limit=8)
+            if reason := chains.pydantic_reason(continued):
+                stripped = text = f"{exc.group(1)}: {reason}"[:MAX_EXCERPT]
+                exc = EXCEPTION.match(stripped)
+        elif exc is not None and not exc.group(2) and not (exc.group(3) or "").strip():
             # "ImportError:" alone, its message on the lines below (numpy's multi-line ImportError, a paste wrapped by hand)
             continued = self._continued(block, end)
             if continued:
@@ -686,6 +698,8 @@ class Classifier:
         else:
             self.trackers.move_to_end(key)
         codes = extract_codes(stripped)
+        described = [] if codes else described_codes(stripped)  # torch_npu's description of a code, its number lost
+        codes = codes or described
         done = None
         if (split := self._aclnn_detail(stripped, exc, hits)) is not None:
             exc, head_hits, (code, message, detail, detail_hits) = split
@@ -705,6 +719,9 @@ class Classifier:
         elif (raising := chains.RAISE_LINE.match(stripped)) is not None:
             tracker.raise_statement(raising, number, hits)
             return
+        elif (asserting := chains.ASSERT_LINE.match(stripped)) is not None:
+            tracker.assert_statement(asserting, number, hits)
+            return
         elif stripped.startswith(chains.CAUSE):
             tracker.marker("cause", number)
         elif stripped.startswith(chains.CONTEXT):
@@ -719,7 +736,8 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
-        elif (codes and (codes[0].startswith(STANDALONE_CODES) or _reported(stripped, codes[0])) and FAILED.search(stripped)
+        elif (codes and (described and "[Error]:" not in stripped  # torch_npu's "[Error]: …" line joins the report it precedes (ChainTracker.pending)
+                         or (codes[0].startswith(STANDALONE_CODES) or _reported(stripped, codes[0])) and FAILED.search(stripped))
               and not tracker.near(number)
               and not (codes[0].startswith("errno:") and _QUIET_LEVEL.match(stripped))):  # an OS error at WARNING was handled
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
@@ -922,9 +940,14 @@ def _word_prefixes(regex: str) -> list[str]:
     words = body.split(" ")
     out = []
     for k in range(len(words) - 1, 2, -1):
+        if UNBOUNDED.search(words[k - 1]):
+            continue  # a cut ending in ".*" would take any continuation for the cut-off tail ("[.*] failed to be …")
         head = " ".join(words[:k]).rstrip(",.:;\\")
         out.append(head + r"[\s.,:;]*")
     return out
+
+
+UNBOUNDED = re.compile(r"(?<!\\)\.[*+]")
 
 
 class _WordHeads:

@@ -131,7 +131,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import codes, data, device, hccl, hub, library, memory, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, modelarch, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -148,16 +148,20 @@ def registry() -> tuple[Analyzer, ...]:
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,
+        lengths.EngineLengths,
         data.TensorDevices,
         data.RewardArguments,
         data.RewardNone,
+        data.DatasetColumns,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,
+        modelarch.ModelArchitecture,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,
+        cliargs.UnusedArguments,
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,

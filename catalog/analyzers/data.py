@@ -34,6 +34,14 @@ PROMPT_LONG = lazy(
     re.I,
 )
 NUMBERS = lazy(r"\d{3,}")
+# A loader that lists the dataset's columns when the ones it needs are not among them: Hugging Face datasets
+# ("Column(s) X not in the dataset. Current columns in the dataset: [...]", KeyError or ValueError) and ms-swift's
+# preprocessor choice ("dataset.features.keys(): dict_keys([...])" then the required keys of each format).
+COLUMNS = lazy(r"Columns? (.+?) not in the dataset\. Current columns in the dataset: (\[.*?\])"
+               r"|dataset\.features\.keys\(\): dict_keys\((\[.*?\])\)")
+HF_COLUMNS = "https://github.com/huggingface/datasets/blob/main/src/datasets/arrow_dataset.py"  # and formatting/formatting.py
+SWIFT_COLUMNS = ("https://github.com/modelscope/ms-swift/blob/bbbe6ba107e8ed3a128c95481de10bd6f8ccd3be/"
+                 "swift/llm/utils/preprocess.py")
 STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
 MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
 
@@ -220,4 +228,29 @@ class RewardNone(Analyzer):
              "max_response_length often lack the final answer"),
             evidence(link), (TRL_REWARDS, VERL_CONFIG), key=f"reward-none:{inner.func}", family="data-model",
             kind="reward-fn-none-input",
+        )
+
+
+class DatasetColumns(Analyzer):
+    id = "DRV-dataset-columns"
+    title = "The dataset lacks the columns the loader needs"
+    family = "data-model"
+    stops_run = "a dataset without the columns the trainer reads fails the same way on every start"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type not in ("KeyError", "ValueError"):
+            return None
+        m = COLUMNS.search(" ".join([link.message, *link.detail]))
+        if m is None:
+            return None
+        missing, present = (m.group(1) or "").strip("'\""), m.group(2) or m.group(3)
+        return Finding(
+            ("Dataset lacks " + (f"column {missing}" if missing else "the columns its format needs") + f"; it has {present}")[:160],
+            f"{link.short_type}: {link.message[:200]}. The loader asked for columns the dataset does not have (its columns: "
+            f"{present}): the data was written for another trainer or format, or its fields carry other names.",
+            ("Rename the dataset's columns to the ones the trainer reads (or point the trainer's key options at them: verl "
+             "data.prompt_key / reward field; ms-swift --columns; a datasets .rename_column)",
+             "Or convert the data with the trainer's preprocessing script for its format (verl: examples/data_preprocess/*.py)"),
+            evidence(link), (HF_COLUMNS, SWIFT_COLUMNS, VERL_CONFIG), key=f"columns:{missing}:{present}"[:120],
+            family="data-model", kind="data-missing-field",
         )

@@ -124,22 +124,32 @@ class VerlCondition(Analyzer):
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
                 evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
-        if link.short_type not in ("AssertionError", "ValueError") or not (_in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(msg) and not FOREIGN.search(msg)):
+        # A ZeroDivisionError or TypeError raised while verl evaluates its own assert: a size in the condition is 0 or None.
+        in_assert = link.short_type in ("ZeroDivisionError", "TypeError") and CONFIG_WORDS.search(link.statement)
+        condition = f"{msg} ({link.statement})" if in_assert else msg
+        if link.short_type not in ("AssertionError", "ValueError") and not in_assert or not (
+                _in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(condition) and not FOREIGN.search(condition)):
             return None
         keys: list[str] = []
         for pattern, names in KEYS:
-            if pattern.search(msg):
+            if pattern.search(condition):
                 keys += [k for k in names if k not in keys]
         if not keys:
             return None
         advice = []
+        if in_assert:
+            advice.append(
+                f"{link.statement} failed with {link.short_type}: a size in it is "
+                + ("0 (a global micro-batch size smaller than the device count becomes 0 per device)" if link.short_type == "ZeroDivisionError"
+                   else "unset (None): set the *_micro_batch_size_per_gpu key")
+            )
         if (m := CHUNK.search(msg)) and int(m.group(2)) > 0:
             size, chunks = int(m.group(1)), int(m.group(2))
             advice.append(
                 f"a batch of {size} cannot be split into {chunks} equal parts: make data.train_batch_size x rollout.n "
                 f"(and the mini-batch sizes) multiples of the data-parallel size {chunks}; e.g. {((size + chunks - 1) // chunks) * chunks} instead of {size}"
             )
-        elif m := DIVISIBLE.search(msg):
+        elif not in_assert and (m := DIVISIBLE.search(msg)):
             a, b = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
             if b:
                 lower, upper = (a // b) * b, ((a + b - 1) // b) * b
@@ -150,14 +160,14 @@ class VerlCondition(Analyzer):
                 )
         overrides = [f"{k}={facts.overrides[k]}" for k in keys if k in facts.overrides]
         cause = (
-            f"{link.short_type} raised by verl ({link.frames[-1] if link.frames else 'verl'}): {msg[:200]}. "
+            f"{link.short_type} raised by verl ({link.frames[-1] if link.frames else 'verl'}): {condition[:200]}. "
             f"The condition relates {', '.join(keys[:4])}." + (" " + advice[0] + "." if advice else "")
         )
         fix = [f"Change {' / '.join(keys[:3])} so the condition holds" + (f" (now: {', '.join(overrides)})" if overrides else "")]
         fix += advice[:1]
         fix.append("Check the whole config before launching: ascendrl check --recipe <recipe> (composes verl's config and runs its validation)")
         return Finding(
-            f"verl config condition failed: {msg[:100]}", cause, tuple(fix), evidence(link), (VERL_CONFIG, PROTOCOL),
+            f"verl config condition failed: {condition[:100]}", cause, tuple(fix), evidence(link), (VERL_CONFIG, PROTOCOL),
             key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}", kind="dataproto-equal-chunk" if "equal chunk" in msg else "verl-batch-config",
         )
 
@@ -189,7 +199,12 @@ class HydraKey(Analyzer):
             fix.append("Remove the quotes (write the key as nested YAML or as an unquoted dotted override)")
         if close:
             fix.append("Did you mean: " + ", ".join(close))
-        fix.append(f"To add a key that is really new, prefix the override with +: +{key.strip(chr(39))}=…")
+        if m.group(4):  # "Key 'x' not in 'ActorConfig'": a node backed by a dataclass, where + does not add keys
+            cause += (f" The node is a structured config (dataclass {m.group(4)}): only the fields it declares are accepted, "
+                      "and a leading + does not add one.")
+            fix.append(f"Use a field {m.group(4)} declares (check the spelling and the section), or the verl release whose {m.group(4)} has it")
+        else:
+            fix.append(f"To add a key that is really new, prefix the override with +: +{key.strip(chr(39))}=…")
         return Finding(
             f"Unknown config key: {key}"[:160], cause, tuple(fix), evidence(link), (OMEGACONF, VERL_CONFIG),
             key=f"key:{key}", kind="hydra-not-in-struct",

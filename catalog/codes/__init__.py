@@ -81,6 +81,38 @@ def extract(text: str) -> list[str]:
     return out
 
 
+# The one-line form of torch_npu's description + advice ("… memory. Check the remaining …"): a cheap hint only.
+DESCRIBED_HINT = lazy(r"\[Error\]: ?\S|\.\s+(?:\(1\))?(?:Check|Rectify) ")
+
+
+@functools.lru_cache(maxsize=1)
+def _descriptions() -> tuple[Any, dict[str, list[str]]]:
+    """One pattern for every torch_npu code description (acl_messages.yaml), and each matched text's codes."""
+    import re
+
+    codes: dict[str, list[str]] = {}
+    for description, advice, numbers in (tables().get("acl_messages") or {}).get("messages") or ():
+        for text in (f"[Error]: {description}", f"{description} {advice}"):
+            codes.setdefault(text, [])
+            codes[text] += [str(n) for n in numbers if str(n) not in codes[text]]
+    # "[Error]: X" may stand alone or before the advice; the one-line form needs both sentences (short descriptions
+    # such as "Invalid file." are common words on their own).
+    alternatives = sorted(codes, key=len, reverse=True)
+    pattern = re.compile("|".join(re.escape(t).replace(r"\ ", r"\s+") for t in alternatives))
+    return pattern, codes
+
+
+def described(text: str) -> list[str]:
+    """The ACL codes a torch_npu code description in this line stands for (the paste lost the number)."""
+    if not DESCRIBED_HINT.search(text):
+        return []
+    pattern, codes = _descriptions()
+    m = pattern.search(text)
+    if m is None:
+        return []
+    return codes.get(" ".join(m.group(0).split()), [])
+
+
 @functools.lru_cache(maxsize=1)
 def tables() -> dict[str, dict[str, Any]]:
     """Every table by file name; parsed from the YAML once, then from the JSON cache (ascendrl/cache.py)."""
