@@ -47,7 +47,6 @@ MAX_UNKNOWN = 64
 MAX_TRACEBACKS = 64
 MAX_CHAINS = 256
 MAX_TRACKERS = 256
-MAX_VERSIONS = 64
 MAX_HEAD_MEMO = 1024
 
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
@@ -60,13 +59,6 @@ REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception)
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
 WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
-# Version lines in the formats upstream.versions_in_log reads (pip list / show, collect_env, image tags):
-# the known-upstream-bug verdict uses the versions the whole log states, not only the error lines'.
-VERSION_LINE_SOURCE = (
-    r"^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
-    r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
-)
-VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
 # tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
@@ -87,7 +79,6 @@ GENERIC_PREFILTER = (
     r"\(errno: \d+ - |\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
-    VERSION_LINE_SOURCE,
 )
 GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
@@ -175,7 +166,7 @@ class Explanation:
     files: tuple[str, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
     upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
-    versions: tuple[tuple[str, str], ...] = ()  # (package, version) as the log states them: the upstream verdict reads them
+    versions: tuple[tuple[str, logversions.Stated], ...] = ()  # (package, (version, line)) as the log states them: the upstream verdict reads them
 
     def error_lines(self) -> list[str]:
         """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
@@ -275,12 +266,11 @@ class Classifier:
         self.hits: dict[str, Hit] = {}
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
-        self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
+        self.log_versions = logversions.LogVersions()  # package (or cann, env:NAME) -> version / value and its line
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
         self._live_derived: Hit | None = None
-        self._pip_show: dict[str, str] = {}  # a `pip show` block's Name, until its Version line
         self._live_open: dict[tuple[str, str], tuple[tuple[int, int], float | None]] = {}  # writer -> (its open chain, quiet since)
         self.last_progress: dict[str, int] = {}
         self.order = 0
@@ -292,6 +282,11 @@ class Classifier:
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """Package (or cann, env:NAME) → version / value as the log states them: what the analyzers compare."""
+        return self.log_versions.versions()
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -572,14 +567,7 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
-        if len(self.versions) < MAX_VERSIONS:
-            for package, version in logversions.versions_in(text):
-                self.versions.setdefault(package, version)
-            if VERSION_LINE.search(text):
-                from .upstream import versions_in_log
-
-                for package, version in versions_in_log([text], self._pip_show).items():
-                    self.versions.setdefault(package.replace("-", "_"), version)
+        self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
@@ -764,7 +752,7 @@ class Classifier:
         )
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
-                           versions=tuple(self.versions.items()))
+                           versions=tuple(self.log_versions.stated.items()))
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
