@@ -80,7 +80,7 @@ GENERIC_PREFILTER = (
     r"(?:Error|Exception)\('[^']*'\)\r?$",
     logversions.PREFILTER,
 )
-GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
+GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
@@ -615,13 +615,14 @@ class Classifier:
     def _find_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         if self._heads is None:
             self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
-            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         candidates = [stripped.rstrip(" .:")]
         if ": " in stripped:
             candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
         for head, entry, sig in self._heads:
             if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
                 return [(entry, sig)]
+        if self._word_heads is None:  # built only when no literal head matched
+            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         for c in candidates:  # the same, for signatures with regex parts early on
             if len(c) >= 16 and (owner := self._word_heads.first_full_match(c)) is not None:
                 return [owner]

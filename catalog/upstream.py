@@ -20,13 +20,14 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from itertools import islice
-from typing import Iterable, Iterator, Mapping
-
-from packaging.version import InvalidVersion, Version
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
 from .logversions import LogVersions, Stated, import_name
 from .normalize import strip_escapes_text
 from ..lazyre import lazy
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 DATA_FILE = Path(__file__).with_name("data") / "upstream_fixes.json"
 WILD = "<*>"
@@ -165,6 +166,8 @@ _FILLER = {"error", "errors", "failed", "exception", "with", "from", "that", "th
 def _version(text: str | None) -> Version | None:
     if not text:
         return None
+    from packaging.version import InvalidVersion, Version  # only for a verdict on a version that is known
+
     try:
         return Version(text.lstrip("vV"))
     except InvalidVersion:
