@@ -53,6 +53,23 @@ def own_source(module_file: str) -> bytes:
         return __version__.encode()
 
 
+def shipped_texts(module_file: str, package: str, suffixes: tuple[str, ...], folder: str = "") -> list[tuple[str, str]]:
+    """(name, text) of the data files shipped beside a module, sorted: what a parse and its key are made of.
+
+    Read straight from the module's folder: importlib.resources (and the tempfile, zipfile and
+    random it imports) cost a one-line ``explain`` more than the read. Only a package that is not
+    a folder on disk (a zipped install) goes through importlib.resources.
+    """
+    base = Path(module_file).parent / folder if folder else Path(module_file).parent
+    if base.is_dir():
+        return sorted((p.name, p.read_text(encoding="utf-8")) for p in base.iterdir() if p.name.endswith(suffixes))
+    from importlib import resources  # pragma: no cover - zipped installs only
+
+    root = resources.files(package)
+    root = root.joinpath(folder) if folder else root
+    return sorted((p.name, p.read_text(encoding="utf-8")) for p in root.iterdir() if p.name.endswith(suffixes))
+
+
 def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], T]) -> T:
     """``load(data)`` of the cached JSON for ``kind``/``key``; on a miss, ``build()`` it, store it, load it.
 

@@ -21,11 +21,10 @@ import argparse
 import errno
 import math
 import os
-import shutil
 import stat
 import sys
-import traceback
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_CRASH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
@@ -70,6 +69,8 @@ def _os_reason(exc: OSError) -> str:
 def _check_path(flag: str, value: str, *, executable: bool) -> str:
     """A path option must exist and be usable: one clear line otherwise (never a traceback)."""
     if executable and "/" not in value:
+        import shutil
+
         found = shutil.which(value)
         if found is None:
             raise UsageError(f"{flag} {value}: not found on PATH")
@@ -89,14 +90,24 @@ def _check_path(flag: str, value: str, *, executable: bool) -> str:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser; given the command, only that command's arguments are added.
+
+    Adding every command's options (a hundred add_argument calls, a gettext look-up per parser) cost a
+    one-line `explain` or `check` more than reading its input; the other commands are then left out.
+    """
     from ascendrl import __version__
 
     parser = argparse.ArgumentParser(prog="ascendrl", description="Diagnostics for verl GRPO runs on Ascend NPUs.")
     parser.add_argument("--version", action="version", version=f"ascendrl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (add_arguments, options) in _COMMANDS.items():
+        if command is None or command == name:
+            add_arguments(sub.add_parser(name, **options))
+    return parser
 
-    check = sub.add_parser("check", help="check this host (or a mounted image) for everything that breaks a verl GRPO run")
+
+def _args_check(check: argparse.ArgumentParser) -> None:
     check.add_argument("--json", action="store_true", help="print one JSON document (schema 1) instead of text")
     _host_options(check)
     check.add_argument("--env-file", metavar="FILE", help="check the environment as it is after `source FILE` (e.g. .ascendrl/env.sh)")
@@ -111,7 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address (default: the one `ray status` uses)")
     check.add_argument("--node-timeout", type=_seconds, default=120.0, metavar="S", help="with --cluster: a node not answering within S seconds fails (default 120)")
 
-    fix = sub.add_parser("fix", help="fix what check finds: dry run by default, --apply to write, --undo to restore")
+
+def _args_fix(fix: argparse.ArgumentParser) -> None:
     mode = fix.add_mutually_exclusive_group()
     mode.add_argument("--apply", action="store_true", help="apply the safe fixes (and unsafe ones with --unsafe), then re-check")
     mode.add_argument("--undo", action="store_true", help="restore every file the last apply touched to its previous bytes")
@@ -124,16 +136,15 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--json", action="store_true", help="print the plan and the outcome as JSON")
     _host_options(fix)
 
-    recipes = sub.add_parser("recipes", help="list the built-in recipes; `recipes import train.sh` turns a launch script into one")
+
+def _args_recipes(recipes: argparse.ArgumentParser) -> None:
     recipes_sub = recipes.add_subparsers(dest="recipes_action", metavar="ACTION")
     imp = recipes_sub.add_parser("import", help="write the recipe YAML equivalent to a launch script's verl command (the script is read, never run)")
     imp.add_argument("script", metavar="SCRIPT", help="the launch script (train.sh)")
     imp.add_argument("--out", metavar="FILE", help="write the YAML here (default: standard output)")
-    run = sub.add_parser(
-        "run", help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop",
-        usage="ascendrl run [options] RECIPE [KEY=VALUE ...]\n       ascendrl run [options] -- COMMAND [ARG ...]   (e.g. -- bash train.sh)",
-        epilog=RUN_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+
+
+def _args_run(run: argparse.ArgumentParser) -> None:
     run.add_argument("recipe", nargs="?", metavar="RECIPE", help="a built-in recipe name or a recipe file (or use -- COMMAND …)")
     run.add_argument("words", nargs="*", metavar="KEY=VALUE", help="recipe params (model_path=…) or Hydra overrides (trainer.total_epochs=1)")
     run.add_argument("--dry-run", action="store_true", help="print the command and env, start nothing")
@@ -145,13 +156,15 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--runs-dir", default="runs", metavar="DIR", help="where run folders go (default ./runs)")
     run.add_argument("--plain", action="store_true", help="no live view: pass the output through unchanged")
 
-    data = sub.add_parser("data", help="prepare datasets in verl's RL parquet format")
+
+def _args_data(data: argparse.ArgumentParser) -> None:
     data_sub = data.add_subparsers(dest="dataset", metavar="DATASET")
     gsm8k = data_sub.add_parser("gsm8k", help="GSM8K as verl's examples/data_preprocess/gsm8k.py writes it")
     gsm8k.add_argument("--out", required=True, metavar="DIR", help="where train.parquet and test.parquet go")
     gsm8k.add_argument("--source", metavar="PATH", help="a local copy (the openai/gsm8k repo folder, or parquet/jsonl files); default: the hub")
 
-    plan = sub.add_parser("plan", help="memory plan per NPU: what vLLM will log (KV cache, concurrency) and whether the actor fits")
+
+def _args_plan(plan: argparse.ArgumentParser) -> None:
     plan.add_argument("--model", required=True, metavar="DIR|config.json", help="a model folder or its config.json")
     plan.add_argument("--recipe", metavar="NAME|FILE", help="take the rollout and training settings from this recipe (else verl's defaults)")
     plan.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="recipe param or override (repeatable)")
@@ -160,14 +173,16 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--vllm-ascend", metavar="VERSION", help="plan with this release's KV formula (default: the newest)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
 
-    stack = sub.add_parser("stack", help="which versions go together: the documented stacks for the installed (or a named) vllm-ascend, verl, CANN or torch_npu")
+
+def _args_stack(stack: argparse.ArgumentParser) -> None:
     for key in ("vllm-ascend", "verl", "cann", "torch-npu"):
         stack.add_argument(f"--{key}", metavar="VERSION", help=f"ask about this {key} instead of the installed one")
     stack.add_argument("--python", metavar="EXE", help="read the installed versions from this interpreter")
     stack.add_argument("--root", metavar="DIR", help="read the installed versions under DIR (a mounted image)")
     stack.add_argument("--json", action="store_true", help="print one JSON document instead of text")
 
-    report = sub.add_parser("report", help="a redacted Markdown report and .tar.gz to attach to an issue on verl or vllm-ascend")
+
+def _args_report(report: argparse.ArgumentParser) -> None:
     report.add_argument("--out", default="ascendrl-report", metavar="PREFIX", help="write PREFIX.md and PREFIX.tar.gz (default ascendrl-report)")
     report.add_argument("--runs-dir", default="runs", metavar="DIR", help="take the newest run folder from here (default ./runs)")
     report.add_argument("--run", metavar="DIR", help="this run folder instead of the newest")
@@ -176,7 +191,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--address", metavar="ADDR", help="with --cluster: the Ray cluster's address")
     _host_options(report)
 
-    explain = sub.add_parser("explain", help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")
+
+def _args_explain(explain: argparse.ArgumentParser) -> None:
     explain.add_argument("input", nargs="*", metavar="FILE|DIR|-", help="log files, Ray session log folders, or - for stdin (default: paste)")
     explain.add_argument("--json", action="store_true", help="print one JSON document (schema 1)")
     explain.add_argument("--catalog", action="append", default=[], metavar="FILE", help="also load known failures from FILE (repeatable)")
@@ -186,7 +202,24 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("--all", action="store_true", help="show every diagnosis in full, not just the top one")
     explain.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     explain.add_argument("--nodes", nargs="+", metavar="DIR", help="one log folder per node: order the failures across nodes and name the first (also automatic for a folder of per-node folders)")
-    return parser
+
+
+# Each command: the function that adds its arguments, and its add_parser options (help, usage …).
+_COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], dict[str, Any]]] = {
+    "check": (_args_check, dict(help="check this host (or a mounted image) for everything that breaks a verl GRPO run")),
+    "fix": (_args_fix, dict(help="fix what check finds: dry run by default, --apply to write, --undo to restore")),
+    "recipes": (_args_recipes, dict(help="list the built-in recipes; `recipes import train.sh` turns a launch script into one")),
+    "run": (_args_run, dict(
+        help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop",
+        usage="ascendrl run [options] RECIPE [KEY=VALUE ...]\n       ascendrl run [options] -- COMMAND [ARG ...]   (e.g. -- bash train.sh)",
+        epilog=RUN_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )),
+    "data": (_args_data, dict(help="prepare datasets in verl's RL parquet format")),
+    "plan": (_args_plan, dict(help="memory plan per NPU: what vLLM will log (KV cache, concurrency) and whether the actor fits")),
+    "stack": (_args_stack, dict(help="which versions go together: the documented stacks for the installed (or a named) vllm-ascend, verl, CANN or torch_npu")),
+    "report": (_args_report, dict(help="a redacted Markdown report and .tar.gz to attach to an issue on verl or vllm-ascend")),
+    "explain": (_args_explain, dict(help="find the root cause of a failed run in a traceback, a log, or a Ray session folder")),
+}
 
 
 def _host_options(parser: argparse.ArgumentParser) -> None:
@@ -474,6 +507,7 @@ def _python_with_verl(not_this: str) -> str | None:
     did not name (starting Python runs that environment's .pth files and sitecustomize).
     """
     import glob
+    import shutil
 
     candidates = [os.path.join(os.environ[v], "bin", "python") for v in ("VIRTUAL_ENV", "CONDA_PREFIX") if os.environ.get(v)]
     candidates += [p for p in (shutil.which("python3"), shutil.which("python")) if p]
@@ -847,8 +881,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
     argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser(argv[0] if argv and argv[0] in _COMMANDS else None)
     command_argv = None
     if argv and argv[0] == "run" and "--" in argv:  # `ascendrl run [options] -- COMMAND …`
         cut = argv.index("--")
@@ -884,6 +918,8 @@ def _main(argv: list[str] | None) -> int:
         _detach_stdout()
         return EXIT_OUTPUT
     except Exception:
+        import traceback  # only for a crash: its import (linecache, tokenize) is a cost every run paid
+
         log = _write_crash_log(traceback.format_exc())
         print(f"ascendrl: an unexpected error occurred; details in {log}", file=sys.stderr)
         return EXIT_RUN_FAILED if running else EXIT_CRASH

@@ -18,7 +18,7 @@ import re
 import stat
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -44,12 +44,12 @@ RE2_MAX_MEM = 256 << 20  # the combined scan of a large user catalog outgrows RE
 
 CHUNK = 8 << 20
 MIN_MAX_LINE = 64 << 10  # lines up to this long are always judged whole, whatever the chunk size
+SMALL_BLOCK = 16 << 10  # a block up to this size (a paste) is scanned line by line: see _Matcher.candidate_lines
 MAX_EXCERPT = 300
 MAX_UNKNOWN = 64
 MAX_TRACEBACKS = 64
 MAX_CHAINS = 256
 MAX_TRACKERS = 256
-MAX_VERSIONS = 64
 MAX_HEAD_MEMO = 1024
 
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
@@ -66,13 +66,6 @@ REPR_IN_TUPLE = lazy(r"(?i:\bfail\w*|\berror)\b[^:(]*: \(([A-Za-z_][\w.]*(?:Erro
 # message on its own line ("No module named 'vllm._version'" under vLLM's "Failed to read commit hash:"):
 # that line was handled by the code that warned, so it is no exception of its own.
 WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
-# Version lines in the formats upstream.versions_in_log reads (pip list / show, collect_env, image tags):
-# the known-upstream-bug verdict uses the versions the whole log states, not only the error lines'.
-VERSION_LINE_SOURCE = (
-    r"^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
-    r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
-)
-VERSION_LINE = re.compile(VERSION_LINE_SOURCE)
 # Lines the chain builder needs besides the catalog's own: tracebacks, chain markers, torch_npu's ERR
 # tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
@@ -100,9 +93,8 @@ GENERIC_PREFILTER = (
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
-    VERSION_LINE_SOURCE,
 )
-GENERIC_LINE = re.compile("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)
+GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
@@ -206,7 +198,7 @@ class Explanation:
     files: tuple[str, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
     upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
-    versions: tuple[tuple[str, str], ...] = ()  # (package, version) as the log states them: the upstream verdict reads them
+    versions: tuple[tuple[str, logversions.Stated], ...] = ()  # (package, (version, line)) as the log states them: the upstream verdict reads them
 
     def error_lines(self) -> list[str]:
         """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
@@ -260,6 +252,7 @@ class _Matcher:
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + list(SETTINGS_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self._set = None
+        self._lines_set = None
         if _re2 is None:
             self.dump_scan = re.compile(("(?m)" + DUMP_SCAN).encode())
             self.engine = "re"
@@ -280,12 +273,54 @@ class _Matcher:
         scan_options.log_errors = False
         scan_options.max_mem = RE2_MAX_MEM
         scan_options.never_nl = True
-        self.scan = _re2.compile(combined.encode(), scan_options)
+        self.scan: Any = None  # compiled when first needed
+        self._scan_source = (combined.encode(), scan_options, alternatives)
         line_set = _re2.Set.SearchSet(options)
         for p in patterns:
             line_set.Add(p.encode())
         line_set.Compile()
         self._set = line_set
+
+    def candidate_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
+        """(start, end) of every line of ``block`` that a signature or a prefilter pattern matches, in order.
+
+        A block of a few lines (a paste) is tested line by line against an RE2 set of the same
+        patterns: the combined scan's compile and the reverse program RE2 builds to report where a
+        match starts cost a one-line explain a fifth of its time. A line is a candidate either way
+        exactly when one pattern matches inside it (the scan never matches across a newline).
+        """
+        if self.engine == "re2" and len(block) <= SMALL_BLOCK:
+            lines = self._line_scan()
+            start, size = 0, len(block)
+            while True:
+                end = block.find(b"\n", start)
+                end = size if end == -1 else end
+                if lines.Match(block[start:end]):
+                    yield start, end
+                if end >= size:
+                    return
+                start = end + 1
+        if self.scan is None:  # a larger input's first block: one pass over each block finds its lines
+            source, options, _ = self._scan_source
+            self.scan = _re2.compile(source, options)
+        last_start = -1
+        for m in self.scan.finditer(block):
+            start = block.rfind(b"\n", 0, m.start()) + 1
+            if start == last_start:
+                continue  # already judged this line
+            last_start = start
+            end = block.find(b"\n", m.end())
+            yield start, len(block) if end == -1 else end
+
+    def _line_scan(self) -> Any:
+        if self._lines_set is None:
+            _, options, alternatives = self._scan_source
+            line_set = _re2.Set.SearchSet(options)
+            for pattern in alternatives:
+                line_set.Add(pattern.encode())
+            line_set.Compile()
+            self._lines_set = line_set
+        return self._lines_set
 
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:
@@ -306,13 +341,12 @@ class Classifier:
         self.hits: dict[str, Hit] = {}
         self.trackers: OrderedDict[tuple[str, str], ChainTracker] = OrderedDict()
         self.chains: OrderedDict[tuple, Chain] = OrderedDict()  # finished chains, one per distinct failure
-        self.versions: dict[str, str] = {}  # package (or cann, env:NAME) -> version / value, as the log states them
+        self.log_versions = logversions.LogVersions()  # package (or cann, env:NAME) -> version / value and its line
         self.unloaded: dict[str, None] = {}  # libraries / extension modules the log says could not be loaded (UNLOADED)
         self.settings = RunSettings()  # the run's config lines, per input, for the analyzers (memory plan)
         self.deaths: list[Hit] = []  # process-level deaths, for a supervisor that stops on them
         self._live_checked: set[tuple] = set()  # chains first_derived_fatal has already judged
         self._live_derived: Hit | None = None
-        self._pip_show: dict[str, str] = {}  # a `pip show` block's Name, until its Version line
         self._live_open: dict[tuple[str, str], tuple[tuple[int, int], float | None]] = {}  # writer -> (its open chain, quiet since)
         self.last_progress: dict[str, int] = {}
         self.order = 0
@@ -324,6 +358,11 @@ class Classifier:
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """Package (or cann, env:NAME) → version / value as the log states them: what the analyzers compare."""
+        return self.log_versions.versions()
 
     # ---- input -------------------------------------------------------------------------
     def feed_path(self, path: str | os.PathLike[str]) -> None:
@@ -493,14 +532,8 @@ class Classifier:
         block = strip_escapes(block)
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
-        counted_to, line_no, last_line_start = 0, base, -1
-        for m in self.matcher.scan.finditer(block):
-            start = block.rfind(b"\n", 0, m.start()) + 1
-            if start == last_line_start:
-                continue  # already judged this line
-            last_line_start = start
-            end = block.find(b"\n", m.end())
-            end = len(block) if end == -1 else end
+        counted_to, line_no = 0, base
+        for start, end in self.matcher.candidate_lines(block):
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             self._line(block[start:end], name, line_no + 1, block, end)
@@ -619,14 +652,7 @@ class Classifier:
                 hit.count += repeats
         if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
             self.unloaded[lib.group(1) or lib.group(2)] = None
-        if len(self.versions) < MAX_VERSIONS:
-            for package, version in logversions.versions_in(text):
-                self.versions.setdefault(package, version)
-            if VERSION_LINE.search(text):
-                from .upstream import versions_in_log
-
-                for package, version in versions_in_log([text], self._pip_show).items():
-                    self.versions.setdefault(package.replace("-", "_"), version)
+        self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
@@ -674,13 +700,14 @@ class Classifier:
     def _find_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         if self._heads is None:
             self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
-            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         candidates = [stripped.rstrip(" .:")]
         if ": " in stripped:
             candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
         for head, entry, sig in self._heads:
             if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
                 return [(entry, sig)]
+        if self._word_heads is None:  # built only when no literal head matched
+            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         for c in candidates:  # the same, for signatures with regex parts early on
             if len(c) >= 16 and (owner := self._word_heads.first_full_match(c)) is not None:
                 return [owner]
@@ -847,7 +874,7 @@ class Classifier:
         )
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
-                           versions=tuple(self.versions.items()))
+                           versions=tuple(self.log_versions.stated.items()))
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
@@ -956,19 +983,33 @@ class _WordHeads:
     Prefixes are grouped by their first word when it is plain text (a full match must start with
     it), so a paste compiles only its own word's group and the group of prefixes that start with a
     regex construct, once each, not the whole catalog's (most of a one-line explain's time before).
-    A cut that does not parse (a group opened before the cut) is simply left out. Only without the
-    google-re2 wheel are the prefixes compiled with Python's re, as the signatures are.
+    A prefix whose first word has a regex construct after some literal text (``RuntimeError\\(``,
+    ``\\[Error\\]:``) and no alternation is grouped by the first characters of that literal text,
+    which a full match must start with too. A cut that does not parse (a group opened before the
+    cut) is simply left out. Only without the google-re2 wheel are the prefixes compiled with
+    Python's re, as the signatures are.
     """
 
     def __init__(self, items: list[tuple[str, KnownFailure, Signature]]):
         self._items = items
-        self._groups: dict[str | None, list[int]] = {}
+        self._groups: dict[str | tuple[str, str] | None, list[int]] = {}
         for index, (pattern, _, _) in enumerate(items):
             word = pattern.split(" ", 1)[0]
-            self._groups.setdefault(word if _PLAIN_WORD.fullmatch(word) else None, []).append(index)
-        self._compiled: dict[str | None, Any] = {}
+            if _PLAIN_WORD.fullmatch(word):
+                key: str | tuple[str, str] | None = word
+            else:  # "|" anywhere (even escaped) may be an alternation: then no literal text is certain
+                head = _literal_head(pattern) if "|" not in pattern else ""
+                key = ("starts", head[:_HEAD_KEY]) if head else None
+            self._groups.setdefault(key, []).append(index)
+        self._compiled: dict[str | tuple[str, str] | None, Any] = {}
 
-    def _group(self, word: str | None) -> Any:
+    def _keys(self, text: str) -> list[str | tuple[str, str] | None]:
+        """The groups whose prefixes may match all of ``text``: every other group's cannot."""
+        word = text.split(" ", 1)[0]
+        starts = [key for k in range(1, _HEAD_KEY + 1) if (key := ("starts", text[:k])) in self._groups]
+        return [None, *starts, *([word] if word in self._groups else [])]
+
+    def _group(self, word: str | tuple[str, str] | None) -> Any:
         """The compiled matcher of one group: (RE2 set, index map) or a list of (Python pattern, index)."""
         if word in self._compiled:
             return self._compiled[word]
@@ -999,9 +1040,8 @@ class _WordHeads:
 
     def first_full_match(self, text: str) -> tuple[KnownFailure, Signature] | None:
         """The catalog-order first signature whose prefix matches all of ``text``."""
-        word = text.split(" ", 1)[0]
         found: list[int] = []
-        for group in (None, word) if word in self._groups else (None,):
+        for group in self._keys(text):
             compiled = self._group(group)
             if _re2 is None:
                 found += [index for rx, index in compiled if rx.fullmatch(text)][:1]
@@ -1015,6 +1055,7 @@ class _WordHeads:
 
 # A first word with no regex construct in it: a full match of the prefix starts with exactly this word.
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9_'<>=,-]+")
+_HEAD_KEY = 4  # characters of a prefix's literal start that group it
 
 
 def _innermost_user_frame(frames: list) -> str | None:

@@ -16,7 +16,6 @@ import dataclasses
 import os
 import re
 from collections.abc import Iterable, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -92,12 +91,7 @@ class Catalog:
 
 def builtin_files() -> list[tuple[str, str]]:
     """(name, text) of the shipped catalog files, in a stable order."""
-    folder = resources.files(__package__).joinpath("known_failures")
-    return sorted(
-        (f"known_failures/{item.name}", item.read_text(encoding="utf-8"))
-        for item in folder.iterdir()
-        if item.name.endswith(".yaml")
-    )
+    return [(f"known_failures/{name}", text) for name, text in cache.shipped_texts(__file__, __package__, (".yaml",), "known_failures")]
 
 
 def user_catalog_dir(env: dict[str, str] | None = None) -> Path:

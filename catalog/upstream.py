@@ -20,12 +20,14 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from itertools import islice
-from typing import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping
 
-from packaging.version import InvalidVersion, Version
-
+from .logversions import LogVersions, Stated, import_name
 from .normalize import strip_escapes_text
 from ..lazyre import lazy
+
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 DATA_FILE = Path(__file__).with_name("data") / "upstream_fixes.json"
 WILD = "<*>"
@@ -161,75 +163,11 @@ _FILLER = {"error", "errors", "failed", "exception", "with", "from", "that", "th
 
 # ---------------------------------------------------------------- versions
 
-_PKG_ALIASES = {"vllm-ascend": "vllm-ascend", "vllm_ascend": "vllm-ascend", "verl": "verl",
-                "torch-npu": "torch-npu", "torch_npu": "torch-npu", "vllm": "vllm", "vllm ascend": "vllm-ascend"}
-_VER = r"v?(\d+(?:\.\d+)+(?:[.-]?(?:rc|a|b|alpha|beta|post|dev)\.?\d*)*(?:\+[\w.]+)?)"
-_PKG = r"(vllm[-_]ascend|verl|torch[-_]npu)"
-# How logs state versions, each format from where it is printed:
-_VER_LINES = [
-    # pip freeze, and torch's / vllm-ascend's collect_env "[pip3] torch_npu==2.7.1" (vllm-ascend collect_env.py:
-    # https://github.com/vllm-project/vllm-ascend/blob/main/collect_env.py)
-    re.compile(r"^\s*(?:\[(?:pip3?|conda)\]\s+)?" + _PKG + r"\s*==\s*" + _VER, re.I),
-    # pip list (https://pip.pypa.io/en/stable/cli/pip_list/), and collect_env's conda rows "[conda] torch-npu  2.5.1  <pip>"
-    re.compile(r"^\s*(?:\[conda\]\s+)?" + _PKG + r"\s+" + _VER + r"(?:\s+(?:<pip>|pypi_0\s+pypi))?\s*$", re.I),
-    # vllm-ascend's collect_env: "vLLM Version: 0.11.0" / "vLLM Ascend Version: 0.11.0rc2 (git sha: …)"
-    re.compile(r"^\s*(vLLM Ascend|vLLM) Version:\s*" + _VER),
-    re.compile(r"\b" + _PKG + r"\b[\w ]{0,20}?\bversion\b\s*(?:is|:|=)?\s*" + _VER, re.I),
-    re.compile(r"\b" + _PKG + r"-" + _VER + r"\.dist-info", re.I),
-    # vllm-ascend images, quay.io/ascend/vllm-ascend:v0.11.0rc1[-a3|-openeuler…]
-    # (https://docs.vllm.ai/projects/ascend/en/latest/getting_started/quick_start.html)
-    re.compile(r"\bascend/(vllm-ascend):v?(\d+\.\d+\.\d+(?:rc\d+|\.post\d+)?)(?![\w.])"),
-]
-# verl's Ascend images (https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst):
-# release tags verl-{CANN}-{device}-{OS}-{python}-v{verl}, later v{verl}-cann{CANN}-torch_npu{X}-…; a tag that
-# names its vllm-ascend ("…-vllm-ascend-v0.x") gives that too. A daily "-latest" tag names no verl release.
-_VERL_IMAGE = lazy(r"\bascend/verl:(\S+)")
-_IMAGE_PARTS = (
-    ("verl", re.compile(r"^v(\d+\.\d+\.\d+[\w.]*?)-cann|-py3\.\d+-v(\d+\.\d+\.\d+[\w.]*)$")),
-    ("torch-npu", re.compile(r"-torch_npu(\d+\.\d+\.\d+(?:\.?post\d+)?)")),
-    ("vllm-ascend", re.compile(r"-vllm-ascend-v?(\d+\.\d+\.\d+(?:rc\d+)?)")),
-)
-# pip show (https://pip.pypa.io/en/stable/cli/pip_show/): "Name: vllm_ascend" then "Version: 0.9.1".
-_SHOW_NAME = lazy(r"^Name:\s*" + _PKG + r"\s*$", re.I)
-_SHOW_VERSION = lazy(r"^Version:\s*" + _VER + r"\s*$")
-# A line that may state a version: the cheap test before the patterns above.
-VERSION_HINT = lazy(r"(?i)ascend|verl|npu|^vllm|^name:|^version:")
-
-
-def versions_in_log(lines: Iterable[str], state: dict[str, str] | None = None) -> dict[str, str]:
-    """Versions a log shows: pip freeze / list / show, collect_env, "X version: v", dist-info paths, image tags.
-
-    ``state`` carries a ``pip show`` block across calls made one line at a time (the streaming classifier).
-    """
-    found: dict[str, str] = {}
-    state = state if state is not None else {}
-    for line in lines:
-        if not VERSION_HINT.search(line.lstrip()):
-            continue
-        line = strip_escapes(line).strip()
-        if (m := _SHOW_NAME.match(line)) is not None:
-            state["pip-show"] = _PKG_ALIASES[m.group(1).lower()]
-            continue
-        if (m := _SHOW_VERSION.match(line)) is not None:
-            if "pip-show" in state:
-                found.setdefault(state.pop("pip-show"), m.group(1))
-            continue
-        if (image := _VERL_IMAGE.search(line)) is not None:
-            for package, rx in _IMAGE_PARTS:
-                if (m := rx.search(image.group(1))) is not None:
-                    found.setdefault(package, (m.group(1) or m.group(2)).replace("post", ".post").replace("..", "."))
-            continue
-        for rx in _VER_LINES:
-            m = rx.search(line)
-            if m:
-                found.setdefault(_PKG_ALIASES[m.group(1).lower()], m.group(2))
-                break
-    return found
-
-
 def _version(text: str | None) -> Version | None:
     if not text:
         return None
+    from packaging.version import InvalidVersion, Version  # only for a verdict on a version that is known
+
     try:
         return Version(text.lstrip("vV"))
     except InvalidVersion:
@@ -274,6 +212,7 @@ class UpstreamFix:
     evidence: list[str] = field(default_factory=list)
     user_version: str | None = None
     version_from: str = ""  # given (installed, passed in) | log (a version line the log prints) | "" (not known)
+    version_line: str = ""  # with version_from "log": the line that states it
     verdict: str = "unknown"      # has-fix | lacks-fix | unknown | unreleased
     verdict_reason: str = ""
 
@@ -345,26 +284,24 @@ def _basename(p: str) -> str:
 
 
 def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
-          data_file: str | Path | None = None, limit: int = 5, log_versions: Mapping[str, str] | None = None) -> list[UpstreamFix]:
+          data_file: str | Path | None = None, limit: int = 5, log_versions: Mapping[str, str | Stated] | None = None) -> list[UpstreamFix]:
     """Upstream fixes whose error template matches a line of the log, best first.
 
     ``versions`` maps package → version ({"vllm-ascend": "0.11.0rc1"}): what is installed, when
     known. Versions the log shows fill the gaps — those in ``lines`` and ``log_versions`` (what the
-    classifier read in the whole log) — and the verdict then says it read them from the log.
+    classifier read in the whole log, by the same reader: catalog/logversions.py) — and the verdict
+    then says it read them from the log, and from which line.
     A single pasted line is enough; a log of any size streams.
     """
     if isinstance(lines, str):               # a paste handed over as one string
         lines = lines.splitlines()
     entries, by_template, by_word = _load(str(data_file or DATA_FILE))
-    vers: dict[str, str] = {}
     frames: set[str] = set()
     best: dict[int, tuple[float, str, list[str]]] = {}
     seen: set[str] = set()
-    show: dict[str, str] = {}  # a pip show block, read across lines
+    reader = LogVersions()
     for line in _interesting(lines):
-        if VERSION_HINT.search(line.lstrip()):
-            for k, v in versions_in_log([line], show).items():
-                vers.setdefault(k, v)
+        reader.read(line)
         if 'File "' in line:
             m = _FRAME.search(line)
             if m:
@@ -380,11 +317,12 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
             for i, score, ev in _candidates(entries, by_template, by_word, tmpl, args):
                 if score > best.get(i, (-1.0,))[0]:
                     best[i] = (score, line.strip()[:300], ev)
+    stated = dict(reader.stated)
     for k, v in (log_versions or {}).items():
-        if v:
-            vers.setdefault(_PKG_ALIASES.get(k.lower().replace("_", "-"), k.lower()), v)
-    given = {_PKG_ALIASES.get(k.lower(), k.lower()): v for k, v in (versions or {}).items() if v}
-    vers.update(given)
+        v = Stated(v, "") if isinstance(v, str) else v
+        if v and v.version:
+            stated.setdefault(import_name(k), v)
+    given = {import_name(k): v for k, v in (versions or {}).items() if v}
 
     # Frames seen anywhere in the log raise the entries whose fix names them.
     frame_files = {_basename(f) for f in frames}
@@ -404,8 +342,12 @@ def match(lines: Iterable[str], versions: Mapping[str, str] | None = None,
         e = entries[i]
         fix = UpstreamFix(**{k: e.get(k) for k in _FIELDS if k in e})
         fix.score, fix.matched_line, fix.evidence = round(score, 1), line, ev
-        fix.user_version = vers.get(fix.package)
-        fix.version_from = "" if fix.user_version is None else ("given" if fix.package in given else "log")
+        name = import_name(fix.package)
+        if name in given:
+            fix.user_version, fix.version_from = given[name], "given"
+        elif name in stated:
+            fix.user_version, fix.version_line = stated[name]
+            fix.version_from = "log"
         fix.verdict, fix.verdict_reason = verdict(fix.package, fix.fixed_in, fix.user_version)
         out.append(fix)
     return out
@@ -521,6 +463,8 @@ def render_lines(fix: UpstreamFix) -> list[str]:
              "unreleased": "not released yet: build from main or apply the workaround",
              "unknown": "version unknown"}[fix.verdict]
     out.append(f"  {v} — {fix.verdict_reason}")
+    if fix.version_from == "log" and fix.version_line:
+        out.append(f"  version read from: {fix.version_line}")
     if fix.workaround:
         out.append(f"  workaround (from the PR): {fix.workaround}")
     if fix.issues:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -25,3 +26,38 @@ def test_json_path_does_not_import_rich():
     code = "import sys; from ascendrl.cli import main; main(['check', '--json']); print('rich' in sys.modules, file=sys.stderr)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stderr.strip().splitlines()[-1] == "False"
+
+
+# What a one-line `explain` needs is the catalog, the classifier and its analyzers. The compatibility
+# matrices (preflight, packaging), importlib.resources (tempfile, zipfile), the crash handler's
+# traceback, difflib and the YAML parser are for other inputs; importing them was a third of the
+# start-up (bench/bench_startup.py).
+NOT_FOR_ONE_LINE = ["ascendrl.preflight", "packaging.version", "importlib.resources", "traceback", "difflib", "yaml", "rich", "tempfile"]
+EXPLAIN_PROBE = """
+import contextlib, io, json, sys
+from ascendrl.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["explain", sys.argv[1]])
+print(json.dumps([code, sorted(m for m in json.loads(sys.argv[2]) if m in sys.modules)]))
+"""
+
+
+def test_one_line_explain_imports_only_what_it_needs(tmp_path):
+    paste = tmp_path / "one.log"
+    paste.write_text("RuntimeError: call aclnnMatmul failed\n")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", EXPLAIN_PROBE, str(paste), json.dumps(NOT_FOR_ONE_LINE)],
+                           capture_output=True, text=True, timeout=120, env=env) for _ in range(2)]
+    first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
+    assert first[0] == second[0] == 1  # a fatal diagnosis (ARL-E331), both times
+    assert "yaml" in first[1]  # the first run parses the catalog and fills the cache: the probe sees imports
+    assert second[1] == []  # from the cache, nothing else
+
+
+def test_a_command_parser_alone_parses_as_the_whole_one():
+    from ascendrl.cli import _parser
+
+    for argv in (["explain", "--json", "a.log", "b.log"], ["explain", "--nodes", "n1", "n2", "--all"],
+                 ["check", "--json", "--root", "/x", "--set", "a=1", "--set", "b=2"], ["run", "grpo", "model_path=/m", "--dry-run"]):
+        assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv))
+    assert _parser("explain")._subparsers._group_actions[0].choices.keys() == {"explain"}

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 from typing import Any
 
 from ..chain import Chain, Link
@@ -33,6 +32,8 @@ IFNAME = lazy(r"set ifname to \[([^\]]*)\]")
 @functools.cache
 def classes() -> tuple[dict[str, Any], ...]:
     """The HCCL failure classes, in the order they are tried (specific first), with compiled phrases."""
+    from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
+
     import yaml
 
     text = resources.files(__package__).joinpath("hccl_classes.yaml").read_text(encoding="utf-8")

@@ -8,7 +8,6 @@ import, which the error above it says.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from ..chain import Chain, Link
@@ -39,6 +38,8 @@ class ModelArchitecture(Analyzer):
         if registered and all(a in registered for a in asked):
             return None  # registered but refused: its code failed to import, and that error is the one to read
         missing = [a for a in asked if a not in registered]
+        import difflib  # only when an architecture is missing: a one-line paste never needs it
+
         near = difflib.get_close_matches(missing[0], registered, n=2, cutoff=0.8) if registered else []
         vllm = facts.versions.get("vllm")
         complete = (m.group(2) or "").rstrip(" .)").endswith("]")  # the log keeps only the head of a long list

@@ -45,9 +45,13 @@ class TritonOnNpu(Analyzer):
         if link.kind not in ("python", "remote", "bare"):
             return None
         msg = link.message
+        missing = MISSING.search(msg)
+        m = None if missing else MISMATCH.search(msg)
+        if not missing and m is None:
+            return None  # before the matrix is read: most links are not about triton
         pin = pinned(facts)
         install = f"pip install {pin.split(' ')[0]}" if pin else "pip install triton-ascend (the version your vllm-ascend release's installation guide names)"
-        if MISSING.search(msg):
+        if missing:
             return Finding(
                 "triton is missing on the Ascend host (triton-ascend not installed)",
                 f"{link.short_type}: {msg[:160]}. On an NPU host triton is provided by triton-ascend; here it is not installed, or a "
@@ -57,9 +61,6 @@ class TritonOnNpu(Analyzer):
                  "If a triton folder without its files remains in site-packages, remove it and reinstall triton-ascend"),
                 evidence(link), (INSTALL, MATRIX), key="triton:missing", family="compat", kind="triton-missing",
             )
-        m = MISMATCH.search(msg)
-        if m is None:
-            return None
         what = m.group(1) or (f"{m.group(3)}.{m.group(2)}" if m.group(2) else f"{m.group(4)}.{m.group(5)}")
         return Finding(
             f"The installed triton does not match what the caller imports ({what})",

@@ -9,10 +9,8 @@ generated PPO trainer config (``verl_keys.txt``).
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
-from importlib import resources
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
@@ -53,12 +51,16 @@ FULL_KEY = lazy(r"full_key: (\S+)")
 
 @functools.lru_cache(maxsize=1)
 def verl_keys() -> tuple[str, ...]:
+    from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
+
     text = resources.files(__package__).joinpath("verl_keys.txt").read_text(encoding="utf-8")
     return tuple(line for line in text.splitlines() if line and not line.startswith("#"))
 
 
 def nearest_keys(key: str, n: int = 3) -> list[str]:
     """Valid keys close to an unknown one: the same leaf elsewhere, then similar siblings, then similar paths."""
+    import difflib  # only for an unknown key: most logs never need it
+
     keys = verl_keys()
     clean = key.strip("'\" +~")
     parent, _, leaf = clean.rpartition(".")

@@ -54,6 +54,8 @@ def _row(vllm_ascend: str) -> dict | None:
 
 def unsupported(versions: dict[str, str]) -> tuple[str, str, str] | None:
     """The first logged pair the matrices do not document: (kind, the pair, what is documented)."""
+    if not (versions.get("torch") and versions.get("torch_npu")) and not versions.get("vllm_ascend"):
+        return None  # no pair to check: the matrices (and packaging) stay unloaded, as on most short pastes
     try:
         from ascendrl.preflight.versions import parse_ascend
     except ImportError:  # pragma: no cover - the catalog used on its own

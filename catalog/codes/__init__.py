@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from importlib import resources
 from typing import Any
 
 from ascendrl import cache
@@ -116,8 +115,7 @@ def described(text: str) -> list[str]:
 @functools.lru_cache(maxsize=1)
 def tables() -> dict[str, dict[str, Any]]:
     """Every table by file name; parsed from the YAML once, then from the JSON cache (ascendrl/cache.py)."""
-    folder = resources.files(__package__)
-    texts = sorted((item.name, item.read_text(encoding="utf-8")) for item in folder.iterdir() if item.name.endswith(".yaml"))
+    texts = cache.shipped_texts(__file__, __package__, (".yaml",))
     return cache.cached("codes", cache.content_key("codes", cache.own_source(__file__), texts), lambda: _parse(texts), _checked)
 
 

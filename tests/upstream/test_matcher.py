@@ -11,6 +11,7 @@ import json
 import pytest
 
 from ascendrl.catalog import upstream
+from ascendrl.catalog.logversions import Stated
 
 # source: https://github.com/verl-project/verl/pull/3779 (verl protocol.union_tensor_dict)
 BATCH = "AssertionError: Two tensor dict must have identical batch size. Got torch.Size([4096]) and torch.Size([16384])"
@@ -102,39 +103,6 @@ def test_unrelated_and_healthy_lines_match_nothing():
                            "(TaskRunner pid=1) step:1 - actor/pg_loss:0.01 - timing_s/gen:61.5"], {}) == []
 
 
-@pytest.mark.parametrize("line, pkg, ver", [
-    ("vllm-ascend==0.11.0rc1", "vllm-ascend", "0.11.0rc1"),
-    ("torch_npu                2.5.1.post1", "torch-npu", "2.5.1.post1"),
-    ("INFO 09-10 vllm_ascend version: 0.10.2rc1", "vllm-ascend", "0.10.2rc1"),
-    ("  /usr/local/lib/python3.11/site-packages/verl-0.6.1.dist-info/METADATA", "verl", "0.6.1"),
-])
-def test_versions_in_log(line, pkg, ver):
-    assert upstream.versions_in_log([line]) == {pkg: ver}
-
-
-# Each format as the tool that prints it writes it:
-@pytest.mark.parametrize("lines, expected", [
-    # vllm-ascend collect_env.py (the bug-report template): https://github.com/vllm-project/vllm-ascend/blob/main/collect_env.py
-    (["[pip3] torch_npu==2.7.1.dev20250724", "vLLM Version: 0.11.0", "vLLM Ascend Version: 0.11.0rc2"],
-     {"torch-npu": "2.7.1.dev20250724", "vllm": "0.11.0", "vllm-ascend": "0.11.0rc2"}),
-    (["vLLM Ascend Version: 0.9.0rc2.dev0+g706de02.d20250610 (git sha: 706de02, date: 20250610)"],
-     {"vllm-ascend": "0.9.0rc2.dev0+g706de02.d20250610"}),
-    (["[conda] torch-npu               2.5.1                     <pip>"], {"torch-npu": "2.5.1"}),
-    # pip show: https://pip.pypa.io/en/stable/cli/pip_show/
-    (["Name: vllm_ascend", "Version: 0.10.2rc1", "Summary: vLLM Ascend backend plugin"], {"vllm-ascend": "0.10.2rc1"}),
-    (["Version: 9.9.9", "Name: verl"], {}),  # a Version line before any Name is not a package's
-    # vllm-ascend images: https://docs.vllm.ai/projects/ascend/en/latest/getting_started/quick_start.html
-    (["docker pull quay.io/ascend/vllm-ascend:v0.11.0rc1-a3"], {"vllm-ascend": "0.11.0rc1"}),
-    # verl's Ascend images: https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst
-    (["image: quay.io/ascend/verl:verl-8.5.0-910b-ubuntu22.04-py3.11-v0.7.1"], {"verl": "0.7.1"}),
-    (["quay.io/ascend/verl:v0.8.0-cann9.0.0-torch_npu2.9.0.post2-a3-ubuntu22.04-py3.11-vllm"], {"verl": "0.8.0", "torch-npu": "2.9.0.post2"}),
-    (["quay.io/ascend/verl:verl-8.5.0-910b-ubuntu22.04-py3.11-latest-vllm-ascend-v0.13.0"], {"vllm-ascend": "0.13.0"}),
-    (["quay.io/ascend/verl:verl-8.5.0-910b-ubuntu22.04-py3.11-latest"], {}),  # 8.5.0 is CANN's, a daily tag names no verl
-])
-def test_version_formats_logs_print(lines, expected):
-    assert upstream.versions_in_log(lines) == expected
-
-
 def test_log_versions_decide_the_verdict_and_say_so():
     fix = upstream.match([BATCH], log_versions={"verl": "0.5.0"})[0]
     assert (fix.pr, fix.user_version, fix.version_from, fix.verdict) == (3779, "0.5.0", "log", "lacks-fix")
@@ -144,6 +112,18 @@ def test_log_versions_decide_the_verdict_and_say_so():
     given = upstream.match([BATCH], {"verl": "0.6.1"}, log_versions={"verl": "0.5.0"})[0]  # the installed version wins
     assert (given.user_version, given.version_from, given.verdict) == ("0.6.1", "given", "has-fix")
     assert not any("your log shows" in ln for ln in upstream.render_lines(given))
+
+
+def test_a_version_the_lines_state_decides_the_verdict_and_names_its_line():
+    # "verl: 0.5.0" is a form the upstream matcher did not read before the two readers became one
+    fix = upstream.match([BATCH, "verl: 0.5.0"])[0]
+    assert (fix.user_version, fix.version_from, fix.version_line, fix.verdict) == ("0.5.0", "log", "verl: 0.5.0", "lacks-fix")
+    assert "  version read from: verl: 0.5.0" in upstream.render_lines(fix)
+    # the lines handed over come before what the classifier read elsewhere in the log
+    fix = upstream.match([BATCH, "verl==0.7.1"], log_versions={"verl": Stated("0.5.0", "verl 0.5.0")})[0]
+    assert (fix.user_version, fix.version_line, fix.verdict) == ("0.7.1", "verl==0.7.1", "has-fix")
+    fix = upstream.match([BATCH], log_versions={"verl": Stated("0.5.0", "[pip3] verl==0.5.0")})[0]
+    assert fix.version_line == "[pip3] verl==0.5.0" and fix.verdict == "lacks-fix"
 
 
 def test_verdict_across_release_lines():

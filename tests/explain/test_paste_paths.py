@@ -1,0 +1,75 @@
+"""Paste-size shortcuts answer as the general path does: the word-prefix table, the line-by-line scan.
+
+The word-prefix table's groups only decide which prefixes are compiled for a text; a prefix left out
+must be one that cannot match all of it: checked against one RE2 set of every prefix, on the dev logs'
+lines cut after each word. A paste-size block is scanned line by line: checked against the combined
+scan on every dev log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ascendrl.catalog import load_catalog
+from ascendrl.catalog import classify
+
+re2 = pytest.importorskip("re2")
+DEV = Path(__file__).parent / "realworld" / "dev"
+
+
+def _reference(items):
+    options = re2.Options()
+    options.log_errors = False
+    options.max_mem = classify.RE2_MAX_MEM
+    whole = re2.Set.FullMatchSet(options)
+    index = {}
+    for i, (pattern, _, _) in enumerate(items):
+        try:
+            index[whole.Add(pattern.encode())] = i
+        except Exception:  # a cut that does not parse: left out there too
+            continue
+    whole.Compile()
+
+    def first(text):
+        found = [index[k] for k in whole.Match(text.encode()) or ()]
+        return items[min(found)][1:] if found else None
+    return first
+
+
+def test_groups_answer_as_one_set_of_every_prefix():
+    catalog = load_catalog()
+    items = [(rx, e, s) for e in catalog.entries for s in e.signatures for rx in classify._word_prefixes(s.regex)]
+    heads, first = classify._WordHeads(items), _reference(items)
+    assert any(isinstance(key, tuple) for key in heads._groups)  # the literal-start groups exist
+    texts = set()
+    for log in sorted(DEV.glob("*.log")):
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+            words = line.strip().split(" ")
+            texts.update(" ".join(words[:k]) for k in range(3, min(len(words), 24) + 1))
+    texts = sorted(t for t in texts if len(t) >= 16)
+    matched = 0
+    for text in texts:
+        want = first(text)
+        assert heads.first_full_match(text) == want, text
+        matched += want is not None
+    assert matched >= 50  # the comparison saw real matches, not only misses
+
+
+def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives(monkeypatch):
+    # A block up to SMALL_BLOCK is tested line by line (an RE2 set of the scan's patterns), a larger
+    # one with the combined scan: both must name the same candidate lines of every dev log.
+    from ascendrl.catalog.normalize import strip_escapes
+
+    matcher = classify._Matcher(load_catalog().entries)
+    total = 0
+    for log in sorted(DEV.glob("*.log")):
+        block = strip_escapes(log.read_bytes())
+        monkeypatch.setattr(classify, "SMALL_BLOCK", len(block))
+        by_line = list(matcher.candidate_lines(block))
+        monkeypatch.setattr(classify, "SMALL_BLOCK", -1)
+        by_scan = list(matcher.candidate_lines(block))
+        assert by_line == by_scan, log.name
+        total += len(by_line)
+    assert total > 500  # the comparison saw real candidate lines
