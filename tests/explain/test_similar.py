@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import io
 import json
@@ -128,6 +129,10 @@ def test_a_code_the_analyzer_names_is_not_replaced_by_a_resemblance(catalog):
         "Reason: Memory async failed, src loc type=2, dst loc type=0, kind=1 is invalid!\n"
     )
     top = _explain(catalog, paste).diagnoses[0]
+    assert (top.entry.id, top.basis) == ("ARL-E420", "catalog")
+    # Without the entry that names the message, the analyzer's class still stands over any resemblance.
+    alone = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != "ARL-E420"))
+    top = _explain(alone, paste).diagnoses[0]
     assert (top.entry.id, top.basis, top.kind) == ("DRV-code", "derived", "memcpy-invalid-location")
 
 
