@@ -187,8 +187,7 @@ COMPONENT = (
     r"|((?:Failed to bind the IP port|The network port is down)\b.*)$"
     r"|\[ERROR\]\s?([A-Z]+)\([^)]*\):.*?\"?((?:ModuleNotFoundError|ImportError): .*?)\"?$"
     r"|(Set visible device failed, invalid device=\d+.*)$"
-    # torch < 2.4 logs it without the date and time ("[E socket.cpp:860] [c10d] …", InternLM/xtuner#438)
-    r"|\[E(?:\d{3,4} [\d:.]+)? \S+\.cpp:\d+\] \[c10d\] (.*)$"
+    r"|\[E\d{3,4} [\d:.]+ \S+\.cpp:\d+\] \[c10d\] (.*)$"
 )
 
 
