@@ -27,6 +27,9 @@ CORRUPT = lazy(
     r"(?:gzip|zstd|lz4|brotli|snappy) (?:decompression|decompress) failed|Corrupted (?:file|data)|Arrow error: IOError",
     re.I,
 )
+# Words only Arrow's parquet reader prints (its thrift page/footer decoder), so they name a parquet file even
+# when the paste has no pyarrow frame or path: "OSError: Couldn't deserialize thrift: TProtocolException: Invalid data".
+PARQUET_ONLY = lazy(r"Couldn't deserialize thrift|Deserializing page header failed", re.I)
 # A prompt longer than the engine (vLLM max_model_len) or the trainer (data.max_prompt_length) accepts.
 PROMPT_LONG = lazy(
     r"(?:prompt|input).{0,40}?(?:\(?length \d+\)?|\(?\d+ tokens?\)?|length)\s*(?:of \d+ )?(?:exceeds|is (?:longer|larger) than|is too long)"
@@ -65,7 +68,8 @@ class DataFile(Analyzer):
             return None
         text = f"{link.type}: {link.message}"
         in_arrow = any(p in ("pyarrow", "datasets") or "pyarrow" in f.path or "parquet" in f.path
-                       for f in link.frames[-4:] for p in (f.package,)) or "rrow" in link.type or "parquet" in text.lower()
+                       for f in link.frames[-4:] for p in (f.package,)) or "rrow" in link.type or "parquet" in text.lower() \
+            or bool(PARQUET_ONLY.search(text))
         path = _dataset_path(link)
         where = f" ({path})" if path else ""
         if NOT_PARQUET.search(text):
