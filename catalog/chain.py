@@ -80,10 +80,12 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 # (Types listed in REASON_BELOW carry their reason on the lines that follow: classify.py reads those as its detail.)
 # A short context in front is allowed ("Error retrieving file list: cannot import name …"), a logged sentence that
 # ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
-# vLLM's logger.error), and the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
-# cannot start, exit code 127).
+# vLLM's logger.error), the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
+# cannot start, exit code 127), and a sentence that opens a quote around the message ('… in nemo i get """cannot
+# import name …"""', NVIDIA-NeMo/Speech#13520).
 PHRASE = lazy(
-    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: )?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
+    r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"

@@ -49,8 +49,12 @@ PREFIX = re.compile(
 )
 # torch's "[rankN]:", and vLLM-Omni's "[Stage-N] " in front of every line a pipeline stage's worker prints.
 RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?|\[Stage-\d+\] ")
-# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)".
-RAY_PREFIX = re.compile(r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+")
+# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)". A Ray task's
+# own name may carry parentheses and slashes when a pid follows it ("(execute_after_dependencies(run_lm)::checkpoints/
+# x-1T) pid=N, ip=X)", marin-community/marin#731).
+RAY_PREFIX = re.compile(
+    r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+|[\w.:<>/()-]+? pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+"
+)
 
 
 ESC_PIECE = 256 << 10
