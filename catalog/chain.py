@@ -146,12 +146,6 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 # the exception was handled (retried, ignored, caught) keep the line what it was.
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
-# An issue title's tag in front of the exception ("[Train] RuntimeError: …", "train RuntimeError: …" once the brackets
-# are lost), not a word that says it was handled ("caught ValueError: …").
-TAGGED_EXC = lazy(
-    r"^(?:\[[A-Za-z][\w .-]{0,20}\]|(?!(?:caught|catch|ignor|handl|suppress|retry|skip|expect|warn)\w*\s)[a-z][a-z_-]{1,20})"
-    r"\s+([A-Z]\w*(?:Error|Exception): .+)$"
-)
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError",
                 "OSError", "OSError", "OSError")

@@ -594,7 +594,7 @@ class Classifier:
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
             if exc_type in chains.REASON_BELOW:
                 continued = self._continued(block, end)  # the reason, printed under the message: the link's detail
-        if exc is None and (said := chains.SENTENCE_EXC.match(stripped) or chains.TAGGED_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
         if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)
