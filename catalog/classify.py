@@ -281,15 +281,18 @@ class _Matcher:
         line_set.Compile()
         self._set = line_set
 
-    def candidate_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
+    def candidate_lines(self, block: bytes, by_line: bool | None = None) -> Iterator[tuple[int, int]]:
         """(start, end) of every line of ``block`` that a signature or a prefilter pattern matches, in order.
 
         A block of a few lines (a paste) is tested line by line against an RE2 set of the same
         patterns: the combined scan's compile and the reverse program RE2 builds to report where a
         match starts cost a one-line explain a fifth of its time. A line is a candidate either way
         exactly when one pattern matches inside it (the scan never matches across a newline).
+        ``by_line`` forces one way or the other (the test that both agree); by default the block's size decides.
         """
-        if self.engine == "re2" and len(block) <= SMALL_BLOCK:
+        if by_line is None:
+            by_line = len(block) <= SMALL_BLOCK
+        if self.engine == "re2" and by_line:
             lines = self._line_scan()
             start, size = 0, len(block)
             while True:

@@ -57,7 +57,7 @@ def test_groups_answer_as_one_set_of_every_prefix():
     assert matched >= 50  # the comparison saw real matches, not only misses
 
 
-def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives(monkeypatch):
+def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives():
     # A block up to SMALL_BLOCK is tested line by line (an RE2 set of the scan's patterns), a larger
     # one with the combined scan: both must name the same candidate lines of every dev log.
     from ascendrl.catalog.normalize import strip_escapes
@@ -66,10 +66,8 @@ def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives(monke
     total = 0
     for log in sorted(DEV.glob("*.log")):
         block = strip_escapes(log.read_bytes())
-        monkeypatch.setattr(classify, "SMALL_BLOCK", len(block))
-        by_line = list(matcher.candidate_lines(block))
-        monkeypatch.setattr(classify, "SMALL_BLOCK", -1)
-        by_scan = list(matcher.candidate_lines(block))
+        by_line = list(matcher.candidate_lines(block, by_line=True))
+        by_scan = list(matcher.candidate_lines(block, by_line=False))
         assert by_line == by_scan, log.name
         total += len(by_line)
     assert total > 500  # the comparison saw real candidate lines
