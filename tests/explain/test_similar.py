@@ -102,7 +102,7 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
 # type, paths and line numbers: nothing but the resemblance names it.
 PARAPHRASE = (
     "Traceback (most recent call last):\n"
-    '  File "/data/work/sft/finetune.py", line 318, in train\n'
+    '  File "/data/sft/finetune.py", line 318, in train\n'
     "    config = transformers.AutoConfig.from_pretrained(\n"
     '  File "/opt/conda/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", line 1007, in from_pretrained\n'
     '    config_class = CONFIG_MAPPING[config_dict["model_type"]]\n'
