@@ -20,6 +20,7 @@ import re
 from collections import deque
 
 from ..lazyre import lazy
+from .codes import ERRNO_NAMES
 
 MAX_FRAMES = 40  # innermost frames kept per link
 MAX_LINKS = 12
@@ -74,7 +75,7 @@ OS_STRERRORS = ("No space left on device", "Disk quota exceeded", "Too many open
 # errno classes an OS error is recognised by when neither its type nor "[Errno N]" was pasted (analyzers/oserror.py
 # reads the class from the name or the text): symbolic names, and strerror's text standing alone (not "Permission
 # denied", which ends too many lines that are no OS error of the run's own).
-ERRNO_SYMBOLS = "EADDRINUSE|ENOSPC|EDQUOT|EMFILE|EACCES|EROFS|ENOMEM"
+ERRNO_SYMBOLS = "|".join(ERRNO_NAMES)  # the names codes.extract and analyzers/oserror.py know
 ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission denied")
 # An exception message pasted without its type: the type it always comes with.
 # (Types listed in REASON_BELOW carry their reason on the lines that follow: classify.py reads those as its detail.)

@@ -26,7 +26,7 @@ from . import chain as chains
 from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
-from .codes import ERRNO_NAME_SOURCE
+from .codes import CAPTURE_CODES, ERRNO_NAME_SOURCE
 from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
@@ -111,8 +111,6 @@ MAX_UNLOADED = 16
 REPORTED_CODE = re.compile(r"\bfailed, runtime result = [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
-# The stream-capture codes: vLLM-Ascend and plog print them while graph capture probes what it may capture.
-CAPTURE_CODES = frozenset(str(code) for code in range(107024, 107033))
 
 
 def _reported(line: str, code: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from ..codes import CodeInfo, decode, tables
+from ..codes import CAPTURE_CODES, CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -41,9 +41,8 @@ KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "16100
 KINDS.update({"EI0007": "hccl-resource-exhausted", "EI0011": "hccl-resource-exhausted", "EI0009": "hccl-transport-init-failed",
               "EI0018": "hccl-error-cqe", "EI0004": "hccl-ranktable-invalid", "EI0014": "hccl-ranktable-invalid",
               "EI0015": "hccl-ranktable-invalid", "EI0017": "hccl-ranktable-invalid", "EJ0002": "hccl-nic-down"})
-# The runtime's stream-capture codes (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, _STREAM_CAPTURE_IMPLICIT, _CONFLICT,
-# _UNMATCHED, _WRONG_THREAD): an ACL graph capture that failed, whatever the operation inside it.
-KINDS.update(dict.fromkeys(("107030", "107031", "107032", "107036", "107038"), "aclgraph-capture-failed"))
+# The runtime's stream-capture codes: an ACL graph capture that failed, whatever the operation inside it.
+KINDS.update(dict.fromkeys(CAPTURE_CODES, "aclgraph-capture-failed"))
 # torch_npu's OPS NOT_SUPPORT: the script called an operator (or an operator feature) the NPU does not support;
 # per Ascend/pytorch docs/zh/troubleshooting/unsupported_op_called.md it follows the CPU-fallback warning.
 KINDS.update({"ERR01007": "op-unsupported-on-npu"})
@@ -63,9 +62,6 @@ def registry_kind(code: str) -> str:
 
 # ACL's context-null code: the calling thread never selected a device (aclrtSetDevice / torch.npu.set_device).
 KINDS.update({"107002": "npu-device-not-set"})
-# The runtime's stream-capture codes (ACL_ERROR_RT_CAPTURE_DEPENDENCY .. ACL_ERROR_STREAM_CAPTURE_CONFLICT): an
-# operation that ACL graph capture does not allow was issued on a stream being captured.
-KINDS.update({str(code): "aclgraph-capture-failed" for code in range(107024, 107033)})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (

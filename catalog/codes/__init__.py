@@ -36,6 +36,10 @@ ERRNO = lazy(r"\(errno: (\d+) - |\"errno\":(\d+)\b|[{,] ?errno:(\d+)\b")
 ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
 ERRNO_NAME_SOURCE = r"\b(" + "|".join(ERRNO_NAMES) + r")\b"
 ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
+# The runtime's stream-capture codes (acl.yaml: ACL_ERROR_RT_CAPTURE_DEPENDENCY .. ACL_ERROR_STREAM_CAPTURE_CONFLICT,
+# _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
+# stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
+CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
 HINT = lazy(r"(?i)\d{5}|dcmi|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
 
 
