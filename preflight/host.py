@@ -13,9 +13,7 @@ import dataclasses
 import errno
 import fnmatch
 import os
-import signal
 import stat
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -148,6 +146,8 @@ class CommandResult:
 
 def _kill_group(pid: int) -> None:
     """SIGKILL the command's whole process group (it was started in its own session)."""
+    import signal
+
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -162,6 +162,8 @@ def run_command(
     The command runs in a new session, so on a timeout (or Ctrl-C here) its whole process
     group is killed: a wedged npu-smi or an import that spawned workers is not left behind.
     """
+    import subprocess  # here, not at import: a check on a host without npu-smi runs no command
+
     args = tuple(str(a) for a in argv)
     try:
         proc = subprocess.Popen(
