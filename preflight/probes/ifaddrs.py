@@ -10,8 +10,9 @@ link-local IPv6 addresses with their ``%interface`` scope. Importing psutil for 
 from __future__ import annotations
 
 import os
-import socket
 import struct
+
+import _socket as socket  # the C module: the socket wrapper's enums and selectors cost more than the whole ask
 
 # linux/netlink.h, linux/rtnetlink.h, linux/if_link.h, linux/if_addr.h
 _NLMSG_ERROR, _NLMSG_DONE = 2, 3
@@ -28,10 +29,13 @@ _IFADDR = struct.Struct("=BBBBI")  # ifaddrmsg: family, prefix length, flags, sc
 def interface_addresses() -> dict[str, list[str]] | None:
     """IPv4 and IPv6 addresses by interface name, as the env probe keeps them from psutil (sorted)."""
     try:
-        with socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE) as sock:
+        sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+        try:
             sock.bind((0, 0))
             links = _dump(sock, _RTM_GETLINK, 1)
             addrs = _dump(sock, _RTM_GETADDR, 2)
+        finally:
+            sock.close()
         return _by_interface(links, addrs)
     except (OSError, AttributeError, ValueError, struct.error):  # no AF_NETLINK (another OS), a sandbox, a reply not understood
         return None
