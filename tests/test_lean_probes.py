@@ -89,3 +89,23 @@ def test_interfaces_are_psutils_in_a_busy_namespace(tmp_path):
     names = [name for name, _ in got]
     assert {"v0:app", "b0", "t0"} <= set(names) and "t1" not in names  # a label, an IPv6-only bridge; t1 has no address at all
     assert dict(got)["v1"][0] == "10.9.0.1"  # the local end of the point-to-point address
+
+
+def test_probes_that_wait_on_commands_run_together(tmp_path):
+    """The --python query waits for npu-smi to have run: in turn (packages first) it would time out."""
+    from pathlib import Path
+
+    from ascendrl.preflight.host import Host
+    from ascendrl.preflight.probes import PROBES, WAITS, collect
+
+    assert set(WAITS) <= set(PROBES)
+    captured = Path(__file__).parent / "hosts" / "npu-smi" / "healthy-8x910b3.txt"
+    npu_smi = tmp_path / "npu-smi"
+    npu_smi.write_text(f'#!/bin/sh\ntouch "{tmp_path}/npu-smi-ran"\ncat "{captured}"\n')
+    python = tmp_path / "python"
+    python.write_text(f'#!/bin/sh\nwhile [ ! -e "{tmp_path}/npu-smi-ran" ]; do sleep 0.05; done\nexec "{sys.executable}" "$@"\n')
+    for script in (npu_smi, python):
+        script.chmod(0o755)
+    facts = collect(Host(npu_smi=str(npu_smi), python=str(python), timeout=30))
+    assert facts.value("python.version") == "%d.%d.%d" % sys.version_info[:3]
+    assert facts.get_fact("npu_smi.info").reason is None

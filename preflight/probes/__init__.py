@@ -43,8 +43,19 @@ def _safe(name: str, probe: Probe, host: Host) -> dict[str, Fact]:
         return {f"probe.{name}": missing(f"probe {name}", f"crashed: {detail}")}
 
 
+# The probes that may wait on a command, and when they do: those run in threads (--deep and the recipe
+# query take seconds, npu-smi up to its timeout), the others meanwhile in this one. A thread for a
+# probe that only reads files cost more than the probe (~0.5 ms each on a busy 2-core machine).
+WAITS: dict[str, Callable[[Host], bool]] = {
+    "packages": lambda host: bool(host.python),
+    "npu_smi": lambda host: True,
+    "torch_npu_import": lambda host: host.deep,
+    "recipe": lambda host: host.recipe is not None,
+}
+
+
 def collect(host: Host) -> Facts:
-    """Run every probe; the slow ones (subprocesses) run concurrently, the facts keep the probes' order.
+    """Run every probe, the ones that wait on a command concurrently; the facts keep the probes' order.
 
     Plain threads: concurrent.futures (and the logging it imports) cost more than the threads it manages.
     """
@@ -53,11 +64,16 @@ def collect(host: Host) -> Facts:
     def run(name: str, probe: Probe) -> None:
         results[name] = _safe(name, probe, host)
 
-    threads = [threading.Thread(target=run, args=item, name=f"probe-{item[0]}") for item in PROBES.items()]
+    waiting = {name for name, waits in WAITS.items() if waits(host)}
+    threads = [threading.Thread(target=run, args=item, name=f"probe-{item[0]}") for item in PROBES.items() if item[0] in waiting]
     for thread in threads:
         thread.start()
-    facts: dict[str, Fact] = {}
-    for thread, name in zip(threads, PROBES):
+    for name, probe in PROBES.items():
+        if name not in waiting:
+            run(name, probe)
+    for thread in threads:
         thread.join()
+    facts: dict[str, Fact] = {}
+    for name in PROBES:
         facts.update(results[name] if name in results else {f"probe.{name}": missing(f"probe {name}", "crashed: the probe's thread ended without a result")})
     return Facts(facts)
