@@ -22,6 +22,7 @@ TIMEOUT_RC = 124  # like coreutils' timeout(1)
 NOT_FOUND_RC = 127  # like a shell for a missing command
 MAX_SYMLINKS = 40  # Linux's own limit on links followed in one lookup (MAXSYMLINKS)
 INFO_LIMIT = 1 << 20  # installer info files and captured outputs are a few KiB
+_SLASH = Path("/")
 REAP_TIMEOUT = 5.0  # after killing a timed-out command's group, how long to wait for its pipes
 
 
@@ -222,7 +223,7 @@ class Host:
     @property
     def live(self) -> bool:
         """True when checking this very machine (RAM, /proc, processes are meaningful)."""
-        return self.root == Path("/")
+        return self.root == _SLASH  # asked often (every path look-up): a Path built per call was 1 ms of a check
 
     def path(self, path: str | os.PathLike[str]) -> Path:
         """Map a host path (absolute, as the host sees it) to where we can read it.

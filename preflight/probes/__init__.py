@@ -43,9 +43,10 @@ def _safe(name: str, probe: Probe, host: Host) -> dict[str, Fact]:
         return {f"probe.{name}": missing(f"probe {name}", f"crashed: {detail}")}
 
 
-# The probes that may wait on a command, and when they do: those run in threads (--deep and the recipe
-# query take seconds, npu-smi up to its timeout), the others meanwhile in this one. A thread for a
-# probe that only reads files cost more than the probe (~0.5 ms each on a busy 2-core machine).
+# The probes that may wait on a command, and when they do (--deep and the recipe query take seconds,
+# npu-smi up to its timeout). Two or more of them run in threads, the others meanwhile in this one;
+# a lone one runs here too. A thread for a probe that only reads files cost more than the probe, and
+# a thread's hand-over of the interpreter lock can cost a switch interval (5 ms) on a busy machine.
 WAITS: dict[str, Callable[[Host], bool]] = {
     "packages": lambda host: bool(host.python),
     "npu_smi": lambda host: True,
@@ -55,7 +56,7 @@ WAITS: dict[str, Callable[[Host], bool]] = {
 
 
 def collect(host: Host) -> Facts:
-    """Run every probe, the ones that wait on a command concurrently; the facts keep the probes' order.
+    """Run every probe, the ones that wait on commands concurrently; the facts keep the probes' order.
 
     Plain threads: concurrent.futures (and the logging it imports) cost more than the threads it manages.
     """
@@ -65,6 +66,8 @@ def collect(host: Host) -> Facts:
         results[name] = _safe(name, probe, host)
 
     waiting = {name for name, waits in WAITS.items() if waits(host)}
+    if len(waiting) < 2:
+        waiting = set()
     threads = [threading.Thread(target=run, args=item, name=f"probe-{item[0]}") for item in PROBES.items() if item[0] in waiting]
     for thread in threads:
         thread.start()
