@@ -1,26 +1,37 @@
-"""The live packages probe lists each sys.path folder once; it must answer what importlib.metadata answers.
+"""The packages probe lists each path folder once (distinfo.py); it must answer what importlib.metadata answers.
 
 Each case is a real folder tree of metadata folders; importlib.metadata itself, pointed at the same
-folders, is the reference.
+folders, is the reference, in this process and inside a checked interpreter (--python).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
 import sys
 from importlib import metadata
 
 import pytest
 
-from ascendrl.preflight.probes.packages import PACKAGES, _cuda_dists, _field, _installed
+from ascendrl.preflight.host import Host
+from ascendrl.preflight.probes.distinfo import cuda_dists, field, installed
+from ascendrl.preflight.probes.packages import PACKAGES, _from_interpreter
+
+NAMES = list(PACKAGES)
 
 
-def _reference(paths: list[str]) -> tuple[dict, dict]:
+def _installed(paths: list[str], **options):
+    return installed(paths, NAMES, **options)
+
+
+def _reference(paths: list[str], cuda_last: bool = False) -> tuple[dict, dict]:
     versions = {}
     for dist in PACKAGES:
         found = next(iter(metadata.Distribution.discover(name=dist, path=paths)), None)
         if found is not None:
             versions[dist] = found.version
-    return versions, _cuda_dists(metadata.distributions(path=paths))
+    return versions, cuda_dists(metadata.distributions(path=paths), cuda_last=cuda_last)
 
 
 def _dist(folder, name: str, text: str, file: str = "METADATA") -> None:
@@ -63,8 +74,42 @@ def test_the_scan_answers_as_importlib_metadata(site):
     assert cuda == {"nvidia-cublas-cu12": "12.8.4.1", "nvidia-nccl-cu12": "2.27"}
 
 
+def test_a_cuda_wheel_found_twice_keeps_the_later_when_asked(site):
+    assert _installed(site, cuda_last=True) == _reference(site, cuda_last=True)
+    assert _installed(site, cuda_last=True)[1]["nvidia-cublas-cu12"] == "12.1.0"
+
+
 def test_the_scan_of_this_interpreter_answers_as_importlib_metadata():
     assert _installed(sys.path) == _reference(sys.path)
+
+
+REFERENCE_QUERY = """
+import json, sys
+from importlib import metadata
+names = json.loads(sys.argv[1])
+pk = {}
+for n in names:
+    try:
+        pk[n] = metadata.version(n)
+    except Exception:
+        pk[n] = None
+cuda = {}
+for d in metadata.distributions():
+    n = (d.metadata["Name"] or "").lower().replace("_", "-")
+    if n.startswith("nvidia-"):
+        cuda[n] = d.version
+print(json.dumps([pk, dict(sorted(cuda.items()))]))
+"""
+
+
+def test_the_query_in_a_checked_interpreter_answers_as_importlib_metadata(site, tmp_path):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(site)}
+    facts = _from_interpreter(Host(python=sys.executable, env=env))
+    ref = subprocess.run([sys.executable, "-c", REFERENCE_QUERY, json.dumps(NAMES)], env=env, capture_output=True, text=True, check=True, cwd=tmp_path)
+    versions, cuda = json.loads(ref.stdout)
+    assert {dist: facts[f"pkg.{key}"].value for dist, key in PACKAGES.items()} == versions
+    assert facts["pkg.cuda_dists"].value == cuda
+    assert versions["torch"] == "2.7.1+cpu" and cuda["nvidia-cublas-cu12"] == "12.1.0"  # the later copy, as ever
 
 
 def test_a_zip_on_the_path_is_left_to_importlib_metadata(tmp_path):
@@ -80,4 +125,4 @@ def test_a_zip_on_the_path_is_left_to_importlib_metadata(tmp_path):
 def test_a_field_reads_as_the_email_parser_reads_it(text):
     import email.parser
 
-    assert _field(text, "Version") == email.parser.HeaderParser().parsestr(text).get("Version")
+    assert field(text, "Version") == email.parser.HeaderParser().parsestr(text).get("Version")

@@ -1,21 +1,22 @@
 """Python and the installed stack, read from package metadata without importing anything heavy.
 
 Three ways, one result: this interpreter (its sys.path folders, looked up in-process by
-importlib.metadata's rules, see ``_installed``), another
-interpreter (``--python EXE``: a short metadata query run in it), or the site-packages
+importlib.metadata's rules: distinfo.py), another interpreter (``--python EXE``: a short query
+run in it, with distinfo.py's text), or the site-packages
 folders of a mounted image (``--root DIR``: METADATA files read through the host, inside the root).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
 import sys
 from pathlib import Path
 
+from ascendrl import cache
+
 from ..host import Host
 from ..model import Fact, missing
+from . import distinfo
 
 # Distribution names as published on PyPI; facts are keyed by the name on the right.
 PACKAGES: dict[str, str] = {
@@ -34,31 +35,20 @@ PACKAGES: dict[str, str] = {
     "numpy": "numpy",
 }
 
-# CUDA runtime wheels that a PyPI (CUDA) torch or vllm pulls in; their presence means a CUDA stack (ARL-C014).
-CUDA_DIST_PREFIX = "nvidia-"
-
-# Runs inside the checked interpreter: stdlib only, Python 3.8+.
+# Runs inside the checked interpreter: stdlib only, any Python 3. From 3.8 on it runs distinfo.py's text
+# (argv[2]); before, there is no importlib.metadata and every package reads as not installed.
 _QUERY = """
 import json, platform, sys
-try:
-    from importlib import metadata
-except ImportError:
-    metadata = None
 names = json.loads(sys.argv[1])
-pk = {}
-for n in names:
-    try:
-        pk[n] = metadata.version(n) if metadata else None
-    except Exception:
-        pk[n] = None
-cuda = {}
-for d in (metadata.distributions() if metadata else ()):
-    n = (d.metadata["Name"] or "").lower().replace("_", "-")
-    if n.startswith("nvidia-"):
-        cuda[n] = d.version
+versions, cuda = {}, {}
+if sys.version_info >= (3, 8):
+    scope = {"__name__": "ascendrl_distinfo"}
+    exec(sys.argv[2], scope)
+    found = scope["installed"](sys.path, names, cuda_last=True)
+    versions, cuda = found if found is not None else scope["by_importlib"](names, cuda_last=True)
 print(json.dumps({"python": platform.python_version(),
                   "implementation": platform.python_implementation(),
-                  "executable": sys.executable, "packages": pk, "cuda": cuda}))
+                  "executable": sys.executable, "packages": {n: versions.get(n) for n in names}, "cuda": cuda}))
 """
 
 # Where Python packages live in the images users run (CANN images put Python under
@@ -87,10 +77,9 @@ def probe_packages(host: Host) -> dict[str, Fact]:
         "python.implementation": Fact(implementation, "platform"),
         "python.executable": Fact(sys.executable, "sys.executable"),
     }
-    found = _installed(sys.path)
-    if found is None:  # a zip or egg file on sys.path: importlib.metadata reads those
-        found = _installed_by_importlib()
-    versions, cuda = found
+    names = list(PACKAGES)
+    found = distinfo.installed(sys.path, names)
+    versions, cuda = found if found is not None else distinfo.by_importlib(names)
     for dist, key in PACKAGES.items():
         facts[f"pkg.{key}"] = Fact(versions[dist], source) if dist in versions else missing(source, "not installed")
     facts["pkg.cuda_dists"] = Fact(cuda, source)
@@ -107,131 +96,10 @@ def _python_version() -> tuple[str, str]:
     return (head + ".0" if head.count(".") == 1 else head), "CPython"
 
 
-def _normalize(name: str) -> str:
-    """A distribution name as importlib.metadata keys its metadata folders (PEP 503, dashes as underscores)."""
-    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
-
-
-Installed = tuple[dict[str, "str | None"], dict[str, "str | None"]]
-
-
-def _installed(paths: list[str]) -> Installed | None:
-    """(version by wanted distribution, version by CUDA wheel) from one listing of each ``paths`` folder.
-
-    What ``importlib.metadata.version`` and ``distributions()`` answer, by their rules: metadata
-    folders keyed by the name in the folder's name, the first on the path wins, a folder's
-    dist-infos before its egg. Only the wanted folders' metadata is read: a ``version()`` call per
-    package (each a scan of the path) and a parse of every installed distribution's metadata for the
-    CUDA wheels cost a training venv of 200 distributions 100+ ms. None when importlib.metadata
-    would look elsewhere too: a zip file on the path, or another finder that lists distributions.
-    """
-    from importlib.machinery import PathFinder
-
-    if any(getattr(finder, "find_distributions", None) and finder is not PathFinder for finder in sys.meta_path):
-        return None
-    wanted = {_normalize(dist): dist for dist in PACKAGES}
-    wanted_eggs = {dist.lower().replace("-", "_"): dist for dist in PACKAGES}
-    versions: dict[str, str | None] = {}
-    cuda: dict[str, str | None] = {}
-    for entry in paths:
-        try:
-            children = os.listdir(entry or ".")
-        except OSError:
-            if os.path.exists(entry or "."):
-                return None
-            continue
-        found = []  # (wanted distribution or None, folder-name key, metadata path)
-        egg = os.path.basename(entry).lower()
-        for child in children:
-            low = child.lower()
-            if low.endswith((".dist-info", ".egg-info")):
-                key = _normalize(low.rpartition(".")[0].partition("-")[0])
-                found.append((wanted.get(key), key, os.path.join(entry, child)))
-        if egg.endswith(".egg") and "egg-info" in (c.lower() for c in children):
-            key = egg.rpartition(".")[0].partition("-")[0].replace("-", "_")
-            found += [(wanted_eggs.get(key), key, os.path.join(entry, c)) for c in children if c.lower() == "egg-info"]
-        for dist, key, folder in found:
-            if dist is not None and dist not in versions:
-                versions[dist] = _field(_metadata_text(folder), "Version")
-            if key.startswith("nvidia"):  # a folder's name is its distribution's name; the Name field decides
-                text = _metadata_text(folder)
-                name = (_field(text, "Name") or "").lower().replace("_", "-")
-                if name.startswith(CUDA_DIST_PREFIX):
-                    cuda.setdefault(name, _field(text, "Version"))
-    return versions, dict(sorted(cuda.items()))
-
-
-def _metadata_text(folder: str) -> str:
-    """A distribution's METADATA, else PKG-INFO, else the .egg-info file itself: what importlib.metadata parses."""
-    for name in ("METADATA", "PKG-INFO"):
-        try:
-            with open(os.path.join(folder, name), encoding="utf-8") as handle:
-                if text := handle.read():
-                    return text
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
-            pass
-    try:
-        with open(folder, encoding="utf-8") as handle:
-            return handle.read()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
-        return ""
-
-
-# A header line as the email package's feed parser tells them from the body: a name and a colon,
-# a continuation (leading blank), or an mbox "From " line.
-_HEADER_LINE = re.compile(r"(From |[\041-\071\073-\176]*:|[\t ])")
-_LINES = re.compile(r".*?(?:\r\n|\r|\n)|.+", re.DOTALL)
-
-
-def _field(text: str, field: str) -> str | None:
-    """The first ``field`` header of an RFC 822 header block, as ``email``'s compat32 parser returns it.
-
-    Continuation lines are joined, the value is stripped of leading blanks and the final line end;
-    the headers end at a blank line or a line that is no header. None when the field is absent.
-    """
-    wanted = field.lower()
-    value: list[str] | None = None
-    for line in _LINES.findall(text):
-        if not _HEADER_LINE.match(line):
-            break  # a blank line (or the body, without one)
-        if line[0] in " \t":
-            if value is not None:
-                value.append(line)
-            continue
-        if value is not None:
-            break  # the field's value ended; the first occurrence is the one returned
-        if line.startswith("From ") or line.startswith(":"):
-            continue  # an mbox envelope line, or a header without a name: skipped
-        name, rest = line.split(":", 1)
-        if name.lower() == wanted:
-            value = [rest.lstrip(" \t")]
-    return "".join(value).rstrip("\r\n") if value is not None else None
-
-
-def _installed_by_importlib() -> Installed:  # pragma: no cover - only with a zip on sys.path
-    from importlib import metadata
-
-    versions: dict[str, str | None] = {}
-    for dist in PACKAGES:
-        try:
-            versions[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            pass
-    return versions, _cuda_dists(metadata.distributions())
-
-
-def _cuda_dists(dists) -> dict[str, str]:
-    found = {}
-    for dist in dists:
-        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
-        if name.startswith(CUDA_DIST_PREFIX):
-            found.setdefault(name, dist.version)
-    return dict(sorted(found.items()))
-
-
 def _from_interpreter(host: Host) -> dict[str, Fact]:
     exe = str(host.python)
-    result = host.run([exe, "-c", _QUERY, json.dumps(list(PACKAGES))], timeout=max(host.timeout, 20))
+    program = cache.shipped_text(distinfo.__file__, __package__, "distinfo.py")
+    result = host.run([exe, "-c", _QUERY, json.dumps(list(PACKAGES)), program], timeout=max(host.timeout, 20))
     source = f"metadata query run by {exe}"
     try:
         data = json.loads(result.stdout.strip().splitlines()[-1]) if result.rc == 0 else None
@@ -272,7 +140,7 @@ def _from_root(host: Host) -> dict[str, Fact]:
     for site in sites:
         for name, version in _distributions(host, site):
             found.setdefault(name, version)
-    cuda = {name: version for name, version in sorted(found.items()) if name.startswith(CUDA_DIST_PREFIX)}
+    cuda = {name: version for name, version in sorted(found.items()) if name.startswith(distinfo.CUDA_DIST_PREFIX)}
     facts = {"python.version": _python_from_site(Path(rel), rel), "pkg.cuda_dists": Fact(cuda, source)}
     for dist_name, key in PACKAGES.items():
         value = found.get(dist_name)
@@ -303,7 +171,7 @@ def _distributions(host: Host, site: str) -> list[tuple[str, str]]:
                 head = host.read_text(meta, limit=64 << 10).split("\n\n", 1)[0]
             except OSError:
                 continue
-            name, version = (_field(head, "Name") or "").strip(), (_field(head, "Version") or "").strip()
+            name, version = (distinfo.field(head, "Name") or "").strip(), (distinfo.field(head, "Version") or "").strip()
             if name and version:
                 out.append((name.lower().replace("_", "-"), version))
             break
