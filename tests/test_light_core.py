@@ -84,4 +84,6 @@ def test_check_json_imports_only_what_it_needs(tmp_path):
                            timeout=120, env=env, cwd=tmp_path) for _ in range(2)]
     first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
     assert first[0] == second[0] == 1  # no NPUs here: findings fail
-    assert second[1] == []  # the compatibility matrices from the cache (the first run parsed them)
+    zipped = any(os.path.isfile(entry) for entry in sys.path)  # a zip on the path is read by importlib.metadata itself
+    expected = ["email", "importlib.metadata"] if zipped else []
+    assert [m for m in second[1] if m not in expected] == []  # the compatibility matrices from the cache

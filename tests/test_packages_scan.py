@@ -126,3 +126,11 @@ def test_a_field_reads_as_the_email_parser_reads_it(text):
     import email.parser
 
     assert field(text, "Version") == email.parser.HeaderParser().parsestr(text).get("Version")
+
+
+def test_the_python_version_is_platforms():
+    import platform
+
+    from ascendrl.preflight.probes.packages import _python_version
+
+    assert _python_version() == (platform.python_version(), platform.python_implementation())
