@@ -31,6 +31,7 @@ def interface_addresses() -> dict[str, list[str]] | None:
     try:
         sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
         try:
+            sock.settimeout(5.0)  # the kernel answers at once; never wait on it for ever
             sock.bind((0, 0))
             links = _dump(sock, _RTM_GETLINK, 1)
             addrs = _dump(sock, _RTM_GETADDR, 2)
