@@ -70,6 +70,16 @@ def shipped_texts(module_file: str, package: str, suffixes: tuple[str, ...], fol
     return sorted((p.name, p.read_text(encoding="utf-8")) for p in root.iterdir() if p.name.endswith(suffixes))
 
 
+def shipped_text(module_file: str, package: str, name: str) -> str:
+    """One data file shipped beside a module (``name`` relative to its folder), read as shipped_texts reads."""
+    path = Path(module_file).parent / name
+    if path.parent.is_dir():
+        return path.read_text(encoding="utf-8")
+    from importlib import resources  # pragma: no cover - zipped installs only
+
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+
+
 def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], T]) -> T:
     """``load(data)`` of the cached JSON for ``kind``/``key``; on a miss, ``build()`` it, store it, load it.
 

@@ -90,6 +90,35 @@ def _check_path(flag: str, value: str, *, executable: bool) -> str:
     return value
 
 
+def _columns() -> int:
+    """shutil.get_terminal_size().columns: $COLUMNS, else the terminal's width, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout at the width shutil would give, without importing shutil.
+
+    Every add_argument builds a formatter, and the stock one imports shutil (with bz2 and lzma) for
+    the terminal's width: 2-3 ms of every command, for help that a check or an explain never prints.
+    """
+
+    def __init__(self, prog: str, *args: Any, width: int | None = None, **kwargs: Any) -> None:
+        super().__init__(prog, *args, width=_columns() - 2 if width is None else width, **kwargs)
+
+
+class _RawFormatter(_Formatter, argparse.RawDescriptionHelpFormatter):
+    """The same for a command whose epilog is a table (`run`)."""
+
+
 def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """The CLI's parser; given the command, only that command's arguments are added.
 
@@ -98,12 +127,12 @@ def _parser(command: str | None = None) -> argparse.ArgumentParser:
     """
     from ascendrl import __version__
 
-    parser = argparse.ArgumentParser(prog="ascendrl", description="Diagnostics for verl GRPO runs on Ascend NPUs.")
+    parser = argparse.ArgumentParser(prog="ascendrl", description="Diagnostics for verl GRPO runs on Ascend NPUs.", formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"ascendrl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (add_arguments, options) in _COMMANDS.items():
         if command is None or command == name:
-            add_arguments(sub.add_parser(name, **options))
+            add_arguments(sub.add_parser(name, **{"formatter_class": _Formatter, **options}))
     return parser
 
 
@@ -212,7 +241,7 @@ _COMMANDS: dict[str, tuple[Callable[[argparse.ArgumentParser], None], dict[str, 
     "run": (_args_run, dict(
         help="launch a recipe (or `-- COMMAND`) under supervision: preflight, live diagnosis, clean stop",
         usage="ascendrl run [options] RECIPE [KEY=VALUE ...]\n       ascendrl run [options] -- COMMAND [ARG ...]   (e.g. -- bash train.sh)",
-        epilog=RUN_EXIT_TABLE, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=RUN_EXIT_TABLE, formatter_class=_RawFormatter,
     )),
     "data": (_args_data, dict(help="prepare datasets in verl's RL parquet format")),
     "plan": (_args_plan, dict(help="memory plan per NPU: what vLLM will log (KV cache, concurrency) and whether the actor fits")),

@@ -33,7 +33,12 @@ def to_json(report: Report) -> str:
 def json_text(doc: Any) -> str:
     """JSON that is always valid UTF-8: undecodable bytes from the environment or file names
     (Python's surrogate escapes) become visible ``\\xff`` text instead of invalid output."""
-    return json.dumps(_clean(doc), indent=2, ensure_ascii=False)
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    try:
+        text.encode("utf-8")  # the usual case: no escaped byte anywhere, nothing to clean (a walk of every value)
+        return text
+    except UnicodeEncodeError:
+        return json.dumps(_clean(doc), indent=2, ensure_ascii=False)
 
 
 def _clean(value: Any) -> Any:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from packaging.version import Version
@@ -17,7 +16,7 @@ from ascendrl import cache
 @functools.lru_cache(maxsize=1)
 def matrices() -> dict[str, Any]:
     """The parsed matrices; from the JSON cache (ascendrl/cache.py) while compat.yaml is unchanged: no YAML import."""
-    text = resources.files(__package__).joinpath("data/compat.yaml").read_text(encoding="utf-8")
+    text = cache.shipped_text(__file__, __package__, "data/compat.yaml")
     return cache.cached("compat", cache.content_key("compat", cache.own_source(__file__), text), lambda: _parse(text), _checked)
 
 

@@ -7,7 +7,6 @@ A rule never prints and never raises to the user: a crash inside one becomes an
 from __future__ import annotations
 
 import re
-import traceback
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -75,6 +74,8 @@ class InternalError(Rule):
 
 
 def internal_error(where: str, exc: BaseException) -> Finding:
+    import traceback  # only for a crash: linecache and tokenize come with it
+
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
     return InternalError().warn(f"{where} crashed: {detail}")
 

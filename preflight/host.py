@@ -13,9 +13,7 @@ import dataclasses
 import errno
 import fnmatch
 import os
-import signal
 import stat
-import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +22,7 @@ TIMEOUT_RC = 124  # like coreutils' timeout(1)
 NOT_FOUND_RC = 127  # like a shell for a missing command
 MAX_SYMLINKS = 40  # Linux's own limit on links followed in one lookup (MAXSYMLINKS)
 INFO_LIMIT = 1 << 20  # installer info files and captured outputs are a few KiB
+_SLASH = Path("/")
 REAP_TIMEOUT = 5.0  # after killing a timed-out command's group, how long to wait for its pipes
 
 
@@ -148,6 +147,8 @@ class CommandResult:
 
 def _kill_group(pid: int) -> None:
     """SIGKILL the command's whole process group (it was started in its own session)."""
+    import signal
+
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -162,6 +163,8 @@ def run_command(
     The command runs in a new session, so on a timeout (or Ctrl-C here) its whole process
     group is killed: a wedged npu-smi or an import that spawned workers is not left behind.
     """
+    import subprocess  # here, not at import: a check on a host without npu-smi runs no command
+
     args = tuple(str(a) for a in argv)
     try:
         proc = subprocess.Popen(
@@ -220,7 +223,7 @@ class Host:
     @property
     def live(self) -> bool:
         """True when checking this very machine (RAM, /proc, processes are meaningful)."""
-        return self.root == Path("/")
+        return self.root == _SLASH  # asked often (every path look-up): a Path built per call was 1 ms of a check
 
     def path(self, path: str | os.PathLike[str]) -> Path:
         """Map a host path (absolute, as the host sees it) to where we can read it.

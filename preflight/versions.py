@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 _RC = re.compile(r"[.\-_]?rc\.?(\d+)", re.IGNORECASE)
@@ -58,6 +57,8 @@ def minor(version: Version) -> str:
 
 def in_range(version: Version, spec: str) -> bool | None:
     """Whether ``version`` satisfies a PEP 440 specifier; None when the spec is bad."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # its 4 KB pattern compiles at import: only when a range is checked
+
     try:
         return SpecifierSet(spec, prereleases=True).contains(Version(version.public))
     except InvalidSpecifier:

@@ -61,3 +61,29 @@ def test_a_command_parser_alone_parses_as_the_whole_one():
                  ["check", "--json", "--root", "/x", "--set", "a=1", "--set", "b=2"], ["run", "grpo", "model_path=/m", "--dry-run"]):
         assert vars(_parser(argv[0]).parse_args(argv)) == vars(_parser().parse_args(argv))
     assert _parser("explain")._subparsers._group_actions[0].choices.keys() == {"explain"}
+
+
+# What `check --json` on a host without the training stack leaves out (bench/bench_startup.py): psutil
+# (interfaces come from rtnetlink, RAM from /proc/meminfo), importlib.metadata and email (one listing of
+# sys.path), concurrent.futures and logging (plain threads), the crash-only traceback, subprocess with no
+# tool to run, packaging's specifier grammar with no range to check, and the YAML parser once cached.
+NOT_FOR_CHECK = ["psutil", "importlib.metadata", "email", "concurrent.futures", "logging", "traceback", "importlib.resources",
+                 "packaging.specifiers", "subprocess", "platform", "tempfile", "yaml", "rich"]
+CHECK_PROBE = """
+import contextlib, io, json, sys
+from ascendrl.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(["check", "--json"])
+print(json.dumps([code, sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)]))
+"""
+
+
+def test_check_json_imports_only_what_it_needs(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PATH"} | {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", CHECK_PROBE, json.dumps(NOT_FOR_CHECK)], capture_output=True, text=True,
+                           timeout=120, env=env, cwd=tmp_path) for _ in range(2)]
+    first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
+    assert first[0] == second[0] == 1  # no NPUs here: findings fail
+    zipped = any(os.path.isfile(entry) for entry in sys.path)  # a zip on the path is read by importlib.metadata itself
+    expected = ["email", "importlib.metadata"] if zipped else []
+    assert [m for m in second[1] if m not in expected] == []  # the compatibility matrices from the cache

@@ -1,20 +1,22 @@
 """Python and the installed stack, read from package metadata without importing anything heavy.
 
-Three ways, one result: this interpreter (``importlib.metadata`` in-process), another
-interpreter (``--python EXE``: a short metadata query run in it), or the site-packages
+Three ways, one result: this interpreter (its sys.path folders, looked up in-process by
+importlib.metadata's rules: distinfo.py), another interpreter (``--python EXE``: a short query
+run in it, with distinfo.py's text), or the site-packages
 folders of a mounted image (``--root DIR``: METADATA files read through the host, inside the root).
 """
 
 from __future__ import annotations
 
 import json
-import platform
 import sys
-from importlib import metadata
 from pathlib import Path
+
+from ascendrl import cache
 
 from ..host import Host
 from ..model import Fact, missing
+from . import distinfo
 
 # Distribution names as published on PyPI; facts are keyed by the name on the right.
 PACKAGES: dict[str, str] = {
@@ -33,31 +35,20 @@ PACKAGES: dict[str, str] = {
     "numpy": "numpy",
 }
 
-# CUDA runtime wheels that a PyPI (CUDA) torch or vllm pulls in; their presence means a CUDA stack (ARL-C014).
-CUDA_DIST_PREFIX = "nvidia-"
-
-# Runs inside the checked interpreter: stdlib only, Python 3.8+.
+# Runs inside the checked interpreter: stdlib only, any Python 3. From 3.8 on it runs distinfo.py's text
+# (argv[2]); before, there is no importlib.metadata and every package reads as not installed.
 _QUERY = """
 import json, platform, sys
-try:
-    from importlib import metadata
-except ImportError:
-    metadata = None
 names = json.loads(sys.argv[1])
-pk = {}
-for n in names:
-    try:
-        pk[n] = metadata.version(n) if metadata else None
-    except Exception:
-        pk[n] = None
-cuda = {}
-for d in (metadata.distributions() if metadata else ()):
-    n = (d.metadata["Name"] or "").lower().replace("_", "-")
-    if n.startswith("nvidia-"):
-        cuda[n] = d.version
+versions, cuda = {}, {}
+if sys.version_info >= (3, 8):
+    scope = {"__name__": "ascendrl_distinfo"}
+    exec(sys.argv[2], scope)
+    found = scope["installed"](sys.path, names, cuda_last=True)
+    versions, cuda = found if found is not None else scope["by_importlib"](names, cuda_last=True)
 print(json.dumps({"python": platform.python_version(),
                   "implementation": platform.python_implementation(),
-                  "executable": sys.executable, "packages": pk, "cuda": cuda}))
+                  "executable": sys.executable, "packages": {n: versions.get(n) for n in names}, "cuda": cuda}))
 """
 
 # Where Python packages live in the images users run (CANN images put Python under
@@ -80,32 +71,35 @@ def probe_packages(host: Host) -> dict[str, Fact]:
     if not host.live:
         return _from_root(host)
     source = f"importlib.metadata ({sys.executable})"
+    version, implementation = _python_version()
     facts = {
-        "python.version": Fact(platform.python_version(), f"platform ({sys.executable})"),
-        "python.implementation": Fact(platform.python_implementation(), "platform"),
+        "python.version": Fact(version, f"platform ({sys.executable})"),
+        "python.implementation": Fact(implementation, "platform"),
         "python.executable": Fact(sys.executable, "sys.executable"),
     }
+    names = list(PACKAGES)
+    found = distinfo.installed(sys.path, names)
+    versions, cuda = found if found is not None else distinfo.by_importlib(names)
     for dist, key in PACKAGES.items():
-        try:
-            facts[f"pkg.{key}"] = Fact(metadata.version(dist), source)
-        except metadata.PackageNotFoundError:
-            facts[f"pkg.{key}"] = missing(source, "not installed")
-    facts["pkg.cuda_dists"] = Fact(_cuda_dists(metadata.distributions()), source)
+        facts[f"pkg.{key}"] = Fact(versions[dist], source) if dist in versions else missing(source, "not installed")
+    facts["pkg.cuda_dists"] = Fact(cuda, source)
     return facts
 
 
-def _cuda_dists(dists) -> dict[str, str]:
-    found = {}
-    for dist in dists:
-        name = (dist.metadata["Name"] or "").lower().replace("_", "-")
-        if name.startswith(CUDA_DIST_PREFIX):
-            found.setdefault(name, dist.version)
-    return dict(sorted(found.items()))
+def _python_version() -> tuple[str, str]:
+    """platform.python_version() and python_implementation(); CPython's from sys.version without importing platform."""
+    head = sys.version.split(None, 1)[0] if sys.version else ""
+    if sys.implementation.name != "cpython" or not head or not all(c.isalnum() or c in "._+" for c in head):
+        import platform
+
+        return platform.python_version(), platform.python_implementation()
+    return (head + ".0" if head.count(".") == 1 else head), "CPython"
 
 
 def _from_interpreter(host: Host) -> dict[str, Fact]:
     exe = str(host.python)
-    result = host.run([exe, "-c", _QUERY, json.dumps(list(PACKAGES))], timeout=max(host.timeout, 20))
+    program = cache.shipped_text(distinfo.__file__, __package__, "distinfo.py")
+    result = host.run([exe, "-c", _QUERY, json.dumps(list(PACKAGES)), program], timeout=max(host.timeout, 20))
     source = f"metadata query run by {exe}"
     try:
         data = json.loads(result.stdout.strip().splitlines()[-1]) if result.rc == 0 else None
@@ -146,7 +140,7 @@ def _from_root(host: Host) -> dict[str, Fact]:
     for site in sites:
         for name, version in _distributions(host, site):
             found.setdefault(name, version)
-    cuda = {name: version for name, version in sorted(found.items()) if name.startswith(CUDA_DIST_PREFIX)}
+    cuda = {name: version for name, version in sorted(found.items()) if name.startswith(distinfo.CUDA_DIST_PREFIX)}
     facts = {"python.version": _python_from_site(Path(rel), rel), "pkg.cuda_dists": Fact(cuda, source)}
     for dist_name, key in PACKAGES.items():
         value = found.get(dist_name)
@@ -177,10 +171,7 @@ def _distributions(host: Host, site: str) -> list[tuple[str, str]]:
                 head = host.read_text(meta, limit=64 << 10).split("\n\n", 1)[0]
             except OSError:
                 continue
-            import email.parser  # only for metadata read off a host tree: ~10 ms to import
-
-            fields = email.parser.HeaderParser().parsestr(head)
-            name, version = (fields.get("Name") or "").strip(), (fields.get("Version") or "").strip()
+            name, version = (distinfo.field(head, "Name") or "").strip(), (distinfo.field(head, "Version") or "").strip()
             if name and version:
                 out.append((name.lower().replace("_", "-"), version))
             break

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from importlib import resources
 
 from ..host import Host
 from ..model import Fact, missing
@@ -32,6 +31,8 @@ def probe_recipe(host: Host) -> dict[str, Fact]:
     }
     python = host.python or sys.executable
     source = f"{python}: compose against its verl's config"
+    from importlib import resources
+
     program = resources.files("ascendrl.preflight").joinpath("lint_query.py").read_text(encoding="utf-8")
     args = {"overrides": list(resolved.overrides), "validate": host.validate, "root_prefix": "" if host.live else str(host.root)}
     result = host.run([python, "-c", program, json.dumps(args)], timeout=max(host.timeout, QUERY_TIMEOUT))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 from ..host import Host
 from ..model import Fact, missing
@@ -54,6 +53,8 @@ def probe_torch_npu_import(host: Host) -> dict[str, Fact]:
     if not host.live and not host.python:
         reason = "cannot import inside a --root image; pass --python to name an interpreter"
         return {"import.torch_npu": missing("--deep", reason), "import.torch": missing("--deep", reason)}
+    from concurrent.futures import ThreadPoolExecutor
+
     python = host.python or sys.executable
     with ThreadPoolExecutor(max_workers=2) as pool:
         npu = pool.submit(import_outcome, host, python, "torch_npu")
