@@ -63,12 +63,12 @@ def test_a_command_parser_alone_parses_as_the_whole_one():
     assert _parser("explain")._subparsers._group_actions[0].choices.keys() == {"explain"}
 
 
-# What `check --json` on a host without the training stack leaves out (bench/bench_startup.py): psutil
-# (interfaces come from rtnetlink, RAM from /proc/meminfo), importlib.metadata and email (one listing of
-# sys.path), concurrent.futures and logging (plain threads), the crash-only traceback, subprocess with no
-# tool to run, packaging's specifier grammar with no range to check, and the YAML parser once cached.
-NOT_FOR_CHECK = ["psutil", "importlib.metadata", "email", "concurrent.futures", "logging", "traceback", "importlib.resources",
-                 "packaging.specifiers", "subprocess", "platform", "tempfile", "yaml", "rich"]
+# What `check --json` on a host without the training stack leaves out (bench/bench_startup.py):
+# importlib.metadata and email (one listing of
+# sys.path), concurrent.futures and logging (plain threads), the crash-only traceback (psutil, which reads the
+# interfaces, imports subprocess), packaging's specifier grammar with no range to check, and the YAML parser once cached.
+NOT_FOR_CHECK = ["importlib.metadata", "email", "concurrent.futures", "logging", "traceback", "importlib.resources",
+                 "packaging.specifiers", "platform", "tempfile", "yaml", "rich"]
 CHECK_PROBE = """
 import contextlib, io, json, sys
 from ascendrl.cli import main

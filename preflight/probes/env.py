@@ -45,16 +45,12 @@ def probe_env(host: Host) -> dict[str, Fact]:
 
 
 def _interfaces() -> Fact:
-    """Each interface's IP addresses: psutil.net_if_addrs()'s answer, asked of rtnetlink without importing psutil."""
-    from .ifaddrs import interface_addresses
+    """Each interface's IP addresses, from psutil (imported here: only a live host's check needs it)."""
+    import socket
 
-    found = interface_addresses()
-    if found is None:  # no rtnetlink here: psutil knows the other ways
-        import socket
+    import psutil
 
-        import psutil
-
-        found = {}
-        for name, addrs in psutil.net_if_addrs().items():
-            found[name] = sorted(a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6))
+    found = {}
+    for name, addrs in psutil.net_if_addrs().items():
+        found[name] = sorted(a.address for a in addrs if a.family in (socket.AF_INET, socket.AF_INET6))
     return Fact(found, "psutil.net_if_addrs()")
