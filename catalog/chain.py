@@ -158,8 +158,9 @@ PROSE = lazy(
     r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
     r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+"
-    # torch_npu's failed aclnn call quoted in a sentence (an issue title: Encountered "call aclnnX failed, error code is N")
-    r'|(?<=")call aclnn\w+ failed, error code is \d+(?="))'
+    # torch_npu's failed aclnn call quoted in a sentence (an issue title: Encountered "call aclnnX failed, error code is N"),
+    # or ending a title after a full-width comma or colon ("… tiling error，call aclnnX failed, error code is N")
+    r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'
 )
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.

@@ -28,6 +28,8 @@ KINDS = {
     "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
+# aclnn's ACLNN_ERR_INNER_* codes: the operator failed inside (shape inference, tiling), not on its arguments.
+KINDS.update({"561001": "aclnn-inner-error", "561002": "aclnn-inner-error"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
@@ -66,7 +68,10 @@ KINDS.update({"107002": "npu-device-not-set"})
 # None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
+    # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
+    # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
     (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
+                      r"|Cannot find bin(?:ary)? (?:of|for) op \w+"
                       r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
     (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
@@ -79,6 +84,9 @@ CONTEXT_KINDS = (
     (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
     (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"),
      "stream-sync-timeout"),
+    # The runtime's Invalid_Argument (EE1003) for a kernel launched with 0 blocks: an empty grid (a rank or batch with
+    # no work) reached rtKernelLaunch, which CANN rejects where CUDA skips the launch (triton-ascend PR 1221).
+    (("EE1003",), re.compile(r"value 0 for parameter (?:coreDim|blockDim|numBlocks|block_?num)\b"), "kernel-launch-empty-grid"),
     # Context null (107002) because the device could not be opened at all (set_device itself failed), not because
     # the thread never selected one.
     (("107002",), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
@@ -101,6 +109,7 @@ CONTEXT_TITLES = {
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
     "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
+    "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.

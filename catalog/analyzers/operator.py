@@ -29,6 +29,10 @@ PARAM_CHECK = lazy(
     r"|[Pp]arameters? ([\w(),]+) (?:of (?:operator )?\w+ )?ha(?:s|ve) incorrect (dtype|shape dim|shape size|shape|format|stride)s?(?: \[?[\w, ]*\]?)?"
     # the reason ops-nn's quant matmul checks give ("the dtype of scale must be in dtype support list …")
     r"|the (dtype|shape dim|format) of (\w+) must be"
+    # a value check on a named attribute, often after the dtype/format that makes it apply (ops-nn weight-quant
+    # matmul: "when weight's dtype is [int4], weight's format is [FRACTAL_NZ], antiquantGroupSize should be 128 or 64",
+    # "In the per-group scenario, antiquantGroupSize should be in range [32, …], Actual is 16"): the value is wrong
+    r"|\b([a-z]+[A-Z]\w*) should be\b"
 )
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
 # The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
@@ -74,8 +78,8 @@ class OperatorParams(Analyzer):
             m = PARAM_CHECK.search(text)
             said = m.group(0)
             arg = (m.group(3) or m.group(5) or m.group(7) or m.group(8) or m.group(10) or m.group(11) or m.group(14)
-                   or (f"its {m.group(1)}" if m.group(1) else "an input"))
-            what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) else "")
+                   or m.group(15) or (f"its {m.group(1)}" if m.group(1) else "an input"))
+            what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) or m.group(15) else "")
                     or m.group(12) or m.group(13) or "dtype/shape").lower()
         elif any(registry_kind(code) == "aclnn-param-unsupported" for code in link.codes):
             # A registered argument-check code (EZ1001 AclNN_Parameter_Error …) whose free-text reason names a dtype
