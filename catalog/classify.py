@@ -80,7 +80,7 @@ GENERIC_PREFILTER = (
     "(?:Error|Exception) ?\uff1a",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
@@ -107,8 +107,10 @@ MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
 # description), such a line is the failure; inside a CANN report it stays one of its lines, and quoted inside another
-# message's repr (a literal "\n" in the line) it is that message's detail.
-REPORTED_CODE = re.compile(r"\bfailed, runtime result = [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
+# message's repr (a literal "\n" in the line) it is that message's detail. Ascend's ACL samples and AclLite report a
+# failed ACL call as "acl set device 0 failed, errorCode = 507033" (ERROR_LOG in Ascend/samples' utils.h callers), and
+# CANN's documented API examples as "aclrtSetDevice failed. ERROR: 507033" (their CHECK_RET / LOG_PRINT macro).
+REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
 

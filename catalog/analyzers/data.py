@@ -168,9 +168,11 @@ class TensorDevices(Analyzer):
 # A reward function called without an argument it requires: "accuracy_reward() missing 1 required positional
 # argument: 'solution'", "CosineReward.__call__() missing …". GRPO trainers pass dataset columns to reward
 # functions by name (TRL/ms-swift: every extra column as a keyword; verl: data_source, solution_str,
-# ground_truth, extra_info), so the missing argument is a column the dataset does not have.
+# ground_truth, extra_info), so the missing argument is a column the dataset does not have. ms-swift's built-in
+# reward classes are named for what they check (MathAccuracy, MultiModalAccuracyORM in swift/plugin/orm.py), so
+# "accura" and the ORM/PRM suffix count as reward names too, for a traceback cut before the reward frame.
 REWARD_ARGS = lazy(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: (.+)$")
-REWARD_NAME = lazy(r"reward|score|verif", re.I)
+REWARD_NAME = lazy(r"reward|score|verif|accura|(?-i:[OP]RM)\b", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
 
 
