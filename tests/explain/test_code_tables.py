@@ -103,3 +103,14 @@ def test_107027_is_a_stream_capture_code_also_returned_by_a_synchronize():
     info = decode("107027")
     assert "107027" in CAPTURE_CODES and info.name == "ACL_ERROR_RT_STREAM_CAPTURED"
     assert "captur" in info.meaning and "synchronize" in info.meaning and "aclError" in info.source
+
+
+def test_curated_rows_do_not_contradict_cann_registries():
+    # E13002/E13003 were filed as "unsupported operator" from an old atc page; CANN's registries say otherwise.
+    assert "E13002" not in tables()["cann"]["codes"] and decode("E13002").name == "Directory Operation Error Name Too Long"
+    assert "rootInfo" in decode("EI0015").meaning
+
+
+def test_acl_names_are_the_headers_spelling():
+    assert decode("207018").name == "ACL_ERROR_RT_DEVICE_OOM"  # the aclError page misspells it DEVIDE
+    assert decode("245002").name == "ACL_ERROR_GE_DEVICE_MEMORY_OPERATE_FAILED"
