@@ -42,6 +42,14 @@ def matching(catalog, entry_id: str, line: str):
     ("ARL-E339", "Operator MatMul_1 compilation failed. Optype is MatMul."),
     ("ARL-E346", "Call CannKbInit failed. Result = [1]. Init parameters: [a, b, c]"),
     ("ARL-E350", "[Parse][ClusterInfo]ranktable config devId[1],but local devId[3]"),
+    # hicann/opbase indv_executor.cpp, old and master wording
+    ("ARL-E337", "Io input dtype or format is not supported, get io input info is x(DT_BFLOAT16, ND) gamma(DT_BFLOAT16, ND) "
+                 "but supported list is:"),
+    ("ARL-E337", "The dtype or format of the actual input or output parameter of the operator is inconsistent with that "
+                 "defined in the operator prototype OpDef, details of parameter are x(DT_BFLOAT16, ND) , y(DT_BFLOAT16, ND) "),
+    # hicann/ops-nn aclnn_quant_matmul_v4.cpp (the older "should also be bfloat16" wording stays matched too)
+    ("ARL-E221", "When scale dtype is BFLOAT16, out dtype should be BFLOAT16 or INT32, actual dtype is DT_FLOAT16"),
+    ("ARL-E221", "When scale dtype is bfloat16, out dtype should also be bfloat16 but it is DT_INT32"),
 ])
 def test_each_release_wording_matches_its_entry(catalog, entry_id, line):
     assert matching(catalog, entry_id, line), line
