@@ -85,3 +85,32 @@ def test_tables_from_the_cache_equal_the_yaml(tmp_path, monkeypatch):
         tables.cache_clear()
     text = resources.files("ascendrl.catalog.codes").joinpath("cann_registry.yaml").read_text(encoding="utf-8")
     assert yaml.safe_load(text)["codes"].keys() == tables()["cann_registry"]["codes"].keys()
+
+
+@pytest.mark.parametrize("code, nic, variable", [
+    ("EI0019", "host NIC", "HCCL_IF_BASE_PORT"),  # hcomm docs/en/error_codes/EI0019-…: host network adapter socket
+    ("EI0020", "NPU NIC", "HCCL_NPU_SOCKET_PORT_RANGE"),  # …/EI0020-…: NPU network adapter socket, port 16666
+])
+def test_hccl_bind_codes_name_the_nic_hcomm_documents(code, nic, variable):
+    info = decode(code)
+    assert nic in info.meaning and variable in info.advice
+    assert "/hicann/hcomm/blob/" in info.source and code in info.source
+
+
+def test_107027_is_a_stream_capture_code_also_returned_by_a_synchronize():
+    from ascendrl.catalog.codes import CAPTURE_CODES
+
+    info = decode("107027")
+    assert "107027" in CAPTURE_CODES and info.name == "ACL_ERROR_RT_STREAM_CAPTURED"
+    assert "captur" in info.meaning and "synchronize" in info.meaning and "aclError" in info.source
+
+
+def test_curated_rows_do_not_contradict_cann_registries():
+    # E13002/E13003 were filed as "unsupported operator" from an old atc page; CANN's registries say otherwise.
+    assert "E13002" not in tables()["cann"]["codes"] and decode("E13002").name == "Directory Operation Error Name Too Long"
+    assert "rootInfo" in decode("EI0015").meaning
+
+
+def test_acl_names_are_the_headers_spelling():
+    assert decode("207018").name == "ACL_ERROR_RT_DEVICE_OOM"  # the aclError page misspells it DEVIDE
+    assert decode("245002").name == "ACL_ERROR_GE_DEVICE_MEMORY_OPERATE_FAILED"
