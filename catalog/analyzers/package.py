@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
@@ -79,7 +78,9 @@ def dist(module: str) -> str:
 @functools.cache
 def class_owners() -> dict[str, str]:
     """{class name: import name of the package that defines it}, from class_owners.yaml."""
-    import yaml  # only when a message names a class: most pastes never get here
+    from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
+
+    import yaml
 
     data = yaml.safe_load(resources.files(__package__).joinpath("class_owners.yaml").read_text(encoding="utf-8")) or {}
     return {name: package for package, row in data.items() for name in row.get("names", ())}
