@@ -662,7 +662,7 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
-        if exc is not None and exc.group(1).endswith("TypeError") and (tracker := self.trackers.get((name, prefix))) is not None \
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
             tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:

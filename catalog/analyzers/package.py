@@ -44,6 +44,11 @@ KNOWN_MODULES = frozenset((
     "vllm", "vllm_ascend", "verl", "torch", "torch_npu", "transformers", "trl", "peft", "accelerate", "deepspeed",
     "ray", "uvicorn", "fastapi", "datasets", "megatron", "mindspeed", "hydra", "omegaconf", "tensordict", "flash_attn",
 ))
+# vLLM's general-plugin loader calls every plugin's register function without catching what it raises: an
+# AttributeError / TypeError out of it is a plugin's registration code meeting another vLLM's API.
+PLUGIN_LOADERS = frozenset(("load_general_plugins", "load_plugins_by_group"))
+PLUGIN_LOADER = lazy(r"\bload_general_plugins\(")
+PLUGINS = "https://github.com/vllm-project/vllm/blob/v0.10.2/vllm/plugins/__init__.py"
 # "'DPMetadata' object has no attribute 'cu_tokens_across_dp_cpu'": any class; whose it is comes from class_owners.yaml.
 OBJ_ATTR = lazy(r"'(\w+)' object has no attribute '(\w+)(?:'|$)")
 # torch's c10d base classes for a collective a backend does not implement ("ProcessGroup nccl does not support
@@ -273,6 +278,22 @@ class PackageMismatch(Analyzer):
                     return None
             else:
                 return None
+        elif link.short_type in ("AttributeError", "TypeError") and (
+                PLUGIN_LOADER.search(link.source) or any(f.func in PLUGIN_LOADERS for f in link.frames)):
+            plugin = next((f.package for f in reversed(link.frames) if f.package and f.package != "vllm"), None)
+            return Finding(
+                f"A vLLM plugin's registration does not fit this vLLM ({link.short_type} while vLLM ran its general plugins)"[:160],
+                f"{link.short_type}: {msg[:160].rstrip('.?!')}. vLLM raised it while calling the register functions of the installed plugins "
+                f"(load_general_plugins runs each one without catching), so {dist(plugin) if plugin else 'a plugin (vllm-ascend on Ascend)'} "
+                "was written for another vLLM release than the one installed"
+                + (f" (the log shows vllm {facts.versions['vllm']})" if "vllm" in facts.versions else "")
+                + ", or a setting tells it to take another release's code path (a VLLM_VERSION override).",
+                ("Install the vLLM release your vllm-ascend (or other plugin) release is built for (vllm-ascend's versioning policy; "
+                 "pip show vllm vllm-ascend), and unset a VLLM_VERSION override that names another release",
+                 "To find the plugin: python -c \"from importlib.metadata import entry_points; print(entry_points(group='vllm.general_plugins'))\"; "
+                 "VLLM_PLUGINS=<names> loads only those"),
+                evidence(link), (PLUGINS, MATRIX), key=f"plugin:{msg[:80]}", kind="package-mismatch",
+            )
         else:
             return None
         if not owner or owner == caller:

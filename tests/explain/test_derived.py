@@ -452,6 +452,19 @@ def test_an_attribute_a_package_class_lacks_in_its_own_code_is_not_a_pair(catalo
     assert classify(catalog, "AttributeError: 'Foo' object has no attribute 'bar'\n").unknown is not None
 
 
+def test_an_error_out_of_vllms_plugin_loader_names_the_plugin(catalog):
+    log = ("Traceback (most recent call last):\n"
+           '  File "/x/site-packages/vllm/plugins/__init__.py", line 80, in load_general_plugins\n    func()\n'
+           '  File "/x/site-packages/vllm_ascend/__init__.py", line 30, in register_connector\n    register(x)\n'
+           '  File "/x/site-packages/vllm/distributed/kv_transfer/factory.py", line 40, in register\n    n = cls.__module__\n'
+           "AttributeError: 'str' object has no attribute '__module__'\n")
+    top = classify(catalog, log).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "vllm-ascend was written" in top.entry.cause, top.entry.cause
+    # the same AttributeError anywhere else is not read as a plugin's
+    elsewhere = log.replace("/vllm/plugins/__init__.py", "/vllm/engine/core.py").replace("load_general_plugins", "step")
+    assert all(d.entry.id != "DRV-package" for d in classify(catalog, elsewhere).diagnoses)
+
+
 def test_a_top_level_module_another_package_imports_is_missing(catalog):
     log = ('Traceback (most recent call last):\n  File "/x/site-packages/verl/trainer/main_ppo.py", line 138, in run\n'
            "    import some_dep_x as tq\nModuleNotFoundError: No module named 'some_dep_x'\n")
