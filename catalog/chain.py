@@ -267,6 +267,7 @@ class Link:
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
     statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
+    source: str = ""  # the source line Python printed just above a TypeError / AttributeError ("config = uvicorn.Config(app, **kw)")
 
     @property
     def short_type(self) -> str:

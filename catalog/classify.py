@@ -59,6 +59,8 @@ EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
 # Also in double quotes (requests' errors print their args so).
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
+# A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
+QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
 # retrying 1 of 2"); at a quiet log level it was handled.
 REPR_IN_TUPLE = lazy(r"(?i:\bfail\w*|\berror)\b[^:(]*: \(([A-Za-z_][\w.]*(?:Error|Exception))\(([\"'])(.+?)\2\)")
@@ -622,6 +624,11 @@ class Classifier:
             if continued:
                 stripped = text = f"{stripped.rstrip(': ')}: {' '.join(continued)}"[:MAX_EXCERPT]
                 exc = EXCEPTION.match(stripped)
+        elif exc is not None and (exc.group(3) or "")[-1:].isalnum() and (value := self._quoted_below(block, end)):
+            # "TypeError: X() got an unexpected keyword argument" / "'max_seq_length'. Did you mean …": a paste wrapped by
+            # hand before the quoted value Python's message ends with (Algorineko/AgenticArXiv-RL#11)
+            stripped = text = f"{stripped.rstrip()} {value}"[:MAX_EXCERPT]
+            exc = EXCEPTION.match(stripped)
         if exc is None and (head := chains.CANN_LINE.match(stripped)) is not None and not head.group(2).strip():
             continued = self._continued(block, end)
             stripped = " ".join([stripped, *continued])[:MAX_EXCERPT]
@@ -657,6 +664,9 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError")) and (tracker := self.trackers.get((name, prefix))) is not None \
+                and tracker.current is not None and tracker.current.line == number:
+            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
@@ -676,6 +686,26 @@ class Classifier:
             parts.append(head)
             end = nxt_end
         return parts
+
+    def _code_above(self, block: bytes, start: int) -> str:
+        """The line above ``start`` when it is a source line of a traceback (indented code, not a frame or carets)."""
+        if not block or start <= 1:
+            return ""
+        above = block[block.rfind(b"\n", 0, start - 1) + 1 : start - 1][:MAX_EXCERPT]
+        line = strip_prefixes(above.decode("utf-8", "replace").rstrip("\r\n"))[0]
+        code = line.strip()
+        if not line[:1].isspace() or not code or FRAME.match(code) or not code.strip("^~ "):
+            return ""
+        return code
+
+    def _quoted_below(self, block: bytes, end: int) -> str | None:
+        """The next line when it is the quoted value a wrapped exception message goes on with ("'name'. Did you mean …")."""
+        if not block or end >= len(block):
+            return None
+        nxt_end = block.find(b"\n", end + 1)
+        nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
+        head = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))[0].strip()
+        return head if QUOTED_VALUE.match(head) else None
 
     def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
         """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""

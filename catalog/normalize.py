@@ -34,6 +34,9 @@ PREFIX = re.compile(
             # (older releases: "ERROR 03-18 09:23:40 config.py:102] "; 2026 builds: "ERROR 08-13 11:28:36 (multiproc_executor.py:1004) ",
             # vllm-ascend#14166)
             r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]|\([\w.]+:\d+\)) ",
+            # vLLM's logger trimmed to its location tag ("[core.py:710] "), level and date cut off by the paster
+            # (verl-project/verl#4504): only before a traceback's own lines, whose exception line ends the story
+            r"\[[\w.]+\.py:\d+\] (?=Traceback \(most recent call last\)|\s+File \")",
             # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only
             r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
             # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")

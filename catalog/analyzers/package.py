@@ -1,15 +1,19 @@
 """Two packages that do not fit together: a failed import, a missing attribute, an undefined symbol.
 
 ``cannot import name X from M``, ``No module named M.sub``, ``module M has no attribute X``,
-``undefined symbol`` in a ``.so`` and ``unexpected keyword argument`` across a package boundary all
-mean the caller was written against another release of the module it calls. The caller is the
-package of the innermost frame (or of the ``.so``); the owner is the module's top-level package.
+``undefined symbol`` in a ``.so``, and across a package boundary a call's arguments the callee does not
+take (``unexpected keyword argument``, ``got multiple values``, ``takes N positional arguments``,
+``missing N required``) or an attribute another package's object lacks, all mean the caller was written
+against another release of the module it calls. The caller is the package of the innermost frame (or of
+the ``.so``); the owner is the module's top-level package or, where the paste has no frame of it, the
+package that defines the class the message names (``class_owners.yaml``).
 The answer names both, their versions where the log states them, and the supported pair from the
 compatibility matrices that ``ascendrl check`` uses (preflight/data/compat.yaml).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..chain import Chain, Link, package_of
@@ -26,6 +30,27 @@ UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+# CPython's other argument-binding TypeErrors ("%U() got multiple values for argument '%S'", "%U() takes %U positional
+# argument%s but %zd%U %s given", "%U() missing %i required %s argument%s: %U"); Python 3.10+ prints the qualified name.
+CALL_ARGS = lazy(
+    r"([\w.]+)\(\) (got multiple values for argument '\w+'|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given"
+    r"|missing \d+ required (?:positional|keyword-only) arguments?: '\w+'(?:(?:, '\w+')*,? and '\w+')?)"
+)
+CPYTHON_ARGS = "https://github.com/python/cpython/blob/v3.10.0/Python/ceval.c"
+# A call in a source line: "uvicorn.Config(", "AsyncEngineArgs(" (module path, then the callable's name).
+CALL = lazy(r"\b((?:[A-Za-z_]\w*\.)*?)([A-Za-z_]\w*)\(")
+# Top-level modules a call may be written through ("uvicorn.Config(…)"): the packages ascendrl's users run alongside.
+KNOWN_MODULES = frozenset((
+    "vllm", "vllm_ascend", "verl", "torch", "torch_npu", "transformers", "trl", "peft", "accelerate", "deepspeed",
+    "ray", "uvicorn", "fastapi", "datasets", "megatron", "mindspeed", "hydra", "omegaconf", "tensordict", "flash_attn",
+))
+# vLLM's general-plugin loader calls every plugin's register function without catching what it raises: an
+# AttributeError / TypeError out of it is a plugin's registration code meeting another vLLM's API.
+PLUGIN_LOADERS = frozenset(("load_general_plugins", "load_plugins_by_group"))
+PLUGIN_LOADER = lazy(r"\bload_general_plugins\(")
+PLUGINS = "https://github.com/vllm-project/vllm/blob/v0.10.2/vllm/plugins/__init__.py"
+# "'DPMetadata' object has no attribute 'cu_tokens_across_dp_cpu'": any class; whose it is comes from class_owners.yaml.
+OBJ_ATTR = lazy(r"'(\w+)' object has no attribute '(\w+)(?:'|$)")
 # torch's c10d base classes for a collective a backend does not implement ("ProcessGroup nccl does not support
 # _reduce_scatter_base", "Backend hccl does not support allgather_into_tensor_coalesced"; releases before 1.13 printed
 # no space after the backend's name): the caller uses a collective this torch / torch_npu release does not have.
@@ -55,13 +80,46 @@ def dist(module: str) -> str:
     return DIST.get(top, top.replace("_", "-"))
 
 
+@functools.cache
+def class_owners() -> dict[str, str]:
+    """{class name: import name of the package that defines it}, from class_owners.yaml."""
+    from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
+
+    import yaml
+
+    data = yaml.safe_load(resources.files(__package__).joinpath("class_owners.yaml").read_text(encoding="utf-8")) or {}
+    return {name: package for package, row in data.items() for name in row.get("names", ())}
+
+
 def owner_of_name(name: str) -> str:
-    """The package a bare class or function name belongs to, where its prefix says so (AscendFusedMoE)."""
+    """The package a bare class or function name belongs to, where its prefix or class_owners.yaml says so."""
     if re.match(r"(?:Ascend|NPU)[A-Z]", name):
         return "vllm_ascend"
     if name.startswith(("npu_", "Npu")):
         return "torch_npu"
+    return class_owners().get(name, "")
+
+
+def owner_in_call(code: str, name: str) -> str:
+    """The package a call in a printed source line belongs to: ``uvicorn.Config(`` or a class class_owners.yaml knows.
+
+    ``name`` is the callable Python named (``Config.__init__``; before Python 3.10 only ``__init__``).
+    """
+    cls = name.split(".")[0] if "." in name else ""
+    for module, called in CALL.findall(code):
+        if cls and called != cls:
+            continue
+        top = module.split(".")[0]
+        if top and top not in ("self", "cls", "super") and top in KNOWN_MODULES:
+            return top
+        if called[:1].isupper() and (owner := owner_of_name(called)):
+            return owner
     return ""
+
+
+def outer_package(link: Link, inner: str | None) -> str | None:
+    """The first package outward from the innermost frame that is not ``inner``: who called into it."""
+    return next((f.package for f in reversed(link.frames) if f.package and f.package != inner), None)
 
 
 def owner_of_symbol(symbol: str) -> str:
@@ -147,7 +205,7 @@ class PackageMismatch(Analyzer):
                     evidence(link), (TORCH_NPU,), key=f"shadow:{owner}", kind="local-dir-shadows-package",
                 )
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
-            if ("." not in module and caller in (None, owner)) or separate:
+            if "." not in module or separate:  # a top-level module: not installed, whoever imports it
                 name = separate or dist(module)
                 return Finding(
                     f"Python module not installed: {module}",
@@ -180,6 +238,10 @@ class PackageMismatch(Analyzer):
             owner = owner_of_name(m.group(1))
             caller = caller if caller and caller != owner else "vllm"
             what = f"{m.group(1)} has no attribute {m.group(2)}"
+        elif (m := OBJ_ATTR.search(msg)) and (owner := class_owners().get(m.group(1), "")):
+            if caller == owner:
+                return None  # the class's own package reads an attribute it lacks: a bug there, not a pair
+            what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif m := NO_ATTR.search(msg):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
@@ -201,12 +263,37 @@ class PackageMismatch(Analyzer):
                  f"If the caller can be told to avoid {op} (an option for the older collective), use it until the pair matches"),
                 evidence(link), (C10D, TORCH_NPU), key=f"c10d:{backend}:{op}", kind="package-mismatch",
             )
-        elif m := UNEXPECTED_KW.search(msg):
-            what = f"{m.group(1)}() does not take {m.group(2)}="
-            callee = next((f.package for f in reversed(link.frames[:-1]) if f.package and f.package != caller), None)
-            owner = callee or ""
-            if not caller or not owner or caller == owner:
+        elif (m := (kw := UNEXPECTED_KW.search(msg)) or CALL_ARGS.search(msg)):
+            what = f"{m.group(1)}() does not take {m.group(2)}=" if kw else f"{m.group(1)}() {m.group(2)}"
+            owner = owner_of_name(m.group(1).split(".")[0]) if "." in m.group(1) else ""
+            if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
+                owner = owner_in_call(link.source, m.group(1))
+            if owner:
+                # A TypeError on a call is raised in the caller's frame; when that frame is the callee's own package
+                # (LLM(**kwargs) passing them on to EngineArgs), the arguments came from the package further out.
+                caller = outer_package(link, owner) if caller in (None, owner) else caller
+            elif kw:
+                owner = next((f.package for f in reversed(link.frames[:-1]) if f.package and f.package != caller), None) or ""
+                if not caller or not owner or caller == owner:
+                    return None
+            else:
                 return None
+        elif link.short_type in ("AttributeError", "TypeError") and (
+                PLUGIN_LOADER.search(link.source) or any(f.func in PLUGIN_LOADERS for f in link.frames)):
+            plugin = next((f.package for f in reversed(link.frames) if f.package and f.package != "vllm"), None)
+            return Finding(
+                f"A vLLM plugin's registration does not fit this vLLM ({link.short_type} while vLLM ran its general plugins)"[:160],
+                f"{link.short_type}: {msg[:160].rstrip('.?!')}. vLLM raised it while calling the register functions of the installed plugins "
+                f"(load_general_plugins runs each one without catching), so {dist(plugin) if plugin else 'a plugin (vllm-ascend on Ascend)'} "
+                "was written for another vLLM release than the one installed"
+                + (f" (the log shows vllm {facts.versions['vllm']})" if "vllm" in facts.versions else "")
+                + ", or a setting tells it to take another release's code path (a VLLM_VERSION override).",
+                ("Install the vLLM release your vllm-ascend (or other plugin) release is built for (vllm-ascend's versioning policy; "
+                 "pip show vllm vllm-ascend), and unset a VLLM_VERSION override that names another release",
+                 "To find the plugin: python -c \"from importlib.metadata import entry_points; print(entry_points(group='vllm.general_plugins'))\"; "
+                 "VLLM_PLUGINS=<names> loads only those"),
+                evidence(link), (PLUGINS, MATRIX), key=f"plugin:{msg[:80]}", kind="package-mismatch",
+            )
         else:
             return None
         if not owner or owner == caller:

@@ -232,6 +232,10 @@ def test_quoted_indented_and_python_logging_prefixes():
     assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
     assert strip_prefixes("ERROR 08-13 11:28:36 (multiproc_executor.py:1004) RuntimeError: x")[0] == "RuntimeError: x"
     assert strip_prefixes("INFO 08-13 11:28:36 (core.py:1) RuntimeError: x")[0].startswith("INFO")  # handled at INFO
+    # vLLM's logger cut to its location tag by the paster: stripped before a traceback's own lines only
+    assert strip_prefixes("[core.py:710] Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
+    assert strip_prefixes('[core.py:710]   File "a.py", line 1, in f')[0] == '  File "a.py", line 1, in f'
+    assert strip_prefixes("[core.py:710] RuntimeError: x")[0] == "[core.py:710] RuntimeError: x"  # its level unknown
     assert strip_prefixes('    File "a.py", line 1, in <module>')[0] == '    File "a.py", line 1, in <module>'
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - ERROR - KeyError: 'a'")[0] == "KeyError: 'a'"
     assert strip_prefixes("2026-12-01 02:52:20,123 - root - WARNING - KeyError: 'a'")[0].startswith("- root - WARNING")
@@ -415,6 +419,65 @@ def test_chains_stay_bounded(catalog):
     c = Classifier(catalog)
     c.feed_stream(io.BytesIO(block.encode()), "many")
     assert len(c.chains) <= 256 and c.result().fatal
+
+
+def test_a_call_the_callee_does_not_take_across_a_package_boundary(catalog):
+    """Who called whom when the TypeError is raised in the callee package's own frame, or in the caller's."""
+    frames = '  File "/x/site-packages/{}", line 9, in {}\n    y = f(**kw)\n'
+    # verl calls vllm's LLM(**kwargs); LLM passes them on to EngineArgs, so the innermost frame is vllm's own
+    through = ("Traceback (most recent call last):\n" + frames.format("verl/workers/rollout/vllm_rollout.py", "__init__")
+               + frames.format("vllm/entrypoints/llm.py", "__init__")
+               + "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'model_hf_config'\n")
+    top = classify(catalog, through).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "verl and vllm" in top.entry.title, top.entry.title
+    # vllm's engine core calls the executor verl gave it, with an argument verl's release does not take
+    into = ("Traceback (most recent call last):\n" + frames.format("vllm/v1/engine/core.py", "step")
+            + "TypeError: ExternalZeroMQDistributedExecutor.collective_rpc() got an unexpected keyword argument 'non_block'\n")
+    top = classify(catalog, into).diagnoses[0]
+    assert "vllm and verl" in top.entry.title, top.entry.title
+    for message in ("got multiple values for argument 'n'", "missing 2 required positional arguments: 'a' and 'b'",
+                    "takes from 1 to 2 positional arguments but 3 were given"):
+        top = classify(catalog, f"TypeError: SamplingParams.__init__() {message}\n").diagnoses[0]
+        assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "vllm" in top.entry.title, (message, top.entry.title)
+
+
+def test_an_attribute_a_package_class_lacks_in_its_own_code_is_not_a_pair(catalog):
+    own = ('Traceback (most recent call last):\n  File "/x/site-packages/vllm/forward_context.py", line 9, in f\n'
+           "    x = meta.cu_tokens_across_dp_cpu\nAttributeError: 'DPMetadata' object has no attribute 'cu_tokens_across_dp_cpu'\n")
+    assert all(d.entry.id != "DRV-package" for d in classify(catalog, own).diagnoses)
+    other = own.replace("/vllm/forward_context.py", "/vllm_ascend/ops/fused_moe.py")
+    top = classify(catalog, other).diagnoses[0]
+    assert top.entry.id == "DRV-package" and "vllm_ascend and vllm" in top.entry.title, top.entry.title
+    # a class no reviewed package owns stays unexplained
+    assert classify(catalog, "AttributeError: 'Foo' object has no attribute 'bar'\n").unknown is not None
+
+
+def test_an_error_out_of_vllms_plugin_loader_names_the_plugin(catalog):
+    log = ("Traceback (most recent call last):\n"
+           '  File "/x/site-packages/vllm/plugins/__init__.py", line 80, in load_general_plugins\n    func()\n'
+           '  File "/x/site-packages/vllm_ascend/__init__.py", line 30, in register_connector\n    register(x)\n'
+           '  File "/x/site-packages/vllm/distributed/kv_transfer/factory.py", line 40, in register\n    n = cls.__module__\n'
+           "AttributeError: 'str' object has no attribute '__module__'\n")
+    top = classify(catalog, log).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "vllm-ascend was written" in top.entry.cause, top.entry.cause
+    # the same AttributeError anywhere else is not read as a plugin's
+    elsewhere = log.replace("/vllm/plugins/__init__.py", "/vllm/engine/core.py").replace("load_general_plugins", "step")
+    assert all(d.entry.id != "DRV-package" for d in classify(catalog, elsewhere).diagnoses)
+
+
+def test_a_top_level_module_another_package_imports_is_missing(catalog):
+    log = ('Traceback (most recent call last):\n  File "/x/site-packages/verl/trainer/main_ppo.py", line 138, in run\n'
+           "    import some_dep_x as tq\nModuleNotFoundError: No module named 'some_dep_x'\n")
+    top = classify(catalog, log).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", "missing-dependency"), (top.entry.id, top.kind)
+
+
+def test_a_message_wrapped_before_its_quoted_value(catalog):
+    joined = classify(catalog, "TypeError: SFTConfig.__init__() got an unexpected keyword argument\n'max_seq_length'. Did you mean 'max_length'?\n")
+    assert joined.diagnoses[0].entry.id == "DRV-package", joined.diagnoses
+    # the next line is not a quoted value: nothing is joined
+    alone = classify(catalog, "TypeError: SFTConfig.__init__() got an unexpected keyword argument\nstep:1 - loss:0.1\n")
+    assert not alone.diagnoses or alone.diagnoses[0].entry.id != "DRV-package"
 
 
 def test_package_mismatch_uses_the_logged_versions_and_the_matrix(catalog):
