@@ -97,3 +97,24 @@ def test_another_missing_package_is_not_called_an_ascend_index_problem(tmp_path,
     log = pip(tmp_path, "install", "--no-index", "--find-links", str(empty), "some-package==1.0")
     result = explain_paths(catalog, [log])
     assert all(d.entry.id not in ("ARL-E244", "ARL-E246") for d in result.diagnoses)
+
+
+def test_a_file_under_site_packages_is_package_data_only_when_that_package_opens_it(tmp_path, catalog):
+    """verl opening its own version file: package data the wheel left out; datasets opening a file a user put
+    under another package's folder: an ordinary missing path."""
+    own = tmp_path / "own.log"
+    own.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/verl/__init__.py", line 23, in <module>\n'
+        "    with open(os.path.join(version_folder, 'version/version')) as f:\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: '/opt/conda/lib/python3.10/site-packages/verl/version/version'\n"
+    )
+    other = tmp_path / "other.log"
+    other.write_text(
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/datasets/load.py", line 1810, in load_dataset\n'
+        "    with open(path) as f:\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: '/opt/conda/lib/python3.10/site-packages/verl/data/gsm8k/train.parquet'\n"
+    )
+    assert explain_paths(catalog, [own]).diagnoses[0].kind == "package-data-missing-from-wheel"
+    assert explain_paths(catalog, [other]).diagnoses[0].kind == "enoent"
