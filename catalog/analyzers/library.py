@@ -27,6 +27,12 @@ DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so
 CUDA_LIBS = lazy(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
 # torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
 CANN_VARS = lazy(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
+# A library a Python package keeps in its own folder, found through that package's import (torch_npu/_C's RPATH is
+# $ORIGIN/lib, setup.py), never through LD_LIBRARY_PATH: "not found" means nothing imported the package yet. torch's
+# own libraries are left out: libtorch_cpu.so / libtorch_cuda_cu.so missing there mostly means an extension built
+# against another torch release (the names changed between releases), not the import order.
+PACKAGE_LIBS = {"libtorch_npu.so": "torch_npu"}
+TORCH_NPU_LIBS = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/setup.py"
 NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/utils/npu_intercept.py"
 LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
@@ -86,6 +92,19 @@ class SharedLibrary(Analyzer):
                 ("Mount /usr/local/Ascend/driver into the container (or use Ascend Docker Runtime)",
                  "Put /usr/local/Ascend/driver/lib64/common and lib64/driver on LD_LIBRARY_PATH (CANN's set_env.sh does)"),
                 evidence(link), (ASCEND_DOCKER, LDSO), key=f"lib:{lib}", family="device", kind="driver-library-missing",
+            )
+        if (owner := PACKAGE_LIBS.get(lib)) is not None:
+            return Finding(
+                f"{lib} not loaded: a module linked against {owner} was loaded before `import {owner}`",
+                f"{lib} ships inside the {owner} package (site-packages/{owner}/lib) and is never on the loader's search path: "
+                f"it is found only because `import {owner}` loads it into the process first. A compiled module linked against "
+                f"it was loaded in a process that had not imported {owner} yet (triton-ascend's ascend backend, which probes the "
+                "device at import through its npu_utils.so; a custom operator or vllm_ascend_C imported first), or "
+                f"{owner} is not installed in this environment.",
+                (f"Import {owner} first: put `import torch` / `import {owner}` before the import that failed (or in the "
+                 "entry script / sitecustomize of the process that failed)",
+                 f"Check it is installed here: python -c 'import {owner}; print({owner}.__file__)'"),
+                evidence(link), (LDSO, TORCH_NPU_LIBS), key=f"lib:{lib}", family="cann-env", kind="torch-npu-not-imported-first",
             )
         if CUDA_LIBS.match(lib):
             return Finding(

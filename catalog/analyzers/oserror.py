@@ -67,6 +67,21 @@ def writer(path: str, link: Link) -> tuple[str, str, str]:
     return "", "", ERRNO_DOC
 
 
+# A file inside an installed package: "…/site-packages/<pkg>/…" (or Debian's dist-packages).
+INSTALLED = lazy(r"/(?:site|dist)-packages/([A-Za-z_]\w*)/")
+SETUPTOOLS_DATA = "https://setuptools.pypa.io/en/latest/userguide/datafiles.html"
+
+
+def package_data(path: str, link: Link) -> str:
+    """The installed package a missing file belongs to, when that package's own code opened it (or no frame says otherwise)."""
+    m = INSTALLED.search(path)
+    if m is None:
+        return ""
+    own = m.group(1)
+    packages = {f.package for f in link.frames if f.package}
+    return own if not packages or own in packages else ""
+
+
 def config_key(path: str, facts: Facts, link: Link) -> str:
     for key, value in facts.overrides.items():
         if path and (value.strip("\"'") == path or path.startswith(value.rstrip("/") + "/") or value in path):
@@ -139,6 +154,17 @@ class OSErrors(Analyzer):
                 (f"ls -ld {path or '<path>'} ; id — then chown/chmod the directory, or run as its owner",
                  move or "Or point the writer at a directory this user owns"),
                 ev, tuple(dict.fromkeys((doc, ERRNO_DOC))), key=f"perm:{path}", family="disk", kind={13: "eacces", 1: "eperm", 30: "erofs"}[errno],
+            )
+        if errno == 2 and path and (own := package_data(path, link)):
+            return Finding(
+                f"{own} is installed without a data file its own code opens: {path}"[:160],
+                f"{link.short_type}: [Errno 2] No such file or directory: '{path}'. The path is inside the installed {own} "
+                f"package, opened by {own}'s own code: the wheel or source archive it was installed from left the file out "
+                "(a packaging bug of that release: package_data / MANIFEST.in), or the install is partial.",
+                (f"Reinstall {own} from a release that ships the file (pip install --force-reinstall --no-cache-dir {own}==<fixed release>), "
+                 "or from a clone with pip install -e . (an editable install reads the source tree)",
+                 f"Check what the install holds: pip show -f {own} | grep -i {path.rsplit('/', 1)[-1]!r}"),
+                ev, (SETUPTOOLS_DATA, ERRNO_DOC), key=f"pkgdata:{own}", family="compat", kind="package-data-missing-from-wheel",
             )
         if errno == 2 and path:
             key = config_key(path, facts, link)
