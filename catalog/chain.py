@@ -108,9 +108,10 @@ PHRASE = lazy(
     # names the error ("Tip: Too many open files errors mean …") is not one
     rf"|((?:{ERRNO_TEXTS})(?=\s*$|:\s|[\"'”」）)]))"
     # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), its strerror quoted
-    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it),
+    # in a sentence or title (ZMQ bind "Address already in use", or lower-cased in prose: an “address already in use”
+    # error), not as a JSON value (gRPC's report: its errno says it),
     # or ending a shell / coreutils error line ("mkdir: cannot create directory ‘/tmp/ray’: Permission denied"); keep last
-    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]"
+    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?i:" + "|".join(OS_STRERRORS) + r")[\"'”]"
     r"|[\w./-]+:(?: [^:]+:)+ (?:" + "|".join(OS_STRERRORS) + r")\s*$))"
 )
 REASON_BELOW = frozenset(("hydra.errors.ConfigCompositionException",))
