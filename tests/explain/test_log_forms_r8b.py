@@ -6,25 +6,8 @@ torch's fixed CUDA message quoted in a title, triton-ascend's compile error summ
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-from ascendrl.catalog import explain_paths, load_catalog
-
-HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
-
-
-def _top(catalog, tmp_path, text: str):
-    log = tmp_path / "x.log"
-    log.write_text(text, encoding="utf-8")
-    result = explain_paths(catalog, [log])
-    return result, (result.diagnoses[0] if result.diagnoses else None)
+from test_log_forms_r7 import _top, catalog  # noqa: F401  (the module's catalog fixture, and its explain helper)
 
 
 @pytest.mark.parametrize("text", [
