@@ -40,3 +40,16 @@ def test_triton_ascends_compile_error_summarised_with_its_stage(catalog, tmp_pat
     assert top is not None and top.entry.id == "ARL-E403"
     result, _ = _top(catalog, tmp_path, "INFO triton.compiler.errors.MLIRCompilationError is exported by the package\n")
     assert not any(d.entry.id == "ARL-E403" for d in result.diagnoses)
+
+
+def test_the_drivers_resource_occupied_code_is_a_device_held_elsewhere(catalog, tmp_path):
+    # a CANN component's plog line for a driver call that failed, with the driver's drvError_t
+    line = ("[ERROR] ATRACE(618,python3):2025-03-06-01:09:06.981.451 [trace_driver_api.c:56](tid:618) "
+            "get platform info failed, drvErr=87.\n")
+    _, top = _top(catalog, tmp_path, line)
+    assert top is not None and top.kind == "dcmi-device-occupied"
+    assert "DRV_ERROR_RESOURCE_OCCUPIED" in top.entry.title
+    # a driver code the table does not decode, or one not reported as a failure, names no device-occupied cause
+    for other in ("[ERROR] ATRACE(1,python3): get platform info failed, drvErr=7.\n", "INFO drvErr=87 handler registered\n"):
+        result, top = _top(catalog, tmp_path, other)
+        assert not any(d.kind == "dcmi-device-occupied" for d in result.diagnoses), other
