@@ -53,3 +53,22 @@ def test_the_drivers_resource_occupied_code_is_a_device_held_elsewhere(catalog, 
     for other in ("[ERROR] ATRACE(1,python3): get platform info failed, drvErr=7.\n", "INFO drvErr=87 handler registered\n"):
         result, top = _top(catalog, tmp_path, other)
         assert not any(d.kind == "dcmi-device-occupied" for d in result.diagnoses), other
+
+
+def test_any_cann_modules_inner_error_ranks_below_the_aclnn_code_of_the_failed_call(catalog, tmp_path):
+    # E29999 is the fusion engine's "Inner Error!", a catch-all like EZ9999: the aclnn code of the call names the class
+    text = ("RuntimeError: NPUModelRunner failed, error is npu_fused_infer_attention_score_symint:build/CMakeFiles/torch_npu.dir/"
+            "compiler_depend.ts:415 NPU function error: call aclnnFusedInferAttentionScoreV3 failed, error code is 561002\n"
+            "[ERROR] 2026-04-13-12:29:42 (PID:464, Device:1, RankID:-1) ERR00100 PTA call acl api failed.\n"
+            "E29999: Inner Error!\n"
+            "E29999[PID: 464] 2026-04-13-12:28:25.885.371 (E29999):  [InitOpInfoLib][InitOpKernel] Inconsistent format size [1] "
+            "and data type size [2]![FUNC:InitUnknownFormatAndDtype][FILE:op_kernel_info_constructor.cc][LINE:959]\n")
+    _, top = _top(catalog, tmp_path, text)
+    assert top is not None and top.kind == "aclnn-inner-error"
+    _, alone = _top(catalog, tmp_path, "E29999: Inner Error!\n")
+    assert alone is not None and alone.kind == "code-E29999"
+
+
+def test_torchs_raise_statement_is_not_the_quoted_message(catalog, tmp_path):
+    result, _ = _top(catalog, tmp_path, '    raise AssertionError("Torch not compiled with CUDA enabled")\n')
+    assert not any(d.entry.id == "ARL-E012" for d in result.diagnoses)
