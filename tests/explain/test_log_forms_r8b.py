@@ -68,3 +68,18 @@ def test_any_cann_modules_inner_error_ranks_below_the_aclnn_code_of_the_failed_c
     _, alone = _top(catalog, tmp_path, "E29999: Inner Error!\n")
     assert alone is not None and alone.kind == "code-E29999"
 
+
+
+@pytest.mark.parametrize("line", [
+    "training_batch_size must be greater than ppo_mini_batch\n",  # a report restating verl's check (FoldAgent#13)
+    "train_batch_size (16) must be >= actor.ppo_mini_batch_size (32)\n",  # verl's ValueError pasted without its type
+    "ppo_mini_batch_size (64) must be divisible by ppo_micro_batch_size (3)\n",
+])
+def test_a_batch_size_check_pasted_without_its_type_is_a_verl_batch_config(catalog, tmp_path, line):
+    _, top = _top(catalog, tmp_path, line)
+    assert top is not None and (top.entry.id in ("ARL-E104", "ARL-E143") or top.kind == "verl-batch-config"), line
+
+
+def test_a_batch_key_that_must_merely_be_set_is_no_failure(catalog, tmp_path):
+    result, _ = _top(catalog, tmp_path, "ppo_micro_batch_size_per_gpu must be set when use_dynamic_bsz is off (see the docs)\n")
+    assert not result.fatal
