@@ -100,6 +100,10 @@ PHRASE = lazy(
     # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
     r"|(Error merging override \S)"
     r"|(unsupported operand type\(s\) for \S+: ')"  # Python's TypeError for arithmetic on None or a str ("… for %: 'int' and 'NoneType'")
+    # A trainer's batch-size check quoted without its type, as verl words its ValueErrors ("train_batch_size (16) must be >=
+    # actor.ppo_mini_batch_size (32)") or as a report restates one ("training_batch_size must be greater than
+    # ppo_mini_batch", sunnweiwei/FoldAgent#13): the batch key opens the line, a comparison follows.
+    r"|((?:\w*train(?:ing)?_batch_size|\w*(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be (?:greater|less|larger|smaller|>=|<=|divisible|a multiple)\b)"
     # An errno by its symbolic name and (negated) number, as C code and issue titles write a failed syscall's
     # return ("EADDRINUSE (-98) error when setting up NCCL communicator"), on a line that says it failed.
     rf"|((?=.*(?i:error|fail)).*?\b(?:{ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\))"
@@ -108,9 +112,10 @@ PHRASE = lazy(
     # names the error ("Tip: Too many open files errors mean …") is not one
     rf"|((?:{ERRNO_TEXTS})(?=\s*$|:\s|[\"'”」）)]))"
     # an OS error logged without its type ("ERROR: [Errno 98] error while attempting to bind …"), its strerror quoted
-    # in a sentence or title (ZMQ bind "Address already in use"), not as a JSON value (gRPC's report: its errno says it),
+    # in a sentence or title (ZMQ bind "Address already in use", or lower-cased in prose: an “address already in use”
+    # error), not as a JSON value (gRPC's report: its errno says it),
     # or ending a shell / coreutils error line ("mkdir: cannot create directory ‘/tmp/ray’: Permission denied"); keep last
-    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?:" + "|".join(OS_STRERRORS) + r")[\"'”]"
+    r"|(\s*\[Errno -?\d+\] |.*?(?<![:\"'])[\"'“](?i:" + "|".join(OS_STRERRORS) + r")[\"'”]"
     r"|[\w./-]+:(?: [^:]+:)+ (?:" + "|".join(OS_STRERRORS) + r")\s*$))"
 )
 REASON_BELOW = frozenset(("hydra.errors.ConfigCompositionException",))
@@ -148,7 +153,7 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError",
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
                 "OSError", "OSError", "OSError")
 # The OS-error phrases (the last three): a log level that does not report a failure makes them a handled condition (classify.py).
 QUIET_PHRASES = frozenset(range(len(PHRASE_TYPES) - 2, len(PHRASE_TYPES) + 1))

@@ -82,15 +82,16 @@ GENERIC_PREFILTER = (
     "(?:Error|Exception) ?\uff1a",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv(?:Err|RetCode) ?[=:] ?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
+    r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
-    r"[\"'“](?:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
+    r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
@@ -100,7 +101,7 @@ GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILIN
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
-STANDALONE_CODES = ("dcmi:", "errno:", "hccl:")
+STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.

@@ -24,7 +24,7 @@ KINDS = {
     "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout",
     "EI0006": "hccl-connect-timeout",  # Communication_Error_Get_Socket: HCCL's own socket to a peer, not torch's rendezvous store
-    "dcmi:-8020": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
+    "dcmi:-8020": "dcmi-device-occupied", "drv:87": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
     "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
@@ -114,11 +114,14 @@ CONTEXT_TITLES = {
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
 TIMEOUTS = {"107019", "107020", "507046", "507047", "507048", "EI0002", "EI0006", "hccl:9"}
-CATCH_ALL = {"507011", "EZ9999", "E19999", "EE9999", "EI9999", "EJ9999", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
+CATCH_ALL = {"507011", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
+# Every CANN module's 9999 is its "Inner Error!" (EZ9999, E19999, EE9999, EI9999, EJ9999, E29999 the fusion engine's
+# …): a catch-all like those above.
+INNER_ERROR = re.compile(r"^E[0-9A-Z]9999$")
 
 
 def _weight(info: CodeInfo) -> int:
-    if info.code in CATCH_ALL:
+    if info.code in CATCH_ALL or INNER_ERROR.match(info.code):
         return 0
     return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
 

@@ -3,7 +3,7 @@ the extraction of codes from log lines.
 
 Codes are normalised to one spelling per family: ``507015`` (ACL / runtime return code),
 ``EZ9999`` (CANN error code), ``ERR00100`` (torch_npu sub-module + error), ``hccl:7`` (HcclResult),
-``dcmi:-8005`` (DCMI / npu-smi). Tables load on first use, so a paste without codes never reads them.
+``dcmi:-8005`` (DCMI / npu-smi), ``drv:87`` (the driver's drvError_t). Tables load on first use, so a paste without codes never reads them.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ HCCL = lazy(
     r"|\b[Hh]ccl[A-Z]\w*(?:\([^)]*\))?,? error code is (\d{1,2})\b"
 )
 DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
+# The driver's own return code (drvError_t), as CANN components print a driver call that failed
+# ("get platform info failed, drvErr=87", "halMemAlloc failed: …, drvRetCode=6!").
+DRV = lazy(r"\bdrv(?:Err|RetCode)\s*[=:]\s*(\d{1,3})\b")
 # torch c10d's "(errno: 98 - Address already in use)"; gRPC's error report, as JSON ("errno":98, older releases) or
 # as an absl status ({syscall:"bind", errno:98}) — how Ray's raylet and GCS report a port they could not bind. Not the
 # Ascend driver's "<errno:12, 6>", which is about device memory.
@@ -40,13 +43,13 @@ ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
 # stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
 CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
-HINT = lazy(r"(?i)\d{5}|dcmi|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
+HINT = lazy(r"(?i)\d{5}|dcmi|drv(?:err|retcode)|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
 
 
 @dataclasses.dataclass(frozen=True)
 class CodeInfo:
     code: str
-    family: str  # acl | cann | torch_npu | hccl | dcmi
+    family: str  # acl | cann | torch_npu | hccl | dcmi | drv
     name: str
     meaning: str
     advice: str
@@ -77,6 +80,8 @@ def extract(text: str) -> list[str]:
         found.append((m.start(1), f"errno:{ERRNO_NAMES[m.group(1)]}"))
     for m in DCMI.finditer(text):
         found.append((m.start(1), f"dcmi:{m.group(1)}"))
+    for m in DRV.finditer(text):
+        found.append((m.start(1), f"drv:{m.group(1)}"))
     out: list[str] = []
     for _, code in sorted(found):
         if code not in out:
@@ -154,6 +159,8 @@ def decode(code: str) -> CodeInfo | None:
         return None  # the OS-error analyzer reads errno with its path and writer
     if code.startswith("dcmi:"):
         return _row(code, "dcmi", t.get("dcmi") or {}, code[5:])
+    if code.startswith("drv:"):
+        return _row(code, "drv", t.get("drv") or {}, code[4:])
     if code[0] in "EW":
         table = t.get("cann") or {}
         info = _row(code, "cann", table, code) or _registry(code, t.get("cann_registry") or {})
