@@ -16,18 +16,6 @@ from ascendrl.catalog.normalize import strip_prefixes
 HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
-
-
-def _top(catalog, tmp_path, text: str):
-    log = tmp_path / "x.log"
-    log.write_text(text, encoding="utf-8")
-    result = explain_paths(catalog, [log])
-    return result, (result.diagnoses[0] if result.diagnoses else None)
-
-
 @pytest.mark.parametrize("line", [
     "2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: No module named 'dlinfer'",
     "2024-11-07 12:55:24,870 - lmdeploy - ERROR - ModuleNotFoundError: No module named 'dlinfer'",
@@ -42,10 +30,13 @@ def test_an_info_record_keeps_its_prefix():
     assert strip_prefixes(line)[0] != "ModuleNotFoundError: No module named 'dlinfer'"
 
 
-def test_a_missing_backend_module_in_such_a_record_is_named(catalog, tmp_path):
-    text = (
+def test_a_missing_backend_module_in_such_a_record_is_named(tmp_path):
+    log = tmp_path / "lmdeploy.log"
+    log.write_text(
         "2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:17 - ModuleNotFoundError: No module named 'dlinfer'\n"
-        "2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:18 - <PyTorch> test failed!\n"
+        "2024-11-07 12:55:24,870 - lmdeploy - ERROR - __init__.py:18 - <PyTorch> test failed!\n",
+        encoding="utf-8",
     )
-    result, top = _top(catalog, tmp_path, text)
+    result = explain_paths(load_catalog(user_dir=HERE / "no-user-catalog"), [log])
+    top = result.diagnoses[0] if result.diagnoses else None
     assert top is not None and top.kind == "missing-dependency" and "dlinfer" in top.entry.title, (result.diagnoses, result.unknown)
