@@ -37,8 +37,9 @@ PREFIX = re.compile(
             # vLLM's logger trimmed to its location tag ("[core.py:710] "), level and date cut off by the paster
             # (verl-project/verl#4504): only before a traceback's own lines, whose exception line ends the story
             r"\[[\w.]+\.py:\d+\] (?=Traceback \(most recent call last\)|\s+File \")",
-            # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only
-            r"- [\w.]+ - (?:ERROR|CRITICAL) - ",
+            # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only, with
+            # or without a "%(filename)s:%(lineno)d - " field (lmdeploy's logger: InternLM/lmdeploy#2722)
+            r"- [\w.]+ - (?:ERROR|CRITICAL) - (?:[\w.]+:\d+ - )?",
             # a reply on GitHub quoting an earlier paste ("> Traceback …", "> > …"); not a REPL prompt (">>> ")
             r"(?:>(?: |$))+",
             # `cat -n` / `nl` / an editor's numbered copy: the line number, then a TAB
