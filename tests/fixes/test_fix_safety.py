@@ -304,6 +304,9 @@ def test_a_reused_pid_is_not_signalled(tmp_path):
     assert [s.pid for s in stops] == [pid] and stops[0].argv == ("sleep", "600")
     first.kill()
     first.wait()
+    # psutil's create_time has the kernel's clock-tick resolution (10 ms at USER_HZ 100): let a tick pass, or B can
+    # carry A's start time and only its command line tells it apart (refused too, but not by the check tested here)
+    time.sleep(0.05)
     second = None
     for _ in range(50):
         try:
