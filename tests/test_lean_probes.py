@@ -31,7 +31,7 @@ def test_printable_edges(value):
 
 
 def test_ram_is_psutils_figure():
-    assert _ram_total() == psutil.virtual_memory().total
+    assert _ram_total() == (psutil.virtual_memory().total, "/proc/meminfo MemTotal")
 
 
 def test_probes_that_wait_on_commands_run_together(tmp_path):

@@ -118,22 +118,23 @@ def probe_disk(host: Host) -> dict[str, Fact]:
     except OSError as exc:
         facts["mem.shm_bytes"] = missing("statvfs(/dev/shm)", f"cannot measure: {exc}")
     if host.live:
-        facts["mem.ram_bytes"] = Fact(_ram_total(), "psutil.virtual_memory()")
+        facts["mem.ram_bytes"] = Fact(*_ram_total())
     else:
-        facts["mem.ram_bytes"] = missing("psutil", "host RAM is only read on the live host (--root given)")
+        facts["mem.ram_bytes"] = missing("/proc/meminfo", "host RAM is only read on the live host (--root given)")
     return facts
 
 
-def _ram_total() -> int:
-    """psutil.virtual_memory().total: MemTotal of /proc/meminfo, read as psutil reads it, without importing psutil."""
+def _ram_total() -> tuple[int, str]:
+    """Host RAM and where it was read: MemTotal of /proc/meminfo (what psutil.virtual_memory().total reads on Linux),
+    without importing psutil."""
     try:
         with open("/proc/meminfo", "rb") as meminfo:
             for line in meminfo:
                 fields = line.split()
                 if fields and fields[0] == b"MemTotal:":
-                    return int(fields[1]) * 1024
+                    return int(fields[1]) * 1024, "/proc/meminfo MemTotal"
     except OSError:
         pass
     import psutil  # no /proc (another OS): psutil knows where to look
 
-    return psutil.virtual_memory().total
+    return psutil.virtual_memory().total, "psutil.virtual_memory()"
