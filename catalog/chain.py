@@ -163,6 +163,10 @@ PROSE = lazy(
     r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
     r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+"
+    # the same check on a camelCase argument or attribute (CANN's op-api names: antiquantGroupSize, innerPrecise),
+    # with the value it got ("antiquantGroupSize should be 128 or 64, but actual antiquantGroupSize is [256]."),
+    # maybe after the condition that makes it apply ("when weight's dtype is [int4], …, antiquantGroupSize should be …")
+    r"|^(?:[^.]{0,160}?, )?[a-z]+[A-Z]\w* should be [^.]{1,80}?,? (?:but )?[Aa]ctual\b.*"
     # torch_npu's failed aclnn call quoted in a sentence (an issue title: Encountered "call aclnnX failed, error code is N"),
     # or ending a title after a full-width comma or colon ("… tiling error，call aclnnX failed, error code is N")
     r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'

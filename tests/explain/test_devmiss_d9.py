@@ -1,0 +1,82 @@
+"""Session 12 (d9): wordings and log forms read from the round-9 development misses, each checked both ways."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from ascendrl.catalog import Classifier, load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+
+
+def matching(catalog, entry_id: str, line: str):
+    return [sig for sig in catalog.by_id(entry_id).signatures if re.search(sig.regex, line)]
+
+
+def top(catalog, text: str) -> dict:
+    clf = Classifier(catalog)
+    clf.feed_log(io.BytesIO(text.encode()), "paste.log")
+    diagnoses = clf.result().to_json()["diagnoses"]
+    return diagnoses[0] if diagnoses else {}
+
+
+@pytest.mark.parametrize("entry_id, line", [
+    # vllm/model_executor/model_loader/utils.py (0.8.x): the Transformers fallback cannot take the architecture either
+    ("ARL-E228", "BertForMaskedLM has no vLLM implementation and the Transformers implementation is not compatible with vLLM. "
+                 "Try setting VLLM_USE_V1=0."),
+    ("ARL-E228", "ValueError: Qwen2_5_VLForSequenceClassification has no vLLM implementation and the Transformers implementation "
+                 "is not compatible with vLLM."),
+    # default_loader.py / loader.py
+    ("ARL-E560", "ValueError: Following weights were not initialized from checkpoint: {'visual.blocks.12.norm2.bias'}"),
+    # hicann/runtime raw_device.cc, 8.5 / 9.0 and 9.1+ wordings
+    ("ARL-E364", "Fail to init MemoryPoolManager, retCode=0x711000e.[FUNC:Init][FILE:raw_device.cc][LINE:670]"),
+    ("ARL-E364", "Failed to init MemoryPoolManager, retCode=0x711000e."),
+])
+def test_wording_matches_its_entry(catalog, entry_id, line):
+    assert matching(catalog, entry_id, line), line
+
+
+@pytest.mark.parametrize("entry_id, line", [
+    # the fallback working, a warning: not the failure
+    ("ARL-E228", "WARNING 04-07 10:34:56 [utils.py:79] BertModel has no vLLM implementation, falling back to Transformers "
+                 "implementation. Some features may not be supported and performance may not be optimal."),
+    # vllm-ascend's quantized-model patch logs expected gaps at WARNING, with other words before the colon
+    ("ARL-E560", "Following weights were not initialized from checkpoint (expected for quantized models): {'a.weight_scale'}"),
+    # EL0004 alone is any refused device allocation, not the device open this entry is about
+    ("ARL-E364", "Memory_Allocation_Failure(EL0004): Failed to allocate memory."),
+])
+def test_neighbouring_wording_does_not_match(catalog, entry_id, line):
+    assert not matching(catalog, entry_id, line), line
+
+
+def test_el0004_while_an_operator_runs_is_an_out_of_memory(catalog):
+    diagnosis = top(catalog, (
+        "[PID: 5393] 2026-01-16-10:20:15.729.456 Memory_Allocation_Failure(EL0004): Failed to allocate memory.\n"
+        "        Possible Cause: Available memory is insufficient.\n"
+        "        TraceBack (most recent call last):\n"
+        "        Call rtMalloc fail, purpose: page caching, type = 2, size:402718720, device_id:0[FUNC:Alloc][FILE:device_allocator.cc][LINE:72]\n"
+    ))
+    assert diagnosis.get("id") == "DRV-code" and diagnosis.get("kind") == "npu-oom", diagnosis
+
+
+@pytest.mark.parametrize("line", [
+    "antiquantGroupSize should be 128 or 64, but actual antiquantGroupSize is [256].",
+    "In the per-group scenario, antiquantGroupSize should be in range [32, 256], Actual is 16",
+])
+def test_camelcase_argument_check_pasted_alone_is_read(catalog, line):
+    diagnosis = top(catalog, line + "\n")
+    assert diagnosis.get("id") == "DRV-op-params" and diagnosis.get("kind") == "aclnn-param-unsupported", diagnosis
+
+
+@pytest.mark.parametrize("line", [
+    "the learningRate should be small, but actual runs differ",  # no camelCase name opens the check
+    "INFO maxTokens should be 128 for this demo",  # no 'actual'
+])
+def test_prose_with_should_be_stays_quiet(catalog, line):
+    assert top(catalog, line + "\n").get("id") != "DRV-op-params"
