@@ -30,6 +30,9 @@ KINDS = {
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 # aclnn's ACLNN_ERR_INNER_* codes: the operator failed inside (shape inference, tiling), not on its arguments.
 KINDS.update({"561001": "aclnn-inner-error", "561002": "aclnn-inner-error"})
+# aclnn's ACLNN_ERR_PARAM_* codes: the operator's argument check refused the call before any kernel ran (161001: an
+# argument it needs is a null pointer, e.g. an optional tensor the caller left out; 161002: an argument invalid).
+KINDS.update({"161001": "aclnn-param-unsupported"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",

@@ -80,3 +80,25 @@ def test_camelcase_argument_check_pasted_alone_is_read(catalog, line):
 ])
 def test_prose_with_should_be_stays_quiet(catalog, line):
     assert top(catalog, line + "\n").get("id") != "DRV-op-params"
+
+
+@pytest.mark.parametrize("raw, printed", [
+    ("****(EngineCore_DP0 pid=1804) RuntimeError: Worker failed", "RuntimeError: Worker failed"),
+    ("**RuntimeError: NPU out of memory.**", "RuntimeError: NPU out of memory.**"),
+    # glog's failure-signal line keeps its stars: a space follows them
+    ("*** SIGSEGV (@0x0) received by PID 4242 (TID 0x7f) from PID 0; stack trace: ***",
+     "*** SIGSEGV (@0x0) received by PID 4242 (TID 0x7f) from PID 0; stack trace: ***"),
+])
+def test_markdown_emphasis_in_front_of_a_pasted_line_is_removed(raw, printed):
+    from ascendrl.catalog.normalize import strip_prefixes
+
+    assert strip_prefixes(raw)[0] == printed
+
+
+@pytest.mark.parametrize("line", [
+    # a compile of the user's own project, not a Triton launcher
+    "subprocess.CalledProcessError: Command '['/usr/bin/gcc', 'src/foo.c', '-o', 'build/foo.o']' returned non-zero exit status 1.",
+    "subprocess.CalledProcessError: Command '['ninja', '-v']' returned non-zero exit status 1.",
+])
+def test_other_compiles_are_not_a_triton_launcher(catalog, line):
+    assert top(catalog, line + "\n").get("id") != "DRV-triton-launcher"
