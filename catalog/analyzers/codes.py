@@ -126,7 +126,9 @@ INNER_ERROR = re.compile(r"^E[0-9A-Z]9999$")
 def _weight(info: CodeInfo) -> int:
     if info.code in CATCH_ALL or INNER_ERROR.match(info.code):
         return 0
-    return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+    # The driver's own code (drv.yaml lists only those that name a cause) is what the runtime / ACL code above it
+    # wraps: "halGetDeviceInfo … failed, ret:87" (resource occupied) under "init soc version failed, ret = 507008".
+    return {"drv": 5, "acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
 
 
 def _context_kind(code: str, link: Link, chain: Chain) -> str:
@@ -173,7 +175,7 @@ class ErrorCodes(Analyzer):
             return None
         best = max(decoded, key=_weight)
         # Driver (EL), runtime (EE) and ACL (EH) codes are the device's; HCCL (EI) and HCCP (EJ) codes the collectives'.
-        family = "device" if best.family in ("acl", "dcmi") or best.code[:2] in ("EL", "EE", "EH") else (
+        family = "device" if best.family in ("acl", "dcmi", "drv") or best.code[:2] in ("EL", "EE", "EH") else (
             "hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
         if family in link.families:
             return None  # a catalog entry of this family already explains the line; the code adds nothing

@@ -102,3 +102,21 @@ def test_markdown_emphasis_in_front_of_a_pasted_line_is_removed(raw, printed):
 ])
 def test_other_compiles_are_not_a_triton_launcher(catalog, line):
     assert top(catalog, line + "\n").get("id") != "DRV-triton-launcher"
+
+
+@pytest.mark.parametrize("line, code", [
+    ("[drv api] halGetDeviceInfo failed, device_id=0, drv_ret=87", "drv:87"),  # hicann/runtime v8.5.0 runtime.cc
+    ("Call halGetDeviceInfo failed: drvRet=87, module type=0, info type=1.", "drv:87"),  # runtime_keeper.cc
+    ("halGetDeviceInfo get device type version failed , ret:87[FUNC:Init][FILE:config_manager.cpp][LINE:61]", "drv:87"),
+])
+def test_driver_return_codes_in_the_runtime_wordings(line, code):
+    from ascendrl.catalog.codes import extract
+
+    assert code in extract(line)
+
+
+@pytest.mark.parametrize("line", ["a half of it failed, ret=87", "halt: the job failed, return 87"])
+def test_a_ret_without_a_driver_call_is_no_driver_code(line):
+    from ascendrl.catalog.codes import extract
+
+    assert not any(c.startswith("drv:") for c in extract(line))
