@@ -96,6 +96,10 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # torch's own refusals of a CUDA call on a build or host without CUDA, quoted without their type (an issue title, a
+    # sentence in another language): torch/cuda/__init__.py raises AssertionError("Torch not compiled with CUDA enabled"),
+    # and the CUDA runtime check "No CUDA GPUs are available" is a RuntimeError
+    r"|(Torch not compiled with CUDA enabled)|(No CUDA GPUs are available)"
     # Hydra without HYDRA_FULL_ERROR prints a ConfigCompositionException as its message alone, OmegaConf's reason on
     # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
     r"|(Error merging override \S)"
@@ -153,7 +157,7 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "AssertionError", "RuntimeError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
                 "OSError", "OSError", "OSError")
 # The OS-error phrases (the last three): a log level that does not report a failure makes them a handled condition (classify.py).
 QUIET_PHRASES = frozenset(range(len(PHRASE_TYPES) - 2, len(PHRASE_TYPES) + 1))

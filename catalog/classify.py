@@ -89,6 +89,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
+    r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
@@ -953,7 +954,7 @@ def _after_cjk(text: str) -> str:
     quoted part that is an exception or a known phrase.
     """
     for n, m in enumerate(chains.CJK.finditer(text)):
-        rest = text[m.end():]
+        rest = text[m.end():].lstrip("'`")  # the message quoted after the prose ("报错：'Torch not compiled …'")
         if n >= 32 or not rest:
             break
         if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):

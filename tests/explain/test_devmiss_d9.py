@@ -120,3 +120,12 @@ def test_a_ret_without_a_driver_call_is_no_driver_code(line):
     from ascendrl.catalog.codes import extract
 
     assert not any(c.startswith("drv:") for c in extract(line))
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError in rollout worker on NPU: No CUDA GPUs are available",
+    "No CUDA GPUs are available",
+    "Torch not compiled with CUDA enabled",
+])
+def test_torch_cuda_refusals_without_their_type_are_read(catalog, line):
+    assert top(catalog, line + "\n").get("kind") == "cuda-call-on-npu"
