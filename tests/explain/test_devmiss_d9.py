@@ -129,3 +129,14 @@ def test_a_ret_without_a_driver_call_is_no_driver_code(line):
 ])
 def test_torch_cuda_refusals_without_their_type_are_read(catalog, line):
     assert top(catalog, line + "\n").get("kind") == "cuda-call-on-npu"
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("main.cpp:25:19: fatal error: cstdint: No such file or directory", "gcc-too-old"),
+    ("foo.c:1:10: fatal error: 'stdint.h' file not found", "gcc-too-old"),
+    # a library's own header is that library's development files, not the toolchain
+    ("op.cpp:3:10: fatal error: 'nlohmann/json.hpp' file not found", "build-header-missing"),
+    ("/tmp/tmpx/main.c:5:10: fatal error: Python.h: No such file or directory", "python-dev-headers-missing"),
+])
+def test_missing_header_names_whose_files_are_missing(catalog, line, kind):
+    assert top(catalog, line + "\n").get("kind") == kind
