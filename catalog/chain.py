@@ -66,7 +66,10 @@ PROCESS_DEATH = lazy(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*)"
     # bash reporting a job of a script it ran: "./run.sh: line 12: 4242 Segmentation fault (core dumped) python3 …",
     # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
-    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b)"
+    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b"
+    # tvm-ffi's SIGSEGV handler (src/ffi/backtrace.cc), installed in every process that imports it (vLLM through
+    # flashinfer / tvm_ffi): its banner, then a native backtrace, then the signal re-raised
+    r"|^!{7} (Segfault) encountered !{7}\s*$)"
 )
 # The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
 # prose they still say which error it was.

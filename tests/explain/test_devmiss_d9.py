@@ -140,3 +140,13 @@ def test_torch_cuda_refusals_without_their_type_are_read(catalog, line):
 ])
 def test_missing_header_names_whose_files_are_missing(catalog, line, kind):
     assert top(catalog, line + "\n").get("kind") == kind
+
+
+def test_tvm_ffi_segfault_banner_behind_a_worker_prefix_is_a_crash(catalog):
+    diagnosis = top(catalog, "(EngineCore_DP0 pid=4242) !!!!!!! Segfault encountered !!!!!!!\n"
+                             '  File "<unknown>", line 0, in ucs_topo_cleanup\n')
+    assert diagnosis.get("id") == "DRV-process" and diagnosis.get("kind") == "process-segfault", diagnosis
+
+
+def test_the_banner_quoted_inside_a_sentence_is_not_a_crash(catalog):
+    assert top(catalog, "Note the `!!!!!!! Segfault encountered !!!!!!!` banner is tvm_ffi's signal handler\n").get("id") != "DRV-process"
