@@ -954,7 +954,8 @@ def _after_cjk(text: str) -> str:
     quoted part that is an exception or a known phrase.
     """
     for n, m in enumerate(chains.CJK.finditer(text)):
-        rest = text[m.end():].lstrip("'`")  # the message quoted after the prose ("报错：'Torch not compiled …'")
+        # the message after the prose, after an ASCII colon too ("详情: AttributeError: …"), or quoted ("报错：'Torch not …'")
+        rest = text[m.end():].lstrip(": \t").lstrip("'`")
         if n >= 32 or not rest:
             break
         if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):

@@ -150,3 +150,14 @@ def test_tvm_ffi_segfault_banner_behind_a_worker_prefix_is_a_crash(catalog):
 
 def test_the_banner_quoted_inside_a_sentence_is_not_a_crash(catalog):
     assert top(catalog, "Note the `!!!!!!! Segfault encountered !!!!!!!` banner is tvm_ffi's signal handler\n").get("id") != "DRV-process"
+
+
+@pytest.mark.parametrize("line", [
+    "启动失败 详情: AttributeError: type object 'AscendMLABackend' has no attribute 'get_required_kv_cache_layout'。",
+    "启动失败 详情：AttributeError: type object 'AscendMLABackend' has no attribute 'get_required_kv_cache_layout'。",
+])
+def test_exception_after_cjk_prose_and_either_colon(catalog, line):
+    clf = Classifier(catalog)
+    clf.feed_log(io.BytesIO((line + "\n").encode()), "paste.log")
+    out = clf.result().to_json()
+    assert out["diagnoses"] or (out["unknown"] or {}).get("type") == "AttributeError", out
