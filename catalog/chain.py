@@ -66,7 +66,10 @@ PROCESS_DEATH = lazy(
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*)"
     # bash reporting a job of a script it ran: "./run.sh: line 12: 4242 Segmentation fault (core dumped) python3 …",
     # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
-    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b)"
+    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|段错误|已放弃|总线错误|已杀死)\b"
+    # tvm-ffi's SIGSEGV handler (src/ffi/backtrace.cc), installed in every process that imports it (vLLM through
+    # flashinfer / tvm_ffi): its banner, then a native backtrace, then the signal re-raised
+    r"|^!{7} (Segfault) encountered !{7}\s*$)"
 )
 # The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
 # prose they still say which error it was.
@@ -96,6 +99,10 @@ PHRASE = lazy(
     # pyzmq's ZMQError text logged without its type ("… exception: Address already in use (addr='tcp://…')")
     r"|(.*\bAddress (?:already )?in use \(addr=')"
     r"|((?:NPU|CUDA) out of memory\. Tried to allocate )"  # the allocator's message pasted without torch.OutOfMemoryError
+    # torch's own refusals of a CUDA call on a build or host without CUDA, quoted without their type (an issue title, a
+    # sentence in another language): torch/cuda/__init__.py raises AssertionError("Torch not compiled with CUDA enabled"),
+    # and the CUDA runtime check "No CUDA GPUs are available" is a RuntimeError
+    r"|(Torch not compiled with CUDA enabled)|(No CUDA GPUs are available)"
     # Hydra without HYDRA_FULL_ERROR prints a ConfigCompositionException as its message alone, OmegaConf's reason on
     # the lines below ("Error merging override +a.j=2" / "Key 'j' not in 'A'" / "    full_key: a.j"; hydra tests/test_hydra.py)
     r"|(Error merging override \S)"
@@ -153,7 +160,7 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
-                "OSError", "ZMQError", "torch.OutOfMemoryError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
+                "OSError", "ZMQError", "torch.OutOfMemoryError", "AssertionError", "RuntimeError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
                 "OSError", "OSError", "OSError")
 # The OS-error phrases (the last three): a log level that does not report a failure makes them a handled condition (classify.py).
 QUIET_PHRASES = frozenset(range(len(PHRASE_TYPES) - 2, len(PHRASE_TYPES) + 1))
@@ -163,6 +170,10 @@ PROSE = lazy(
     r"|Expected all tensors to be on the same device, but found at least two devices, \S+ and \S+"
     # an aclnn argument check pasted without its CANN code line (and the line naming the operator)
     r"|^the \w+'s (?:dtype|shape|format) should be .*|^Error is in the aclnn\w+"
+    # the same check on a camelCase argument or attribute (CANN's op-api names: antiquantGroupSize, innerPrecise),
+    # with the value it got ("antiquantGroupSize should be 128 or 64, but actual antiquantGroupSize is [256]."),
+    # maybe after the condition that makes it apply ("when weight's dtype is [int4], …, antiquantGroupSize should be …")
+    r"|^(?:[^.]{0,160}?, )?[a-z]+[A-Z]\w* should be [^.]{1,80}?,? (?:but )?[Aa]ctual\b.*"
     # torch_npu's failed aclnn call quoted in a sentence (an issue title: Encountered "call aclnnX failed, error code is N"),
     # or ending a title after a full-width comma or colon ("… tiling error，call aclnnX failed, error code is N")
     r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'

@@ -82,12 +82,14 @@ GENERIC_PREFILTER = (
     "(?:Error|Exception) ?\uff1a",
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
-    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv(?:Err|RetCode) ?[=:] ?\d",
-    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective",
+    r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv_?(?:Err|RetCode|Ret|ret) ?[=:] ?\d|\bhal[A-Z]\w* [^\n]{0,60}?failed[ ,]{0,4}ret ?[=:] ?\d",
+    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
+    r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
+    r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
@@ -952,7 +954,8 @@ def _after_cjk(text: str) -> str:
     quoted part that is an exception or a known phrase.
     """
     for n, m in enumerate(chains.CJK.finditer(text)):
-        rest = text[m.end():]
+        # the message after the prose, after an ASCII colon too ("详情: AttributeError: …"), or quoted ("报错：'Torch not …'")
+        rest = text[m.end():].lstrip(": \t").lstrip("'`")
         if n >= 32 or not rest:
             break
         if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):

@@ -48,6 +48,9 @@ PREFIX = re.compile(
             r"[\w./~-]+\.(?:log|txt|out|err)(?:\.\d+)?(?::\d+:|-\d+-)",
             # pytest's report of the exception that failed a test ("E           RuntimeError: …")
             r"E {3,}",
+            # Markdown emphasis markers left in front of a pasted line ("**RuntimeError: …**", or "****" from an empty
+            # bold pair in an issue body); not glog's "*** SIGSEGV …", whose stars are followed by a space
+            r"\*{2,}(?=[^\s*])",
         )
     )
 )

@@ -145,6 +145,7 @@ def registry() -> tuple[Analyzer, ...]:
         opbuild.CannPython,
         versions.VersionPairs,
         triton.TritonOnNpu,
+        triton.TritonLauncherBuild,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,

@@ -30,6 +30,9 @@ KINDS = {
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 # aclnn's ACLNN_ERR_INNER_* codes: the operator failed inside (shape inference, tiling), not on its arguments.
 KINDS.update({"561001": "aclnn-inner-error", "561002": "aclnn-inner-error"})
+# aclnn's ACLNN_ERR_PARAM_* codes: the operator's argument check refused the call before any kernel ran (161001: an
+# argument it needs is a null pointer, e.g. an optional tensor the caller left out; 161002: an argument invalid).
+KINDS.update({"161001": "aclnn-param-unsupported"})
 KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
@@ -123,7 +126,9 @@ INNER_ERROR = re.compile(r"^E[0-9A-Z]9999$")
 def _weight(info: CodeInfo) -> int:
     if info.code in CATCH_ALL or INNER_ERROR.match(info.code):
         return 0
-    return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+    # The driver's own code (drv.yaml lists only those that name a cause) is what the runtime / ACL code above it
+    # wraps: "halGetDeviceInfo … failed, ret:87" (resource occupied) under "init soc version failed, ret = 507008".
+    return {"drv": 5, "acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
 
 
 def _context_kind(code: str, link: Link, chain: Chain) -> str:
@@ -170,7 +175,7 @@ class ErrorCodes(Analyzer):
             return None
         best = max(decoded, key=_weight)
         # Driver (EL), runtime (EE) and ACL (EH) codes are the device's; HCCL (EI) and HCCP (EJ) codes the collectives'.
-        family = "device" if best.family in ("acl", "dcmi") or best.code[:2] in ("EL", "EE", "EH") else (
+        family = "device" if best.family in ("acl", "dcmi", "drv") or best.code[:2] in ("EL", "EE", "EH") else (
             "hccl" if best.family == "hccl" or best.code[:2] in ("EI", "EJ") else "operator")
         if family in link.families:
             return None  # a catalog entry of this family already explains the line; the code adds nothing

@@ -91,6 +91,21 @@ PY_HEADER = lazy(r"^(?:Python|pyconfig|longintrepr)\.h$")
 HEADER_NAME = lazy(r"'([^']+)' file not found|: ([^\s:']+): No such file or directory|include file: '([^']+)'")
 ASCENDC_KERNEL = "https://github.com/vllm-project/vllm-ascend/blob/main/csrc/kernels/pos_encoding_kernels.cpp"
 PY_DEV = "https://docs.python.org/3/extending/extending.html"
+# The compiler's own standard library headers (C++ <cstdint>, <vector> …, C <stdint.h> …): no package provides them but
+# the toolchain itself, so not finding one means the compiler in use has no usable standard library: g++ / libstdc++'s
+# development headers not installed, a gcc older than the build needs, or a clang-based compiler (clang++, CANN's
+# bisheng) that picked a GCC installation without them.
+STD_HEADER = lazy(
+    r"^(?:c(?:stdint|stddef|stdlib|stdio|string|math|limits|assert|errno|float|ctype|time)|string|vector|map|unordered_map|set"
+    r"|memory|iostream|ostream|sstream|fstream|type_traits|utility|algorithm|functional|atomic|mutex|thread|array|tuple"
+    r"|optional|variant|cassert|initializer_list|new|limits|numeric|chrono|exception|stdexcept|cstdarg"
+    r"|(?:stdint|stddef|stdlib|stdio|string|math|limits|stdarg|stdbool|assert|errno|float|ctype|time|wchar)\.h)$"
+)
+TOOLCHAIN_SOURCES = (
+    "https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_headers.html",
+    "https://github.com/Ascend/MindSpeed-MM/blob/master/examples/verl_examples/qwen3vl/README.md",
+    "https://github.com/Ascend/pytorch/issues/74",
+)
 
 
 class BuildHeader(Analyzer):
@@ -113,6 +128,20 @@ class BuildHeader(Analyzer):
                  f"Check the header exists: find /usr/local/Ascend -name '{header.rsplit('/', 1)[-1]}'; if not, install the CANN release the package documents (toolkit and kernels of one version)",
                  "Or avoid the build: install the prebuilt wheel / image of the package for your CANN"),
                 evidence(link), (ASCENDC_KERNEL, MATRIX), key=f"header:{header}", family="compat", kind="custom-ops-build-failed",
+            )
+        if STD_HEADER.search(header):
+            return Finding(
+                f"The compiler cannot find its own standard header <{header}>: the gcc/g++ toolchain is too old or incomplete",
+                f"The compiler stopped on {header}, a header of the C/C++ standard library, which comes with the compiler "
+                "toolchain itself (libstdc++ for gcc, used by clang and CANN's bisheng too). The compiler in use has no usable "
+                "standard library: g++ and its libstdc++ development headers are not installed next to gcc, the gcc is older "
+                "than the build needs, or a clang-based compiler picked an old GCC installation.",
+                ("Check the toolchain: gcc --version and g++ --version (both present, same version); with clang, clang++ -v shows "
+                 "the 'Selected GCC installation' whose headers it uses",
+                 "Install a gcc/g++ of the version the CANN / vllm-ascend install guide names (with libstdc++ development "
+                 "headers: g++ / gcc-c++ / libstdc++-devel), make it the default (update-alternatives, CC/CXX), then rebuild "
+                 "from a clean build folder"),
+                evidence(link), TOOLCHAIN_SOURCES, key=f"header:{header}", family="compat", kind="gcc-too-old",
             )
         if PY_HEADER.search(header):
             return Finding(

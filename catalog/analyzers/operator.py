@@ -32,7 +32,7 @@ PARAM_CHECK = lazy(
     # a value check on a named attribute, often after the dtype/format that makes it apply (ops-nn weight-quant
     # matmul: "when weight's dtype is [int4], weight's format is [FRACTAL_NZ], antiquantGroupSize should be 128 or 64",
     # "In the per-group scenario, antiquantGroupSize should be in range [32, …], Actual is 16"): the value is wrong
-    r"|\b([a-z]+[A-Z]\w*) should be\b"
+    r"|\b([a-z]+[A-Z]\w*) should be\b(?:[^.,]*(?:, (?:but )?[Aa]ctual[^.]*)?)?"
 )
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
 # The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
@@ -91,12 +91,11 @@ class OperatorParams(Analyzer):
         else:
             return None
         op = _op_name(link, chain)
-        on = f" {op}" if op else " an operator"
         quant = "dtype" in what and "quant" in op.lower()
         # bf16 inputs rejected by a non-quantized operator: this device / kernel has no bf16 path (310P, older chips).
         bf16 = not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", said))
         whose = f"the {what} of {arg}" if arg.startswith("its ") else f"{arg}'s {what}"
-        cause = (f"The operator{on} checked its arguments and rejected {whose}: {said[:160]}. "
+        cause = (f"{'The operator ' + op if op else 'An operator'} checked its arguments and rejected {whose}: {said[:160]}. "
                  "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
         if quant:
             cause += " In a quantized matmul this is the activation/bias dtype the quantization method passes (bf16 vs float32/float16)."

@@ -35,6 +35,8 @@ def death_kind(m: re.Match) -> tuple[str, str]:
         return f"signal:{m.group(4)}", ""
     if m.group(5) or m.group(8):
         return "signal:" + SHELL_DEATHS[m.group(5) or m.group(8)], ""
+    if m.group(9):
+        return "signal:SIGSEGV", ""  # tvm-ffi's "!!!!!!! Segfault encountered !!!!!!!"
     return "watchdog", f"{m.group(6)}({m.group(7)}"
 
 

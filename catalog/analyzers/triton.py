@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, raised
 from ...lazyre import lazy
 
 MISSING = lazy(r"No module named 'triton'|module 'triton' has no attribute '(?:language|jit|runtime|Config)'")
@@ -69,4 +69,57 @@ class TritonOnNpu(Analyzer):
             (f"Uninstall plain triton and {install}",
              "Check with: pip list | grep -i triton  (exactly one triton-ascend, no plain triton)"),
             evidence(link), (INSTALL, MATRIX), key=f"triton:{what}", family="compat", kind="triton-ascend-mismatch",
+        )
+
+
+# Triton builds a small host-side launcher for each kernel with the host C/C++ compiler: upstream triton compiles
+# /tmp/tmpXXXX/main.c (cuda_utils.c in later releases) with gcc/cc, or the bundled tcc on Windows builds
+# (runtime/build.py, subprocess.check_call); triton-ascend a precompiled header
+# (precompiled.h in the Triton cache, "-x c++-header") and launcher_cxx11abi*.cxx with $CC, else clang++, else g++,
+# against the Python, CANN and torch_npu headers (backend/utils.py _precompile_npu_ext / _build_npu_ext). Older
+# releases run it with check_call (a CalledProcessError quoting the command), newer ones raise "Failed to compile …".
+LAUNCHER_CMD = lazy(
+    r"Command '\[\s*'(?:[^']*[/\\])?(clang\+\+|g\+\+|gcc|clang|cc|c\+\+|tcc)(?:-\d+)?(?:\.[Ee][Xx][Ee])?',"
+    r"(?=.*?(?:\.triton[/\\]+cache|precompiled\.h|launcher_cxx11abi|[/\\]main\.c'|cuda_utils\.c'|[/\\]cuda_utils\.|__triton_launcher))"
+)
+LAUNCHER_FAILED = lazy(r"Failed to compile \S*?(precompiled\.h\.gch|launcher_cxx11abi\w*\.cxx)")
+LAUNCHER_SOURCES = (
+    "https://github.com/triton-lang/triton-ascend/blob/a84b1eb52b6215e2c171632f2df0892f1003cfc8/third_party/ascend/backend/utils.py",
+    "https://github.com/triton-lang/triton/blob/15484adca1549204a50906b54a89072e4a7d7362/python/triton/runtime/build.py",
+    "https://github.com/vllm-project/vllm-ascend/issues/6242",
+)
+
+
+class TritonLauncherBuild(Analyzer):
+    id = "DRV-triton-launcher"
+    title = "Triton could not build a kernel's host launcher with the C/C++ compiler"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = " ".join([link.message, *link.detail])
+        m = LAUNCHER_CMD.search(text)
+        failed = None if m is not None else LAUNCHER_FAILED.search(text)
+        if m is None and failed is None:
+            return None
+        compiler = m.group(1) if m is not None else "the host C++ compiler"
+        pch = "c++-header" in text or "precompiled.h" in text
+        what = "the precompiled launcher header (precompiled.h)" if pch else "the kernel launcher stub"
+        return Finding(
+            f"Triton could not compile {what} with {compiler}",
+            f"{link.short_type}: {link.message[:200]}. Before a Triton kernel runs, Triton compiles a small host-side "
+            f"launcher for it with the host compiler ({compiler} here), against the Python headers and, for triton-ascend, "
+            "the CANN and torch_npu headers. That compile failed: the compiler is missing or cannot build this header "
+            "(clang++ and g++ differ; $CC overrides both), Python's development headers are not installed, the CANN "
+            "include folders belong to another toolkit than the one triton-ascend was built for, or the Triton cache holds "
+            "a broken build.",
+            ("Run the quoted command by hand to see the compiler's own error (the exception keeps only the command)",
+             "Install the headers and a working compiler: python3-dev (Python.h) and g++; point triton-ascend at one with "
+             "export CC=g++ (or CC=clang++)",
+             "On triton-ascend releases that read it, export TRITON_DISABLE_PRECOMPILE=1 to skip the precompiled header",
+             "Source the CANN set_env.sh of the toolkit that matches triton-ascend, clear ~/.triton/cache, and retry; "
+             "if it persists, move to the triton-ascend / vllm-ascend release that fixes the launcher build"),
+            evidence(link), LAUNCHER_SOURCES, key=f"triton-launcher:{compiler}:{pch}", family="operator",
+            kind="triton-kernel-compile-failed",
         )

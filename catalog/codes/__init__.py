@@ -28,8 +28,11 @@ HCCL = lazy(
 )
 DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
 # The driver's own return code (drvError_t), as CANN components print a driver call that failed
-# ("get platform info failed, drvErr=87", "halMemAlloc failed: …, drvRetCode=6!").
-DRV = lazy(r"\bdrv(?:Err|RetCode)\s*[=:]\s*(\d{1,3})\b")
+# ("get platform info failed, drvErr=87", "halMemAlloc failed: …, drvRetCode=6!"). The runtime also writes it
+# "drvRet=%d" and "drv_ret=%d" ("[drv api] halGetDeviceInfo failed, device_id=%u, drv_ret=%d", hicann/runtime v8.5.0
+# src/runtime/feature/src/runtime.cc), and older releases name the failed driver HAL call (hal*, which returns a
+# drvError_t) and its "ret:N" ("halGetDeviceInfo get device type version failed , ret:87").
+DRV = lazy(r"\bdrv_?(?:Err|RetCode|Ret|ret)\s*[=:]\s*(\d{1,3})\b|\bhal[A-Z]\w*\b[^,;]{0,60}?\bfailed\b[ ,]{0,4}ret\s*[=:]\s*(\d{1,3})\b")
 # torch c10d's "(errno: 98 - Address already in use)"; gRPC's error report, as JSON ("errno":98, older releases) or
 # as an absl status ({syscall:"bind", errno:98}) — how Ray's raylet and GCS report a port they could not bind. Not the
 # Ascend driver's "<errno:12, 6>", which is about device memory.
@@ -43,7 +46,7 @@ ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
 # stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
 CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
-HINT = lazy(r"(?i)\d{5}|dcmi|drv(?:err|retcode)|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
+HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,7 +84,8 @@ def extract(text: str) -> list[str]:
     for m in DCMI.finditer(text):
         found.append((m.start(1), f"dcmi:{m.group(1)}"))
     for m in DRV.finditer(text):
-        found.append((m.start(1), f"drv:{m.group(1)}"))
+        group = 1 if m.group(1) else 2
+        found.append((m.start(group), f"drv:{m.group(group)}"))
     out: list[str] = []
     for _, code in sorted(found):
         if code not in out:
