@@ -14,6 +14,7 @@ from ..codes import CAPTURE_CODES, CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
+TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+")
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
@@ -30,7 +31,9 @@ KINDS = {
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 # aclnn's ACLNN_ERR_INNER_* codes: the operator failed inside (shape inference, tiling), not on its arguments.
 KINDS.update({"561001": "aclnn-inner-error", "561002": "aclnn-inner-error"})
-KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161002": "aclnn-param-unsupported",
+# aclnn's ACLNN_ERR_PARAM_* codes (161001 a null argument, 161002 an invalid one): the operator's argument check
+# refused the call before it ran (fla-npu#616: a GetWorkspaceSize status 161001 for a rejected head size).
+KINDS.update({"561003": "op-no-binary", "561107": "cann-env-not-sourced", "161001": "aclnn-param-unsupported", "161002": "aclnn-param-unsupported",
               "EJ0001": "hccp-init-failed", "EI0008": "cann-version-mismatch",
               "507010": "device-lost-heartbeat", "107001": "invalid-visible-device", "dcmi:-8007": "invalid-visible-device",
               "EI0013": "roce-link-error", "hccl:12": "roce-link-error", "hccl:14": "roce-link-error", "hccl:21": "roce-link-error",
@@ -82,7 +85,10 @@ CONTEXT_KINDS = (
     # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
     # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
     (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
-    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"),
+    # torch_npu's own words for the same wait ("ACL stream synchronize failed, error code:107020", its host/device
+    # copy after aclrtSynchronizeStreamWithTimeout): the task timeout came back from a stream synchronize.
+    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"
+                             r"|ACL stream synchronize failed"),
      "stream-sync-timeout"),
     # The runtime's Invalid_Argument (EE1003) for a kernel launched with 0 blocks: an empty grid (a rank or batch with
     # no work) reached rtKernelLaunch, which CANN rejects where CUDA skips the launch (triton-ascend PR 1221).
@@ -101,6 +107,11 @@ CONTEXT_KINDS = (
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
     (None, re.compile(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]"), "aicore-timeout"),
+    # An Inner Error (EZ9999 …) whose TraceBack names the aclnn tiling step: opbase's nnopbase logs "Check
+    # NnopbaseExecutorDoTiling(executor) failed" when the operator's tiling function failed (it returns
+    # ACLNN_ERR_INNER_TILING_ERROR, 561002, indv_executor.cpp), the operator's own tiling says "<Op> do tiling failed".
+    # The operator failed inside, as 561002 says; an argument check it names first is read by DRV-op-params.
+    (None, TILING_FAILED, "aclnn-inner-error"),
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
@@ -110,6 +121,7 @@ CONTEXT_TITLES = {
     "aicore-timeout": "An AI Core / vector core kernel timed out",
     "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
     "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
+    "aclnn-inner-error": "The operator failed inside CANN (an aclnn inner error: its shape inference or tiling), not on a rejected argument",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
@@ -124,6 +136,11 @@ def _weight(info: CodeInfo) -> int:
     if info.code in CATCH_ALL or INNER_ERROR.match(info.code):
         return 0
     return {"acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+
+
+def _tiling(link: Link, chain: Chain) -> bool:
+    """The chain's report says the aclnn tiling step failed (nnopbase's check, the operator's own tiling line)."""
+    return any(TILING_FAILED.search(t) for other in chain.links for t in (other.text, other.message, *other.detail))
 
 
 def _context_kind(code: str, link: Link, chain: Chain) -> str:
@@ -190,5 +207,7 @@ class ErrorCodes(Analyzer):
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,
             # An ACL code line read as a failure of its own (a torch_npu check or ReportCallError line whose CANN report,
             # if any, went to another writer's chain) ranks below what the report itself says.
-            weak=_weight(best) <= 1 or best.code in TIMEOUTS or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
+            # A catch-all whose report names the failed tiling step stands as the 561002 it hides.
+            weak=(_weight(best) <= 1 and not (kind == "aclnn-inner-error" and _tiling(link, chain))) or best.code in TIMEOUTS
+            or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
         )
