@@ -93,9 +93,14 @@ CONTEXT_KINDS = (
     # The runtime's Invalid_Argument (EE1003) for a kernel launched with 0 blocks: an empty grid (a rank or batch with
     # no work) reached rtKernelLaunch, which CANN rejects where CUDA skips the launch (triton-ascend PR 1221).
     (("EE1003",), re.compile(r"value 0 for parameter (?:coreDim|blockDim|numBlocks|block_?num)\b"), "kernel-launch-empty-grid"),
-    # Context null (107002) because the device could not be opened at all (set_device itself failed), not because
-    # the thread never selected one.
-    (("107002",), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    # Context null (107002, or the EE1001 printed with it) because the device could not be opened at all (set_device
+    # itself failed), not because the thread never selected one.
+    (("107002", "EE1001"), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    # The runtime's Invalid_Argument (EE1001) for a call made with no current context ("rtGetDevMsg execute failed,
+    # reason=[context pointer null]", and the runtime's context check "ctx is NULL!", context.hpp), printed with ACL's
+    # context-null 107002: the thread never set a device (a thread that generation or a callback started), whichever
+    # of the two codes the report carries first.
+    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!"), "npu-device-not-set"),
     # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
