@@ -167,6 +167,7 @@ def registry() -> tuple[Analyzer, ...]:
         opbuild.OpMissing,
         opbuild.OpCompile,
         opbuild.BuildHeader,
+        opbuild.NativeBuild,
         hccl.HcclLog,
         codes.ErrorCodes,
     ))

@@ -14,6 +14,7 @@ from ..codes import CAPTURE_CODES, CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
+TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+")
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
@@ -85,14 +86,22 @@ CONTEXT_KINDS = (
     # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
     # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
     (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
-    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"),
+    # torch_npu's own words for the same wait ("ACL stream synchronize failed, error code:107020", its host/device
+    # copy after aclrtSynchronizeStreamWithTimeout): the task timeout came back from a stream synchronize.
+    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"
+                             r"|ACL stream synchronize failed"),
      "stream-sync-timeout"),
     # The runtime's Invalid_Argument (EE1003) for a kernel launched with 0 blocks: an empty grid (a rank or batch with
     # no work) reached rtKernelLaunch, which CANN rejects where CUDA skips the launch (triton-ascend PR 1221).
     (("EE1003",), re.compile(r"value 0 for parameter (?:coreDim|blockDim|numBlocks|block_?num)\b"), "kernel-launch-empty-grid"),
-    # Context null (107002) because the device could not be opened at all (set_device itself failed), not because
-    # the thread never selected one.
-    (("107002",), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    # Context null (107002, or the EE1001 printed with it) because the device could not be opened at all (set_device
+    # itself failed), not because the thread never selected one.
+    (("107002", "EE1001"), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    # The runtime's Invalid_Argument (EE1001) for a call made with no current context ("rtGetDevMsg execute failed,
+    # reason=[context pointer null]", and the runtime's context check "ctx is NULL!", context.hpp), printed with ACL's
+    # context-null 107002: the thread never set a device (a thread that generation or a callback started), whichever
+    # of the two codes the report carries first.
+    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!"), "npu-device-not-set"),
     # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
@@ -104,6 +113,11 @@ CONTEXT_KINDS = (
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
     (None, re.compile(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]"), "aicore-timeout"),
+    # An Inner Error (EZ9999 …) whose TraceBack names the aclnn tiling step: opbase's nnopbase logs "Check
+    # NnopbaseExecutorDoTiling(executor) failed" when the operator's tiling function failed (it returns
+    # ACLNN_ERR_INNER_TILING_ERROR, 561002, indv_executor.cpp), the operator's own tiling says "<Op> do tiling failed".
+    # The operator failed inside, as 561002 says; an argument check it names first is read by DRV-op-params.
+    (None, TILING_FAILED, "aclnn-inner-error"),
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
@@ -113,6 +127,7 @@ CONTEXT_TITLES = {
     "aicore-timeout": "An AI Core / vector core kernel timed out",
     "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
     "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
+    "aclnn-inner-error": "The operator failed inside CANN (an aclnn inner error: its shape inference or tiling), not on a rejected argument",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
@@ -129,6 +144,11 @@ def _weight(info: CodeInfo) -> int:
     # The driver's own code (drv.yaml lists only those that name a cause) is what the runtime / ACL code above it
     # wraps: "halGetDeviceInfo … failed, ret:87" (resource occupied) under "init soc version failed, ret = 507008".
     return {"drv": 5, "acl": 4, "hccl": 3, "dcmi": 3, "cann": 2, "torch_npu": 1}.get(info.family, 0)
+
+
+def _tiling(link: Link, chain: Chain) -> bool:
+    """The chain's report says the aclnn tiling step failed (nnopbase's check, the operator's own tiling line)."""
+    return any(TILING_FAILED.search(t) for other in chain.links for t in (other.text, other.message, *other.detail))
 
 
 def _context_kind(code: str, link: Link, chain: Chain) -> str:
@@ -195,5 +215,7 @@ class ErrorCodes(Analyzer):
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,
             # An ACL code line read as a failure of its own (a torch_npu check or ReportCallError line whose CANN report,
             # if any, went to another writer's chain) ranks below what the report itself says.
-            weak=_weight(best) <= 1 or best.code in TIMEOUTS or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
+            # A catch-all whose report names the failed tiling step stands as the 561002 it hides.
+            weak=(_weight(best) <= 1 and not (kind == "aclnn-inner-error" and _tiling(link, chain))) or best.code in TIMEOUTS
+            or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
         )

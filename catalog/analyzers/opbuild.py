@@ -88,6 +88,10 @@ class OpMissing(Analyzer):
 CANN_HEADER = lazy(r"^(?:kernel_\w+\.h|inner_interface/|lib/matmul_intf|kernel_tiling/|acl/|aclnn\w*[/.]|hccl/|graph/|ge/|register/"
                    r"|tiling/|tikcfw/|__clang_cce\w*\.h|platform/)")
 PY_HEADER = lazy(r"^(?:Python|pyconfig|longintrepr)\.h$")
+# torch_npu's C++ headers as an extension includes them (<torch_npu/csrc/core/npu/NPUStream.h>, torch_npu/csrc/aten/…);
+# torch_npu ships them under its package's include/ folder.
+TORCH_NPU_HEADER = lazy(r"^torch_npu/(?:csrc|inc)/")
+TORCH_NPU_INCLUDE = "https://github.com/vllm-project/vllm-ascend/pull/661"
 HEADER_NAME = lazy(r"'([^']+)' file not found|: ([^\s:']+): No such file or directory|include file: '([^']+)'")
 ASCENDC_KERNEL = "https://github.com/vllm-project/vllm-ascend/blob/main/csrc/kernels/pos_encoding_kernels.cpp"
 PY_DEV = "https://docs.python.org/3/extending/extending.html"
@@ -142,6 +146,18 @@ class BuildHeader(Analyzer):
                  "headers: g++ / gcc-c++ / libstdc++-devel), make it the default (update-alternatives, CC/CXX), then rebuild "
                  "from a clean build folder"),
                 evidence(link), TOOLCHAIN_SOURCES, key=f"header:{header}", family="compat", kind="gcc-too-old",
+            )
+        if TORCH_NPU_HEADER.search(header):
+            return Finding(
+                f"Building the NPU extension failed: torch_npu header {header} not found",
+                f"The compiler stopped on {header}, a header of torch_npu that the package's NPU extension (custom operators, "
+                "a C++ binding on torch_npu's streams or allocator) includes. The build does not see torch_npu's headers: "
+                "torch_npu is not installed in the build's Python (pip build isolation hides it), or it is another torch_npu "
+                "release than the one the package pins, whose headers moved or were not shipped.",
+                ("Install the torch_npu release the package pins into the same environment, then build without isolation: pip install --no-build-isolation -e .",
+                 f"Check the header is there: find $(python -c 'import torch_npu, os; print(os.path.dirname(torch_npu.__file__))') -name '{header.rsplit('/', 1)[-1]}'",
+                 "Or avoid the build: install the prebuilt wheel / image of the package for your torch_npu and CANN"),
+                evidence(link), (TORCH_NPU_INCLUDE, MATRIX), key=f"header:{header}", family="compat", kind="custom-ops-build-failed",
             )
         if PY_HEADER.search(header):
             return Finding(
@@ -226,4 +242,48 @@ class CannPython(Analyzer):
             (f"pip install {m.group(1).replace('attr', 'attrs').replace('attrss', 'attrs')} (and the rest of CANN's list) in the environment that runs the job",
              "A new virtualenv/conda env does not inherit them: install CANN's Python dependencies there too"),
             evidence(link), (CANN_INSTALL, CANN_DEPS_THREAD), key=f"canndep:{m.group(1)}", family="cann-env", kind="cann-python-deps-missing",
+        )
+
+
+# A build step that setup.py / a build backend ran as a shell command and that returned non-zero:
+# subprocess's "Command '…' returned non-zero exit status N" (CalledProcessError, or a RuntimeError that quotes it),
+# where the command is a native build (cmake, make, ninja, a compiler). The marker says it builds for the NPU
+# (CANN's set_env.sh or toolkit, torch_npu, an Ascend SoC, the AscendC compilers, a *_ascend* target).
+# (The command is often longer than what a chain keeps of a message: its tail may be cut.)
+BUILD_COMMAND = lazy(r"Command '(.+?)(?:'\s*returned non-zero exit status (-?\d+)|$)")
+BUILD_TOOL = lazy(r"(?<![\w/.-])(?:[\w/.-]*/)?(cmake|ninja|bisheng|ccec|g\+\+|gcc|g?make)(?![\w.-])")
+NPU_BUILD = lazy(r"(?i)ascend|torch_npu|\bcann\b|SOC_VERSION|\bbisheng\b|\bccec\b|\bnpu\b")
+EXIT_STATUS = lazy(r"returned non-zero exit status (-?\d+)")
+SUBPROCESS_DOC = "https://docs.python.org/3/library/subprocess.html#subprocess.CalledProcessError"
+
+
+class NativeBuild(Analyzer):
+    id = "DRV-native-build"
+    title = "A package's NPU extension (custom operators) failed to build"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        text = " ".join([link.message, *link.detail])
+        m = BUILD_COMMAND.search(link.message)
+        if m is None or (t := BUILD_TOOL.search(m.group(1))) is None or not NPU_BUILD.search(text):
+            return None
+        status = m.group(2) or next((e.group(1) for t in (link.message, link.text, *link.detail) if (e := EXIT_STATUS.search(t))), "")
+        tool = t.group(1)
+        why = ("Exit status 127 is the shell's 'command not found': a program the command runs (cmake, a compiler, "
+               "or a tool CANN's set_env.sh should have put on PATH) is not installed or not on PATH. " if status == "127" else "")
+        return Finding(
+            f"Building the package's NPU extension failed ({tool} " + (f"exited with status {status})" if status else "failed)"),
+            "The package's setup compiles its NPU extension (custom AscendC operators, a C++ binding on torch_npu) by running "
+            f"{tool} against the installed CANN and torch_npu, and that command failed, so no wheel was built. {why}The build "
+            "output above this line (the first 'error:' of the compiler, CMake's error, a missing header) says which step "
+            "and why: often CANN's environment not loaded, a CANN / torch_npu release other than the package supports, or a "
+            "host toolchain (cmake, gcc) missing or too old.",
+            ("Rerun the install with the build log visible (pip install -v --no-build-isolation -e .) and read the first error above this line",
+             "source the CANN set_env.sh in the same shell, check cmake --version and gcc --version against the package's build "
+             "requirements, and use the CANN and torch_npu releases it documents",
+             "Or avoid the build: use the package's prebuilt wheel or image for your CANN, or its switch that skips the custom kernels if it has one"),
+            evidence(link), (SUBPROCESS_DOC, MATRIX), key=f"build:{tool}:{status}", family="compat", kind="custom-ops-build-failed",
+            notes=(f"{tool} exited with status {status}",) if status else None,
         )
