@@ -294,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curve", action="store_true", help="dev only: the similar fallback's precision/coverage by threshold")
     parser.add_argument("--leave-thread-out", action="store_true",
                         help="dev only: each log without the catalog entries its own thread gave")
+    parser.add_argument("--only", metavar="FILE",
+                        help="score only the logs FILE names, one 'dev/x.log' or 'heldout/x.log' per line (a round)")
     args = parser.parse_args(argv)
     if args.leave_thread_out:
         verdicts = score_leave_thread_out()
@@ -317,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
             print("  ".join(f"{k}={v}" for k, v in row.items()))
         return 0
     verdicts = score()
+    if args.only:
+        names = set(Path(args.only).read_text(encoding="utf-8").split())
+        verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" in names]
     print(render(verdicts))
     if args.json:
         Path(args.json).write_text(json.dumps(summary(verdicts), indent=2) + "\n", encoding="utf-8")
