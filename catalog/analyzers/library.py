@@ -21,8 +21,14 @@ DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi
 # Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
 CANN_LIBS = lazy(
     r"^lib(?:ascendcl|ascend_dump|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
-    r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|atb\w*|lcal|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
+    r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
 )
+# Libraries of the NNAL package's ATB (Ascend Transformer Boost), in $ATB_HOME_PATH/lib: on the loader's path only after
+# nnal/atb/set_env.sh, and absent when NNAL (a separate package from the toolkit) is not installed. torch_atb loads exactly
+# these (ascend-transformer-boost torch_atb/__init__.py); torch_npu's op-plugin reaches libatb.so the same way.
+NNAL_LIBS = lazy(r"^lib(?:atb|atb_train|atb_mixops|asdops|mki|lcal)\.so")
+ATB_LIBS = "https://github.com/hicann/ascend-transformer-boost/blob/5051d20f12f37a799ae1241506206550349bf1d4/torch_atb/__init__.py"
+VLLM_ASCEND_NNAL = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/faqs.md"
 DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
 CUDA_LIBS = lazy(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
 # torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
@@ -73,14 +79,26 @@ class SharedLibrary(Analyzer):
         if m is None:
             return None
         path, lib = m.group(1), m.group(2)
+        if NNAL_LIBS.match(lib):
+            return Finding(
+                f"CANN's NNAL (ATB) package not installed or not sourced: {lib} not found",
+                f"{lib} belongs to ATB, which ships in CANN's separate NNAL package (Ascend-cann-nnal), not in the toolkit; the "
+                "loader finds it only after nnal/atb/set_env.sh has put $ATB_HOME_PATH/lib on LD_LIBRARY_PATH. Either NNAL is not "
+                "installed (install guides that list only the toolkit and kernels miss it) or the process that loads it (a Ray "
+                "worker, a docker exec shell) did not source its set_env.sh.",
+                ("Install Ascend-cann-nnal of the same version as the CANN toolkit, then source /usr/local/Ascend/nnal/atb/set_env.sh "
+                 "(after the toolkit's set_env.sh) in the script that starts the job, before `ray start`",
+                 f"Check: echo $ATB_HOME_PATH; ls $ATB_HOME_PATH/lib/{lib}"),
+                evidence(link), (ATB_LIBS, VLLM_ASCEND_NNAL, LDSO), key=f"lib:{lib}", family="cann-env", kind="nnal-atb-not-found",
+            )
         if CANN_LIBS.match(lib):
             return Finding(
                 f"CANN environment not set up in this process: {lib} not found",
                 f"{lib} belongs to the CANN toolkit (or NNAL); the dynamic loader finds it only after CANN's set_env.sh has put "
                 "its lib64 folders on LD_LIBRARY_PATH. The shell, container or Ray worker that ran this did not source it "
                 "(or CANN is not installed there).",
-                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) — and "
-                 "/usr/local/Ascend/nnal/atb/set_env.sh for libatb — in the script that starts the job, before `ray start`",
+                ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) in the "
+                 "script that starts the job, before `ray start`",
                  "Check: echo $ASCEND_HOME_PATH; ls $ASCEND_HOME_PATH/lib64/" + lib),
                 evidence(link), (CANN_ENV, LDSO), key=f"lib:{lib}", family="cann-env", kind="cann-env-not-sourced",
             )
