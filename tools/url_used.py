@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Whether a thread URL is already used by the corpus, a golden case or the catalog (maintainer tool).
+
+A collector runs it on every candidate thread before writing a log from it, and a knowledge writer before citing
+one: a thread is used once, so a held-out log never measures knowledge written from its own thread. It prints
+USED or new per URL and never the URLs it found, so held-out sources are not shown. GitHub threads compare by
+owner/repo and number (issues, pulls and discussions alike; volcengine/verl is verl-project/verl).
+
+    python tools/url_used.py URL [URL ...] [--also DIR ...]   # --also: another checkout (a collector's worktree)
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+URL = re.compile(r"https?://[^\s'\"<>)\]]+")
+GITHUB = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/(?:issues|pull|discussions)/(\d+)", re.I)
+SUFFIXES = {".log", ".yaml", ".yml", ".md", ".expect", ".json", ".txt", ".py"}
+
+
+def key(url: str) -> str:
+    m = GITHUB.search(url)
+    if m:
+        owner, repo, number = m.group(1).lower(), m.group(2).lower(), m.group(3)
+        if repo == "verl" and owner == "volcengine":
+            owner = "verl-project"
+        return f"github:{owner}/{repo}#{number}"
+    return url.rstrip("/.,").split("#")[0].lower()
+
+
+def used(roots: list[Path]) -> set[str]:
+    keys: set[str] = set()
+    for root in roots:
+        for top in (root / "tests" / "explain", root / "catalog"):
+            for path in top.rglob("*"):
+                if path.suffix in SUFFIXES and path.is_file():
+                    keys.update(key(u) for u in URL.findall(path.read_text(encoding="utf-8", errors="replace")))
+    return keys
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("urls", nargs="+")
+    parser.add_argument("--also", action="append", default=[], type=Path, help="another checkout to check too")
+    args = parser.parse_args()
+    keys = used([REPO, *args.also])
+    for url in args.urls:
+        print(("USED " if key(url) in keys else "new  ") + url)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
