@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ascendrl.catalog import Catalog, Classifier, explain_paths, load_catalog
+from ascendrl.catalog import Catalog, Classifier, explain_paths
 from ascendrl.catalog.analyzers import registry
 from ascendrl.catalog.codes import decode, extract
 from ascendrl.catalog.normalize import strip_escapes, strip_prefixes
@@ -50,11 +50,6 @@ def expect(log: Path) -> dict[str, list[str]]:
 
 
 DERIVED_CASES = [p for p in CASES if expect(p)["derived"]]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
 
 
 def without(catalog: Catalog, ids: list[str]) -> Catalog:

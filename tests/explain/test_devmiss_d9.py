@@ -7,12 +7,7 @@ import re
 
 import pytest
 
-from ascendrl.catalog import Classifier, load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+from ascendrl.catalog import Classifier
 
 
 def matching(catalog, entry_id: str, line: str):

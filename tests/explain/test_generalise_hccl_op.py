@@ -7,25 +7,7 @@ argument-check codes), so that a failure of a known class is named whatever thre
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-from ascendrl.catalog import explain_paths, load_catalog
-
-HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
-
-
-def _top(catalog, tmp_path, text: str):
-    log = tmp_path / "x.log"
-    log.write_text(text, encoding="utf-8")
-    result = explain_paths(catalog, [log])
-    return result, (result.diagnoses[0] if result.diagnoses else None)
 
 
 @pytest.mark.parametrize("line, kind", [
@@ -35,8 +17,8 @@ def _top(catalog, tmp_path, text: str):
     ('多机 prefill 启动报 MessageQueue ZMQ bind "Address already in use"（shm_broadcast.py）', "eaddrinuse"),
     ("保存 checkpoint 时报错「Disk quota exceeded」", "edquot"),
 ])
-def test_an_os_error_without_its_type_or_number(catalog, tmp_path, line, kind):
-    result, top = _top(catalog, tmp_path, line + "\n")
+def test_an_os_error_without_its_type_or_number(explain_text, line, kind):
+    result, top = explain_text(line + "\n")
     assert top is not None and top.kind == kind and top.fatal, (result.diagnoses, result.unknown)
 
 
@@ -46,8 +28,8 @@ def test_an_os_error_without_its_type_or_number(catalog, tmp_path, line, kind):
     "EADDRINUSE (-98)",  # a name and number alone do not say anything failed
     '用户问："No space left" 是什么意思',  # a quote that is no complete message
 ])
-def test_a_handled_or_incomplete_os_error_is_no_failure(catalog, tmp_path, line):
-    result, _ = _top(catalog, tmp_path, line + "\n")
+def test_a_handled_or_incomplete_os_error_is_no_failure(explain_text, line):
+    result, _ = explain_text(line + "\n")
     assert not result.fatal, (result.diagnoses, result.unknown)
 
 
@@ -59,17 +41,17 @@ ACLNN = "call aclnnQuantMatmulV4 failed, detail:EZ0019: [PID: 7] Parameter scale
     # a serving framework's logger quoting the error without its type
     f"2025-09-15 05:12:52,285 serve.worker 13 ERROR    [request 1] load failed, error: [address=1:2, pid=7] {ACLNN}",
 ])
-def test_the_cann_report_on_the_failed_call_line_is_its_cause(catalog, tmp_path, line):
+def test_the_cann_report_on_the_failed_call_line_is_its_cause(explain_text, line):
     # op-plugin prints CANN's report after "detail:"; on one line it is still the cause, the call its consequence
-    result, top = _top(catalog, tmp_path, line + "\n")
+    result, top = explain_text(line + "\n")
     ranked = [(d.entry.id, d.demoted_by) for d in result.diagnoses]
     assert top.entry.id == "DRV-op-params" and top.kind == "quant-rollout-dtype", ranked
     assert ("ARL-E331", "DRV-op-params") in ranked, ranked
 
 
-def test_inner_error_on_the_call_line_keeps_the_call_entry(catalog, tmp_path):
+def test_inner_error_on_the_call_line_keeps_the_call_entry(explain_text):
     # "detail:EZ9999: Inner Error!" says nothing yet: the report's text follows below, read as before
-    result, top = _top(catalog, tmp_path, "RuntimeError: call aclnnCast failed, detail:EZ9999: Inner Error!\n"
+    result, top = explain_text("RuntimeError: call aclnnCast failed, detail:EZ9999: Inner Error!\n"
                                           "EZ9999: 2024-05-17-18:46:14.721.067  Op Cast does not has any binary.\n")
     assert top.entry.id == "ARL-E331", [(d.entry.id, d.demoted_by) for d in result.diagnoses]
 
@@ -81,8 +63,8 @@ def test_inner_error_on_the_call_line_keeps_the_call_entry(catalog, tmp_path):
     # a free-text reason under a registered argument code that speaks of a dtype
     ("RuntimeError: call aclnnMatmul failed, detail:EZ1001: [PID: 1] when x1 dtype is float16, out dtype should be float16", "DRV-op-params"),
 ])
-def test_a_registered_argument_check_is_an_operator_rejecting_its_input(catalog, tmp_path, line, analyzer):
-    result, top = _top(catalog, tmp_path, line + "\n")
+def test_a_registered_argument_check_is_an_operator_rejecting_its_input(explain_text, line, analyzer):
+    result, top = explain_text(line + "\n")
     assert (top.entry.id, top.kind) == (analyzer, "aclnn-param-unsupported"), [(d.entry.id, d.kind) for d in result.diagnoses]
 
 
@@ -96,14 +78,14 @@ def test_a_registered_argument_check_is_an_operator_rejecting_its_input(catalog,
     ("RuntimeError: capture_end: NPU function error: c10_npu::acl::AclmdlRICaptureEnd(capture_stream_, &model_ri_), error code is 107036",
      "aclgraph-capture-failed"),
 ])
-def test_a_code_whose_name_is_a_class(catalog, tmp_path, line, kind):
-    result, top = _top(catalog, tmp_path, line + "\n")
+def test_a_code_whose_name_is_a_class(explain_text, line, kind):
+    result, top = explain_text(line + "\n")
     assert kind in [d.kind for d in result.diagnoses if d.fatal][:2], [(d.entry.id, d.kind) for d in result.diagnoses]
 
 
-def test_hccl_init_failure_cut_before_its_code(catalog, tmp_path):
+def test_hccl_init_failure_cut_before_its_code(explain_text):
     # torch_npu's HCCL_CHECK_ERROR message as a paste cut before ", error code is N"
     line = ("RuntimeError: create:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:89 HCCL function error: "
             "HcclCommInitRootInfo(numRanks, &rootInfo, rank, &(comm->hcclComm_))")
-    result, top = _top(catalog, tmp_path, line + "\n")
+    result, top = explain_text(line + "\n")
     assert top.entry.id == "ARL-E324", [(d.entry.id, d.kind) for d in result.diagnoses]

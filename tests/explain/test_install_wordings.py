@@ -14,14 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendrl.catalog import explain_paths, load_catalog
-
-HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
+from ascendrl.catalog import explain_paths
 
 
 def pip(tmp_path: Path, *args: str) -> Path:

@@ -7,25 +7,7 @@ and no CANN report: the code is the failure, whichever call failed.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-from ascendrl.catalog import explain_paths, load_catalog
-
-HERE = Path(__file__).parent
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
-
-
-def _top(catalog, tmp_path, text: str):
-    log = tmp_path / "x.log"
-    log.write_text(text, encoding="utf-8")
-    result = explain_paths(catalog, [log])
-    return result, (result.diagnoses[0] if result.diagnoses else None)
 
 
 @pytest.mark.parametrize("text, kind", [
@@ -36,11 +18,11 @@ def _top(catalog, tmp_path, text: str):
     ("aclrtSetDevice failed. ERROR: 507033\n", "device-setup-failed"),
     ("[ERROR]  aclrtCreateContext failed, errorCode = 107001\n", "invalid-visible-device"),
 ])
-def test_an_acl_sample_failure_line_is_a_failure_of_its_own(catalog, tmp_path, text, kind):
-    result, top = _top(catalog, tmp_path, text)
+def test_an_acl_sample_failure_line_is_a_failure_of_its_own(explain_text, text, kind):
+    result, top = explain_text(text)
     assert top is not None and top.kind == kind and top.fatal, (result.diagnoses, result.unknown)
 
 
-def test_the_same_words_without_a_code_stay_quiet(catalog, tmp_path):
-    result, top = _top(catalog, tmp_path, "[INFO]  acl init success\n[INFO]  end to finalize acl\n")
+def test_the_same_words_without_a_code_stay_quiet(explain_text):
+    result, top = explain_text("[INFO]  acl init success\n[INFO]  end to finalize acl\n")
     assert top is None and result.unknown is None

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendrl.catalog import explain_paths, load_catalog
+from ascendrl.catalog import explain_paths
 from ascendrl.catalog.run_settings import LogSettings
 
 HERE = Path(__file__).parent
@@ -64,11 +64,6 @@ def model_dir(tmp_path: Path, config: str, name: str) -> str:
     folder.mkdir(parents=True)
     shutil.copy(CONFIGS / config, folder / "config.json")
     return str(folder)
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
 
 
 def explain(catalog, tmp_path: Path, lines: list[str], drop: list[str]):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import Classifier
 from ascendrl.catalog import similar
 from ascendrl.cli import main
 
@@ -35,11 +35,6 @@ def _module(name: str, path: Path):
 @pytest.fixture(scope="module")
 def scorer():
     return _module("score_realworld", ROOT / "bench" / "score_realworld.py")
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return load_catalog(user_dir=HERE / "no-user-catalog")
 
 
 def _explain(catalog, text: str):
