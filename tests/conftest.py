@@ -190,3 +190,26 @@ def shared_tmp():
         if sub.is_dir() and not sub.is_symlink():
             sub.chmod(0o755)
     shutil.rmtree(path)
+
+
+# explain's tests: the shipped catalog alone (no user catalog), and explain on a pasted text. Here, not in a
+# tests/explain/conftest.py: test modules import this one as `conftest`, and a second module of that name shadows it.
+@pytest.fixture(scope="session")
+def catalog():
+    from ascendrl.catalog import load_catalog
+
+    return load_catalog(user_dir=Path(__file__).parent / "explain" / "no-user-catalog")
+
+
+@pytest.fixture
+def explain_text(catalog, tmp_path):
+    """explain on ``text`` written to a file, as a user's paste: (the result, its top diagnosis or None)."""
+    from ascendrl.catalog import explain_paths
+
+    def run(text: str):
+        log = tmp_path / "x.log"
+        log.write_text(text, encoding="utf-8")
+        result = explain_paths(catalog, [log])
+        return result, (result.diagnoses[0] if result.diagnoses else None)
+
+    return run
