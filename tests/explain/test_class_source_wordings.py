@@ -60,6 +60,15 @@ import pytest
                  "EE9999: [PID: 4121] 2025-06-01-10:00:00.000.000 The error from device(chipId:1, dieId:0), serial number is 7, "
                  "notify wait timeout occurred during task execution, stream_id:12, sq_id:12, task_id:801, notify_id=33, "
                  "timeout=1836s.[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1290]\n"),
+    # Ray >= 2.40: the GCS's death reason for a node that stopped answering, carried in the actor's death cause
+    ("ARL-E139", "ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+                 "\tclass_name: WorkerDict\n\tactor_id: 8e5a1c4f2b0f7b8d3c9a6e4d01000000\n"
+                 "The actor died because its node has died. Node Id: 1f0b0cd6a3c54c4d9a9f4c1f2e8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c\n"
+                 "\tthe actor's node was terminated unexpectedly: health check failed due to missing too many heartbeats\n"),
+    # a public torch_npu operator the installed torch_npu lacks (vllm-ascend's rope calls torch_npu.npu_mrope)
+    ("ARL-E313", "  File \"/usr/local/python3.11/site-packages/vllm_ascend/ops/rotary_embedding.py\", line 301, in rope_forward_oot\n"
+                 "    query, key = torch_npu.npu_mrope(\n"
+                 "AttributeError: module 'torch_npu' has no attribute 'npu_mrope'\n"),
 ])
 def test_a_sibling_wording_names_the_class(explain_text, entry_id, text):
     _, top = explain_text(text)
@@ -94,3 +103,15 @@ def test_uv_with_no_version_of_a_package_is_not_a_pin_conflict(explain_text):
 def test_a_runtime_reason_that_is_not_memory_is_not_an_npu_oom(explain_text):
     _, top = explain_text("rtMalloc execution failed, reason=driver error:resource alloc fail\n")
     assert top is None or top.entry.id != "ARL-E400"
+
+
+def test_an_actor_on_a_node_stopped_on_purpose_is_not_a_dead_node(explain_text):
+    _, top = explain_text("The actor died because its node has died. Node Id: 1f0b0cd6a3c54c4d\n"
+                          "\tthe actor's node was terminated expectedly: received SIGTERM\n")
+    assert top is None or top.entry.id != "ARL-E139"
+
+
+def test_a_custom_op_namespace_without_the_op_is_not_torch_npu_too_old(explain_text):
+    # vllm-ascend's own kernels (torch.ops._C_ascend) missing is a build problem, not an old torch_npu.
+    _, top = explain_text("AttributeError: '_OpNamespace' '_C_ascend' object has no attribute 'npu_apply_top_k_top_p'\n")
+    assert top is None or top.entry.id != "ARL-E313"
