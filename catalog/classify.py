@@ -86,7 +86,7 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|无法打开共享对象文件|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
@@ -107,7 +107,7 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
-UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[\w.]*: cannot open shared object file|No module named '(\w+\.\w+_C)'")
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)|No module named '(\w+\.\w+_C)'")
 MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
@@ -118,6 +118,40 @@ MAX_UNLOADED = 16
 REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
+
+
+# A short paste: the whole input is one block of at most this many bytes and lines, read from a file or a stream (never a
+# running job's output, fed by feed_chunk). A larger file's first block is the first read (8 KiB, inputs.BINARY_SNIFF) cut
+# at its last newline, so a block this small is a whole input unless one of its lines is longer than 4 KiB.
+PASTE_BYTES = 4 << 10
+PASTE_LINES = 40
+# The lines of a short paste where a person names an error in words: an exception class alone (in backticks, quotes or
+# as a word), an OS error's class spelled out, a process death or a missing shared library in a Chinese sentence. A
+# program's output does not say it so; they are candidates in short pastes only (Classifier._paste_lines).
+PASTE_ONLY = lazy(
+    r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|" + chains.WORDED_EXC.pattern
+    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|无法打开共享对象文件|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
+)
+# Chinese words for "cannot find" around a shared library's name ("导致报错libatb.so找不到"), and the loader's own
+# "cannot open shared object file" in a zh_CN locale, "无法打开共享对象文件" (glibc po/zh_CN.po, msgid of elf/dl-load.c:
+# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): the loader's failure in Chinese.
+CJK_SO_MISSING = lazy(
+    r"(?<![A-Za-z0-9_])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)\s*(?::\s*)?(?:找不到|未找到|无法找到|不存在|无法打开共享对象文件)|(?:找不到|未找到|无法找到|缺少|缺失)\s*(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
+)
+# A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
+# Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
+SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
+WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
+                "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
+                "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
+CLOSERS = {"`": "`", '"': '"', "“": "”", "(": ")"}
+
+
+def _a_report(words: str) -> bool:
+    """Whether a person's sentence around an error reports it: not a log record at a quiet level, not a sentence about
+    handling, fixing or avoiding it."""
+    return (chains.QUIET_ANYWHERE.search(words) is None and chains.HANDLED.search(words) is None
+            and chains.NOT_A_REPORT.search(words) is None)
 
 
 def _reported(line: str, code: str) -> bool:
@@ -366,6 +400,9 @@ class Classifier:
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
+        self._live = False  # fed by feed_chunk: a running job's output, never a paste
+        self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
+        self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
 
     @property
     def versions(self) -> dict[str, str]:
@@ -470,6 +507,7 @@ class Classifier:
 
     def feed_chunk(self, chunk: bytes, name: str) -> None:
         """Live input: any piece of a stream; a line cut at the chunk's end waits for its rest."""
+        self._live = True
         carry, line_no = self._streams.get(name, (b"", 0))
         if name not in self._streams:
             self.files.append(name)
@@ -541,7 +579,8 @@ class Classifier:
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
-        for start, end in self.matcher.candidate_lines(block):
+        self._paste = not self._live and base == 0 and len(block) <= PASTE_BYTES and block.count(b"\n") <= PASTE_LINES
+        for start, end in (self._paste_lines(block) if self._paste else self.matcher.candidate_lines(block)):
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             self._line(block[start:end], name, line_no + 1, block, end)
@@ -555,6 +594,20 @@ class Classifier:
                 counted_to = pos
                 self.last_progress[name] = line_no + 1
         return line_no + block.count(b"\n", counted_to)
+
+    def _paste_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
+        """A short paste's candidate lines, and the lines where a person names an error in words (PASTE_ONLY)."""
+        found = dict.fromkeys(self.matcher.candidate_lines(block))
+        self._paste_only = set()
+        start, size = 0, len(block)
+        while start < size:
+            end = block.find(b"\n", start)
+            end = size if end == -1 else end
+            if (start, end) not in found and PASTE_ONLY.search(block[start:end].decode("utf-8", "replace")):
+                found[(start, end)] = None
+                self._paste_only.add(end)
+            start = end + 1
+        return iter(sorted(found))
 
     def _dump_lines(self, block: bytes, name: str) -> None:
         """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""
@@ -594,6 +647,11 @@ class Classifier:
         if exc is None and not stripped.isascii():
             stripped = _after_cjk(FULLWIDTH_COLON.sub(r"\1: ", stripped, count=1))
             exc = EXCEPTION.match(stripped)
+            if exc is None and self._paste and (missing := CJK_SO_MISSING.search(stripped)) is not None:
+                stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
+        if exc is None and self._paste and (death := SENTENCE_DEATH.search(stripped)) is not None and chains.PROCESS_DEATH.search(stripped) is None \
+                and _a_report(stripped):
+            stripped = death.group(1)  # the shell's own line for it (chains.PROCESS_DEATH)
         if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
                 and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))):  # an OS error logged as handled
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
@@ -609,6 +667,10 @@ class Classifier:
                 and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
             exc = EXCEPTION.match(title.group(1))
             stripped = title.group(1) if exc is not None else stripped
+        if exc is None and self._paste:
+            exc, said = self._paste_reading(stripped)
+            if exc is not None:
+                stripped = said
         if exc is None and ((logged := REPR.search(stripped)) is not None or (
                 (logged := REPR_IN_TUPLE.search(stripped)) is not None and not _QUIET_LEVEL.match(stripped))):
             kind, quote, said = logged.groups()
@@ -640,6 +702,8 @@ class Classifier:
             raising = None  # the exception line itself follows: it is matched there, once
         # A raise statement is matched as the exception it raises: the paste may stop before that line.
         entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
+        if not entries and exc is not None and self._paste and stripped != text.strip():
+            entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
             if joined is not None:
@@ -649,8 +713,9 @@ class Classifier:
                     text = stripped = joined.strip()
             if not entries:
                 entries = self._known_head(stripped)
-        if settings_line and not entries and exc is None and GENERIC_LINE.search(text) is None:
-            return  # a config line and nothing else: the chains never see it
+        if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
+                and (stripped == text.strip() or GENERIC_LINE.search(stripped) is None):
+            return  # a config line, or a paste's sentence that names no error after all: the chains never see it
         self.order += 1
         seen: set[str] = set()
         for entry, sig in entries:
@@ -663,7 +728,7 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
-        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
+        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "共享对象" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
@@ -673,6 +738,32 @@ class Classifier:
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
+
+    def _paste_reading(self, stripped: str) -> tuple[re.Match | None, str]:
+        """The exception a person's sentence in a short paste reports, and its line as Python would print it.
+
+        An exception after a lead-in ("The error message is: RuntimeError: …", cut at the quote that closes it), an
+        exception class named alone (the sentence is its message), an OS error's class spelled as words. (None, the
+        line) when the sentence reports none: a quiet log level or words of handling or fixing it (_a_report).
+        """
+        lead = chains.LEAD_EXC.match(stripped)
+        if lead is not None and _a_report(lead.group("pre") or ""):
+            said = lead.group("exc")
+            closer = CLOSERS.get((lead.group("quote") or lead.group("open")).strip(": \t")[-1:])
+            if closer and (cut := said.rfind(closer) if closer == ")" else said.find(closer, said.find(": ") + 2)) > 0:
+                said = said[:cut]
+            said = said.rstrip()
+            return EXCEPTION.match(said), said
+        if not _a_report(stripped) or len(stripped.split()) < 3:
+            return None, stripped
+        named = {m.group(1) for m in chains.BARE_TYPE.finditer(stripped)}
+        if len(named) == 1 and chains.CODE_LINE.search(stripped) is None:
+            said = f"{named.pop()}: {stripped}"
+            return EXCEPTION.match(said), said
+        if not named and (worded := chains.WORDED_EXC.search(stripped)) is not None:
+            said = f"{WORDED_TYPES[worded.group(1).lower().replace(' ', '')]}: {stripped}"
+            return EXCEPTION.match(said), said
+        return None, stripped
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
         """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
