@@ -145,6 +145,16 @@ WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
 CLOSERS = {"`": "`", '"': '"', "“": "”", "(": ")"}
+# A title's opening words: the tags an issue template puts first ("[Bug]:", "### "), and the words that join the message
+# to where it happened ("NPU out of memory when tp=2", "… on 910B", "… with vLLM 0.9", "… after upgrading").
+MAX_TITLE = 300
+# A program's own report line, not a title: a log level in brackets first ("[Error]: Failed to apply for memory." is
+# torch_npu's report, its text wrapped onto the next line).
+LEVEL_TAG = lazy(r"^\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]")
+MAX_TITLE_WORDS = 16
+TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
+TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
+                         "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
 
 
 def _a_report(words: str) -> bool:
@@ -152,6 +162,27 @@ def _a_report(words: str) -> bool:
     handling, fixing or avoiding it."""
     return (chains.QUIET_ANYWHERE.search(words) is None and chains.HANDLED.search(words) is None
             and chains.NOT_A_REPORT.search(words) is None)
+
+
+def _phrase_start(text: str, phrase: re.Match) -> int:
+    """Where the message a PHRASE match reads begins: its group, or for an OS error's text quoted in a sentence, the text."""
+    start = phrase.start(phrase.lastindex)
+    if phrase.lastindex in chains.QUIET_PHRASES and (said := STRERROR_TEXT.search(text, start)) is not None:
+        start = said.start()
+    return start
+
+
+STRERROR_TEXT = lazy(r"(?i:" + "|".join(chains.OS_STRERRORS) + r")")
+
+
+def _changed_before(regex: str, text: str) -> bool:
+    """Whether the words before a signature's match in a title are about changing code for it ("added FAQ about 'No
+    space left on device' error", "Fix …"): the title names the message, it does not report it."""
+    try:
+        m = re.search(regex, text)
+    except re.error:
+        return False
+    return m is not None and chains.NOT_A_REPORT.search(text[: m.start()]) is not None
 
 
 def _reported(line: str, code: str) -> bool:
@@ -603,7 +634,8 @@ class Classifier:
         while start < size:
             end = block.find(b"\n", start)
             end = size if end == -1 else end
-            if (start, end) not in found and PASTE_ONLY.search(block[start:end].decode("utf-8", "replace")):
+            line = block[start:end].decode("utf-8", "replace")
+            if (start, end) not in found and (PASTE_ONLY.search(line) or (len(line) <= MAX_TITLE and line.count(" ") >= 2)):
                 found[(start, end)] = None
                 self._paste_only.add(end)
             start = end + 1
@@ -636,6 +668,8 @@ class Classifier:
             repeats += int(rep.group(1))
             text = text[: rep.start()]
         stripped = text.strip()
+        if self._paste and not prefix and (tag := TITLE_TAG.match(stripped)) is not None and tag.end() < len(stripped):
+            stripped = stripped[tag.end():]  # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
@@ -653,7 +687,9 @@ class Classifier:
                 and _a_report(stripped):
             stripped = death.group(1)  # the shell's own line for it (chains.PROCESS_DEATH)
         if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
-                and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))):  # an OS error logged as handled
+                and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))  # an OS error logged as handled
+                # a title about fixing or documenting it ('Fix "Too many open files"'): words of the lead-in, not of the message
+                and not (self._paste and chains.NOT_A_REPORT.search(stripped[: _phrase_start(stripped, phrase)]))):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
@@ -669,6 +705,8 @@ class Classifier:
             stripped = title.group(1) if exc is not None else stripped
         if exc is None and self._paste:
             exc, said = self._paste_reading(stripped)
+            if exc is None and (opening := self._opening_phrase(stripped)) is not None:
+                exc, said = opening
             if exc is not None:
                 stripped = said
         if exc is None and ((logged := REPR.search(stripped)) is not None or (
@@ -702,8 +740,13 @@ class Classifier:
             raising = None  # the exception line itself follows: it is matched there, once
         # A raise statement is matched as the exception it raises: the paste may stop before that line.
         entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
+        if entries and self._paste and raising is None and chains.NOT_A_REPORT.search(text):
+            entries = [(e, sig) for e, sig in entries if not _changed_before(sig.regex, text)]
         if not entries and exc is not None and self._paste and stripped != text.strip():
             entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
+        if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
+                and _a_report(stripped) and not LEVEL_TAG.match(stripped):
+            entries = self._opening_words(stripped)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
             if joined is not None:
@@ -812,6 +855,34 @@ class Classifier:
         if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or head.startswith(("Traceback", "[", "(")):
             return None
         return f"{text.rstrip()} {head}" if not text.endswith("-") else text + head
+
+    def _opening_phrase(self, stripped: str) -> tuple[re.Match, str] | None:
+        """A title that opens with a message the engine reads without its type (chains.PHRASE: an OS error's strerror, a
+        missing module), then says where it happened ("Too many open files on scheduler"): that message, typed."""
+        if not _a_report(stripped):
+            return None
+        words = stripped.split()
+        for k in range(min(len(words) - 1, MAX_TITLE_WORDS), 2, -1):
+            if words[k].lower() not in TITLE_JOINS:
+                continue
+            head = " ".join(words[:k]).rstrip(" .:,;")
+            if (phrase := chains.PHRASE.match(head)) is not None and phrase.lastindex in chains.QUIET_PHRASES | {1, 2}:
+                said = f"{chains.PHRASE_TYPES[phrase.lastindex - 1]}: {head}"
+                if (exc := EXCEPTION.match(said)) is not None:
+                    return exc, said
+        return None
+
+    def _opening_words(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
+        """A title that opens with the first words of a known message, then says where it happened ("[Bug] NPU out of
+        memory when tp=2"): the message those words begin (three words and 16 characters at least, as _known_head)."""
+        words = stripped.split()
+        for k in range(min(len(words), MAX_TITLE_WORDS), 2, -1):
+            if k < len(words) and words[k].lower() not in TITLE_JOINS:
+                continue  # the message goes on past the cut: not its opening words
+            head = " ".join(words[:k]).rstrip(" .:,;")
+            if len(head) >= 16 and (known := self._find_head(head)):
+                return known
+        return []
 
     def _known_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         """A pasted exception line that is the first words of a known message (its tail cut off)."""

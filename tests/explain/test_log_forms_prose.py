@@ -145,6 +145,24 @@ def test_explain_paths_reads_a_paste_file_the_same(catalog, tmp_path):
     assert result.diagnoses and result.diagnoses[0].kind == "eacces"
 
 
+# ---- a title that opens with a known message, then says where it happened ----------------------------------------------
+
+def test_a_title_that_opens_with_a_known_message_names_its_entry(explain_text):
+    # source: https://github.com/sgl-project/sglang/issues/9646 (its title; the template's "[Bug]" tag first)
+    _, top = explain_text("[Bug] NPU out of memory when tp=2\n")
+    assert top is not None and top.entry.id == "ARL-E204", top
+    # source: https://github.com/astroufsc/chimera/issues/160 (its title: strerror's text, then where)
+    _, top = explain_text("Too many open files on scheduler\n")
+    assert top is not None and top.kind == "emfile", top
+
+
+def test_the_opening_words_must_end_where_the_title_goes_on(explain_text):
+    # "NPU out of memory" then words that continue no message and join none ("NPU out of memory usage is 61 GiB" is a
+    # statement about memory use): only a joining word ("when", "on", "with" …) or the end of the title closes the message
+    result, _ = explain_text("NPU out of memory usage is reported as 61 GiB by npu-smi\n")
+    assert not result.fatal, (result.diagnoses, result.unknown)
+
+
 # ---- sentences that name an error without reporting it -----------------------------------------------------------------
 
 NOT_REPORTS = [
@@ -168,6 +186,14 @@ NOT_REPORTS = [
     # a line of code quoting the class, not a sentence about a failure
     "        if isinstance(exc, PermissionError) and retries < 3:",
     "WARNING: `PermissionError` on the cache directory is retried with a per-user path",
+    # source: https://github.com/sgl-project/sglang/pull/19781 (its title: a pull request fixing it)
+    "[FIX] [Qwen3.5] Fix NPU out of memory when deploying Qwen3.5 122B on A2(910B3)",
+    # source: https://github.com/quambene/bogrep/issues/13 (its title)
+    'Fix "Too many open files"',
+    # source: https://github.com/lanl/PyBNF/pull/76 (its title)
+    'Documentation for "Too many open files"',
+    # source: https://github.com/hpcugent/vsc_user_docs/pull/659 (its title)
+    "added FAQ about 'No space left on device' error",
     # a process death named in a sentence about fixing or handling it
     "Fixed a Segmentation fault (core dumped) in the data loader when workers exit",
     "INFO: the handler prints Segmentation fault when a worker dies and restarts it",
