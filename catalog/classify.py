@@ -72,6 +72,13 @@ WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 # tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
 # candidates, the prefix is stripped before the chain builder reads them.
+# strerror's texts as glibc prints them in a zh_CN locale (po/zh_CN.po, msgids of sysdeps/gnu/errlist.h, at
+# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): a shell, coreutils or a C
+# library on a Chinese host reports the OS error in these words ("mkdir: 无法创建目录 “/ckpt”: 设备上没有空间"); read as the
+# English text the rest of the engine knows. EACCES's "权限不够" as bash prints it ("bash: ./run.sh: 权限不够").
+ZH_STRERROR = {"设备上没有空间": "No space left on device", "超出磁盘限额": "Disk quota exceeded", "打开的文件过多": "Too many open files",
+               "地址已在使用": "Address already in use", "只读文件系统": "Read-only file system", "无法分配内存": "Cannot allocate memory",
+               "权限不够": "Permission denied"}
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
@@ -96,6 +103,7 @@ GENERIC_PREFILTER = (
     r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
+    "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
 )
@@ -155,6 +163,14 @@ MAX_TITLE_WORDS = 16
 TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
 TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
                          "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
+
+
+ZH_STRERROR_TEXT = re.compile("|".join(ZH_STRERROR))
+
+
+def _english_strerror(text: str) -> str:
+    """A line with glibc's zh_CN strerror text in it, that text in English (the line itself when there is none)."""
+    return ZH_STRERROR_TEXT.sub(lambda m: ZH_STRERROR[m.group(0)], text) if ZH_STRERROR_TEXT.search(text) else text
 
 
 def _a_report(words: str) -> bool:
@@ -679,6 +695,8 @@ class Classifier:
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
             exc = None
         if exc is None and not stripped.isascii():
+            if (english := _english_strerror(stripped)) is not stripped:
+                stripped, text = english, _english_strerror(text)  # also for the catalog's signatures
             stripped = _after_cjk(FULLWIDTH_COLON.sub(r"\1: ", stripped, count=1))
             exc = EXCEPTION.match(stripped)
             if exc is None and self._paste and (missing := CJK_SO_MISSING.search(stripped)) is not None:

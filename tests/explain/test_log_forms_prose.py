@@ -163,6 +163,22 @@ def test_the_opening_words_must_end_where_the_title_goes_on(explain_text):
     assert not result.fatal, (result.diagnoses, result.unknown)
 
 
+# ---- an OS error in a zh_CN locale -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line,kind", [
+    # the shell's and coreutils' own format with glibc's zh_CN strerror texts (po/zh_CN.po: "设备上没有空间", "只读文件系统",
+    # "地址已在使用"; bash's "权限不够" as Chinese hosts print it); built from those texts, not a thread's paste
+    ("mkdir: 无法创建目录 “/ckpt/global_step_40”: 设备上没有空间", "enospc"),
+    ("cp: 无法创建普通文件 '/data/ckpt/model.pt': 只读文件系统", "erofs"),
+    ("IPC_OpenServer: bind: 地址已在使用", "eaddrinuse"),
+    ("bash: ./run_grpo.sh: 权限不够", "eacces"),
+])
+def test_an_os_error_in_a_chinese_locale_is_read_as_its_errno(explain_text, line, kind):
+    for text in (line + "\n", "step:0 - starting\n" * 300 + line + "\n"):  # a paste, and a long log: the program's own words
+        _, top = explain_text(text)
+        assert top is not None and top.fatal and top.kind == kind, top
+
+
 # ---- sentences that name an error without reporting it -----------------------------------------------------------------
 
 NOT_REPORTS = [
