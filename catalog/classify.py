@@ -180,6 +180,11 @@ def _a_report(words: str) -> bool:
             and chains.NOT_A_REPORT.search(words) is None)
 
 
+# Words before a quoted exception that say the code went on past it (chains.HANDLED without "raise", which a sentence
+# reporting an error uses: "trl raises: ImportError: …").
+RETRIED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|fall(?:ing)? ?back)\b")
+
+
 def _phrase_start(text: str, phrase: re.Match) -> int:
     """Where the message a PHRASE match reads begins: its group, or for an OS error's text quoted in a sentence, the text."""
     start = phrase.start(phrase.lastindex)
@@ -686,6 +691,11 @@ class Classifier:
         stripped = text.strip()
         if self._paste and not prefix and (tag := TITLE_TAG.match(stripped)) is not None and tag.end() < len(stripped):
             stripped = stripped[tag.end():]  # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows
+        if self._paste and (said := STRERROR_TEXT.search(stripped)) is not None and said.group(0) not in chains.OS_STRERRORS:
+            # strerror's text typed in another case in a title ("too many open files"): as the C library prints it
+            canonical = {t.lower(): t for t in chains.OS_STRERRORS}
+            stripped = STRERROR_TEXT.sub(lambda m: canonical[m.group(0).lower()], stripped)
+            text = STRERROR_TEXT.sub(lambda m: canonical[m.group(0).lower()], text)
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
@@ -714,7 +724,8 @@ class Classifier:
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
             if exc_type in chains.REASON_BELOW:
                 continued = self._continued(block, end)  # the reason, printed under the message: the link's detail
-        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if (exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw))
+                and not RETRIED.search(stripped[: said.start(1)])):  # "Retrying after error: ConnectionError: …" was handled
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
         if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)

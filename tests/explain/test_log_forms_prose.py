@@ -156,6 +156,12 @@ def test_a_title_that_opens_with_a_known_message_names_its_entry(explain_text):
     assert top is not None and top.kind == "emfile", top
 
 
+def test_a_title_in_lower_case_names_the_os_error(explain_text):
+    # source: https://github.com/SkyAPM/SkyAPM-php-sdk/issues/219 (its title, strerror's text typed in lower case)
+    _, top = explain_text("too many open files\n")
+    assert top is not None and top.kind == "emfile", top
+
+
 def test_the_opening_words_must_end_where_the_title_goes_on(explain_text):
     # "NPU out of memory" then words that continue no message and join none ("NPU out of memory usage is 61 GiB" is a
     # statement about memory use): only a joining word ("when", "on", "with" …) or the end of the title closes the message
@@ -210,6 +216,9 @@ NOT_REPORTS = [
     'Documentation for "Too many open files"',
     # source: https://github.com/hpcugent/vsc_user_docs/pull/659 (its title)
     "added FAQ about 'No space left on device' error",
+    # an exception a sentence says was retried, and strerror's text in a sentence about avoiding it
+    "Retrying after error: ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out.",
+    "ulimit raised to avoid too many open files",
     # a process death named in a sentence about fixing or handling it
     "Fixed a Segmentation fault (core dumped) in the data loader when workers exit",
     "INFO: the handler prints Segmentation fault when a worker dies and restarts it",
