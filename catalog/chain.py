@@ -159,6 +159,30 @@ SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails?
 # the exception was handled (retried, ignored, caught) keep the line what it was.
 TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
+# Short pastes only (an issue body or title, a chat message: classify.py decides what is short). The forms a person writes
+# around an error, which a program's own output does not have:
+# - an exception after a prose lead-in that ends in a colon or opens a quote ("The error message is: RuntimeError: …",
+#   "### [Bug]: RuntimeError: …", "I get `KeyError: 'x'` when …", "… the sample code. (RuntimeError: …)"),
+#   or an exception that a line opens in quotes ("`RuntimeError: expected device cpu but got device cuda:0"); the lead-in may
+#   hold colons and `code spans`, not quotes or braces;
+LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\()|(?P<quote>[`\"“]))"
+                r"(?P<exc>[A-Z][\w.]*(?:Error|Exception): \S.*)$")
+# - an exception class named alone in a sentence, in backticks or quotes or as a word ("there are `PermissionError` when
+#   users use shared cache_dir"): the class is all the paste says of the failure;
+BARE_TYPE = lazy(r"(?:^|[\s(])[`\"“']?([A-Z][A-Za-z]*(?:Error|Exception))[`\"”']?(?=[\s,.;!?)]|$)")
+# - one of the OS errors whose class names its cause, spelled as words ("I run into a permission error when trying to access
+#   `/tmp/ray`"); the Python class it is written for. Not "runtime error", "value error": those say nothing of a cause.
+WORDED_EXC = lazy(r"\b(?i:(permissions?|permission denied|file ?not ?found|file exists|is a directory|not a directory|connection refused"
+                  r"|connection reset|broken pipe|module ?not ?found) errors?)\b")
+# Words that make a sentence about an error something other than a report of it: a change to the code (a fix, a pull
+# request's title: "fix permission errors on shared file systems", "Improve ValueError message"), handling or avoiding it.
+NOT_A_REPORT = lazy(r"(?i)\b(?:fix\w*|resolv\w*|avoid\w*|instead|handl\w*|improv\w*|updat\w*|add|adds|added|refactor\w*|document\w*|docs?|faq"
+                    r"|should (?:raise|be raised))\b")
+# A line of code rather than a sentence (a paste often quotes the code around the error): a call, an assignment, a block
+# opener; an exception class named there is code, not a report.
+CODE_LINE = lazy(r"\w\(|[=;{}]|:\s*$|^\s*(?:def|class|if|elif|for|while|with|return|from|import|assert|try|except)\b")
+# A log record's level, anywhere in the lead-in: a record at a quiet level quotes an exception it handled.
+QUIET_ANYWHERE = lazy(r"\b(?:INFO|WARN(?:ING)?|DEBUG|NOTICE|TRACE)\b|\b[IWD]\d{4} \d\d:\d\d|Warning\b")
 PHRASE_TYPES = ("ModuleNotFoundError", "ImportError", "AttributeError", "ImportError", "TypeError", "ValueError", "AttributeError", "ValueError", "ImportError",
                 "OSError", "ZMQError", "torch.OutOfMemoryError", "AssertionError", "RuntimeError", "hydra.errors.ConfigCompositionException", "TypeError", "ValueError",
                 "OSError", "OSError", "OSError")

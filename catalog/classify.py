@@ -72,6 +72,13 @@ WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 # tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
 # candidates, the prefix is stripped before the chain builder reads them.
+# strerror's texts as glibc prints them in a zh_CN locale (po/zh_CN.po, msgids of sysdeps/gnu/errlist.h, at
+# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): a shell, coreutils or a C
+# library on a Chinese host reports the OS error in these words ("mkdir: 无法创建目录 “/ckpt”: 设备上没有空间"); read as the
+# English text the rest of the engine knows. EACCES's "权限不够" as bash prints it ("bash: ./run.sh: 权限不够").
+ZH_STRERROR = {"设备上没有空间": "No space left on device", "超出磁盘限额": "Disk quota exceeded", "打开的文件过多": "Too many open files",
+               "地址已在使用": "Address already in use", "只读文件系统": "Read-only file system", "无法分配内存": "Cannot allocate memory",
+               "权限不够": "Permission denied"}
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
@@ -86,7 +93,7 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|无法打开共享对象文件|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
@@ -96,6 +103,7 @@ GENERIC_PREFILTER = (
     r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
+    "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
 )
@@ -107,7 +115,7 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
-UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[\w.]*: cannot open shared object file|No module named '(\w+\.\w+_C)'")
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)|No module named '(\w+\.\w+_C)'")
 MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
@@ -118,6 +126,84 @@ MAX_UNLOADED = 16
 REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
+
+
+# A short paste: the whole input is one block of at most this many bytes and lines, read from a file or a stream (never a
+# running job's output, fed by feed_chunk). A larger file's first block is the first read (8 KiB, inputs.BINARY_SNIFF) cut
+# at its last newline, so a block this small is a whole input unless one of its lines is longer than 4 KiB.
+PASTE_BYTES = 4 << 10
+PASTE_LINES = 40
+# The lines of a short paste where a person names an error in words: an exception class alone (in backticks, quotes or
+# as a word), an OS error's class spelled out, a process death or a missing shared library in a Chinese sentence. A
+# program's output does not say it so; they are candidates in short pastes only (Classifier._paste_lines).
+PASTE_ONLY = lazy(
+    r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|" + chains.WORDED_EXC.pattern
+    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|无法打开共享对象文件|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
+)
+# Chinese words for "cannot find" around a shared library's name ("导致报错libatb.so找不到"), and the loader's own
+# "cannot open shared object file" in a zh_CN locale, "无法打开共享对象文件" (glibc po/zh_CN.po, msgid of elf/dl-load.c:
+# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): the loader's failure in Chinese.
+CJK_SO_MISSING = lazy(
+    r"(?<![A-Za-z0-9_])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)\s*(?::\s*)?(?:找不到|未找到|无法找到|不存在|无法打开共享对象文件)|(?:找不到|未找到|无法找到|缺少|缺失)\s*(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
+)
+# A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
+# Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
+SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
+WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
+                "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
+                "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
+CLOSERS = {"`": "`", '"': '"', "“": "”", "(": ")"}
+# A title's opening words: the tags an issue template puts first ("[Bug]:", "### "), and the words that join the message
+# to where it happened ("NPU out of memory when tp=2", "… on 910B", "… with vLLM 0.9", "… after upgrading").
+MAX_TITLE = 300
+# A program's own report line, not a title: a log level in brackets first ("[Error]: Failed to apply for memory." is
+# torch_npu's report, its text wrapped onto the next line).
+LEVEL_TAG = lazy(r"^\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]")
+MAX_TITLE_WORDS = 16
+TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
+TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
+                         "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
+
+
+ZH_STRERROR_TEXT = re.compile("|".join(ZH_STRERROR))
+
+
+def _english_strerror(text: str) -> str:
+    """A line with glibc's zh_CN strerror text in it, that text in English (the line itself when there is none)."""
+    return ZH_STRERROR_TEXT.sub(lambda m: ZH_STRERROR[m.group(0)], text) if ZH_STRERROR_TEXT.search(text) else text
+
+
+def _a_report(words: str) -> bool:
+    """Whether a person's sentence around an error reports it: not a log record at a quiet level, not a sentence about
+    handling, fixing or avoiding it."""
+    return (chains.QUIET_ANYWHERE.search(words) is None and chains.HANDLED.search(words) is None
+            and chains.NOT_A_REPORT.search(words) is None)
+
+
+# Words before a quoted exception that say the code went on past it (chains.HANDLED without "raise", which a sentence
+# reporting an error uses: "trl raises: ImportError: …").
+RETRIED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|fall(?:ing)? ?back)\b")
+
+
+def _phrase_start(text: str, phrase: re.Match) -> int:
+    """Where the message a PHRASE match reads begins: its group, or for an OS error's text quoted in a sentence, the text."""
+    start = phrase.start(phrase.lastindex)
+    if phrase.lastindex in chains.QUIET_PHRASES and (said := STRERROR_TEXT.search(text, start)) is not None:
+        start = said.start()
+    return start
+
+
+STRERROR_TEXT = lazy(r"(?i:" + "|".join(chains.OS_STRERRORS) + r")")
+
+
+def _changed_before(regex: str, text: str) -> bool:
+    """Whether the words before a signature's match in a title are about changing code for it ("added FAQ about 'No
+    space left on device' error", "Fix …"): the title names the message, it does not report it."""
+    try:
+        m = re.search(regex, text)
+    except re.error:
+        return False
+    return m is not None and chains.NOT_A_REPORT.search(text[: m.start()]) is not None
 
 
 def _reported(line: str, code: str) -> bool:
@@ -366,6 +452,9 @@ class Classifier:
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
+        self._live = False  # fed by feed_chunk: a running job's output, never a paste
+        self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
+        self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
 
     @property
     def versions(self) -> dict[str, str]:
@@ -470,6 +559,7 @@ class Classifier:
 
     def feed_chunk(self, chunk: bytes, name: str) -> None:
         """Live input: any piece of a stream; a line cut at the chunk's end waits for its rest."""
+        self._live = True
         carry, line_no = self._streams.get(name, (b"", 0))
         if name not in self._streams:
             self.files.append(name)
@@ -541,7 +631,8 @@ class Classifier:
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
-        for start, end in self.matcher.candidate_lines(block):
+        self._paste = not self._live and base == 0 and len(block) <= PASTE_BYTES and block.count(b"\n") <= PASTE_LINES
+        for start, end in (self._paste_lines(block) if self._paste else self.matcher.candidate_lines(block)):
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             self._line(block[start:end], name, line_no + 1, block, end)
@@ -555,6 +646,21 @@ class Classifier:
                 counted_to = pos
                 self.last_progress[name] = line_no + 1
         return line_no + block.count(b"\n", counted_to)
+
+    def _paste_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
+        """A short paste's candidate lines, and the lines where a person names an error in words (PASTE_ONLY)."""
+        found = dict.fromkeys(self.matcher.candidate_lines(block))
+        self._paste_only = set()
+        start, size = 0, len(block)
+        while start < size:
+            end = block.find(b"\n", start)
+            end = size if end == -1 else end
+            line = block[start:end].decode("utf-8", "replace")
+            if (start, end) not in found and (PASTE_ONLY.search(line) or (len(line) <= MAX_TITLE and line.count(" ") >= 2)):
+                found[(start, end)] = None
+                self._paste_only.add(end)
+            start = end + 1
+        return iter(sorted(found))
 
     def _dump_lines(self, block: bytes, name: str) -> None:
         """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""
@@ -583,6 +689,13 @@ class Classifier:
             repeats += int(rep.group(1))
             text = text[: rep.start()]
         stripped = text.strip()
+        if self._paste and not prefix and (tag := TITLE_TAG.match(stripped)) is not None and tag.end() < len(stripped):
+            stripped = stripped[tag.end():]  # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows
+        if self._paste and (said := STRERROR_TEXT.search(stripped)) is not None and said.group(0) not in chains.OS_STRERRORS:
+            # strerror's text typed in another case in a title ("too many open files"): as the C library prints it
+            canonical = {t.lower(): t for t in chains.OS_STRERRORS}
+            stripped = STRERROR_TEXT.sub(lambda m: canonical[m.group(0).lower()], stripped)
+            text = STRERROR_TEXT.sub(lambda m: canonical[m.group(0).lower()], text)
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
         exc = EXCEPTION.match(stripped)
@@ -592,23 +705,39 @@ class Classifier:
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
             exc = None
         if exc is None and not stripped.isascii():
+            if (english := _english_strerror(stripped)) is not stripped:
+                stripped, text = english, _english_strerror(text)  # also for the catalog's signatures
             stripped = _after_cjk(FULLWIDTH_COLON.sub(r"\1: ", stripped, count=1))
             exc = EXCEPTION.match(stripped)
+            if exc is None and self._paste and (missing := CJK_SO_MISSING.search(stripped)) is not None:
+                stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
+        if exc is None and self._paste and (death := SENTENCE_DEATH.search(stripped)) is not None and chains.PROCESS_DEATH.search(stripped) is None \
+                and _a_report(stripped):
+            stripped = death.group(1)  # the shell's own line for it (chains.PROCESS_DEATH)
         if (exc is None and (phrase := chains.PHRASE.match(stripped)) is not None and not _after_warning(block, end - len(raw))
-                and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))):  # an OS error logged as handled
+                and not (phrase.lastindex in chains.QUIET_PHRASES and _QUIET_LEVEL.match(stripped))  # an OS error logged as handled
+                # a title about fixing or documenting it ('Fix "Too many open files"'): words of the lead-in, not of the message
+                and not (self._paste and chains.NOT_A_REPORT.search(stripped[: _phrase_start(stripped, phrase)]))):
             exc_type = chains.PHRASE_TYPES[next(i for i, g in enumerate(phrase.groups()) if g)]
             if phrase.group(1) and phrase.group(1)[0] == "n":  # typed in lower case in a title: the message as Python prints it
                 stripped = stripped[: phrase.start(1)] + "N" + stripped[phrase.start(1) + 1 :]
             exc = EXCEPTION.match(f"{exc_type}: {stripped}")
             if exc_type in chains.REASON_BELOW:
                 continued = self._continued(block, end)  # the reason, printed under the message: the link's detail
-        if exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw)):
+        if (exc is None and (said := chains.SENTENCE_EXC.match(stripped)) is not None and not _after_warning(block, end - len(raw))
+                and not RETRIED.search(stripped[: said.start(1)])):  # "Retrying after error: ConnectionError: …" was handled
             exc = EXCEPTION.match(said.group(1))
             stripped = said.group(1) if exc is not None else stripped
         if (exc is None and (title := chains.TITLE_EXC.match(stripped)) is not None and not _QUIET_LEVEL.match(stripped)
                 and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
             exc = EXCEPTION.match(title.group(1))
             stripped = title.group(1) if exc is not None else stripped
+        if exc is None and self._paste:
+            exc, said = self._paste_reading(stripped)
+            if exc is None and (opening := self._opening_phrase(stripped)) is not None:
+                exc, said = opening
+            if exc is not None:
+                stripped = said
         if exc is None and ((logged := REPR.search(stripped)) is not None or (
                 (logged := REPR_IN_TUPLE.search(stripped)) is not None and not _QUIET_LEVEL.match(stripped))):
             kind, quote, said = logged.groups()
@@ -640,6 +769,13 @@ class Classifier:
             raising = None  # the exception line itself follows: it is matched there, once
         # A raise statement is matched as the exception it raises: the paste may stop before that line.
         entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
+        if entries and self._paste and raising is None and chains.NOT_A_REPORT.search(text):
+            entries = [(e, sig) for e, sig in entries if not _changed_before(sig.regex, text)]
+        if not entries and exc is not None and self._paste and stripped != text.strip():
+            entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
+        if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
+                and _a_report(stripped) and not LEVEL_TAG.match(stripped):
+            entries = self._opening_words(stripped)
         if not entries and exc is not None:
             joined = self._wrapped(text, block, end)
             if joined is not None:
@@ -649,8 +785,9 @@ class Classifier:
                     text = stripped = joined.strip()
             if not entries:
                 entries = self._known_head(stripped)
-        if settings_line and not entries and exc is None and GENERIC_LINE.search(text) is None:
-            return  # a config line and nothing else: the chains never see it
+        if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
+                and (stripped == text.strip() or GENERIC_LINE.search(stripped) is None):
+            return  # a config line, or a paste's sentence that names no error after all: the chains never see it
         self.order += 1
         seen: set[str] = set()
         for entry, sig in entries:
@@ -663,7 +800,7 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
-        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
+        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "共享对象" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
@@ -673,6 +810,32 @@ class Classifier:
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
+
+    def _paste_reading(self, stripped: str) -> tuple[re.Match | None, str]:
+        """The exception a person's sentence in a short paste reports, and its line as Python would print it.
+
+        An exception after a lead-in ("The error message is: RuntimeError: …", cut at the quote that closes it), an
+        exception class named alone (the sentence is its message), an OS error's class spelled as words. (None, the
+        line) when the sentence reports none: a quiet log level or words of handling or fixing it (_a_report).
+        """
+        lead = chains.LEAD_EXC.match(stripped)
+        if lead is not None and _a_report(lead.group("pre") or ""):
+            said = lead.group("exc")
+            closer = CLOSERS.get((lead.group("quote") or lead.group("open")).strip(": \t")[-1:])
+            if closer and (cut := said.rfind(closer) if closer == ")" else said.find(closer, said.find(": ") + 2)) > 0:
+                said = said[:cut]
+            said = said.rstrip()
+            return EXCEPTION.match(said), said
+        if not _a_report(stripped) or len(stripped.split()) < 3:
+            return None, stripped
+        named = {m.group(1) for m in chains.BARE_TYPE.finditer(stripped)}
+        if len(named) == 1 and chains.CODE_LINE.search(stripped) is None:
+            said = f"{named.pop()}: {stripped}"
+            return EXCEPTION.match(said), said
+        if not named and (worded := chains.WORDED_EXC.search(stripped)) is not None:
+            said = f"{WORDED_TYPES[worded.group(1).lower().replace(' ', '')]}: {stripped}"
+            return EXCEPTION.match(said), said
+        return None, stripped
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
         """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
@@ -721,6 +884,34 @@ class Classifier:
         if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or head.startswith(("Traceback", "[", "(")):
             return None
         return f"{text.rstrip()} {head}" if not text.endswith("-") else text + head
+
+    def _opening_phrase(self, stripped: str) -> tuple[re.Match, str] | None:
+        """A title that opens with a message the engine reads without its type (chains.PHRASE: an OS error's strerror, a
+        missing module), then says where it happened ("Too many open files on scheduler"): that message, typed."""
+        if not _a_report(stripped):
+            return None
+        words = stripped.split()
+        for k in range(min(len(words) - 1, MAX_TITLE_WORDS), 2, -1):
+            if words[k].lower() not in TITLE_JOINS:
+                continue
+            head = " ".join(words[:k]).rstrip(" .:,;")
+            if (phrase := chains.PHRASE.match(head)) is not None and phrase.lastindex in chains.QUIET_PHRASES | {1, 2}:
+                said = f"{chains.PHRASE_TYPES[phrase.lastindex - 1]}: {head}"
+                if (exc := EXCEPTION.match(said)) is not None:
+                    return exc, said
+        return None
+
+    def _opening_words(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
+        """A title that opens with the first words of a known message, then says where it happened ("[Bug] NPU out of
+        memory when tp=2"): the message those words begin (three words and 16 characters at least, as _known_head)."""
+        words = stripped.split()
+        for k in range(min(len(words), MAX_TITLE_WORDS), 2, -1):
+            if k < len(words) and words[k].lower() not in TITLE_JOINS:
+                continue  # the message goes on past the cut: not its opening words
+            head = " ".join(words[:k]).rstrip(" .:,;")
+            if len(head) >= 16 and (known := self._find_head(head)):
+                return known
+        return []
 
     def _known_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         """A pasted exception line that is the first words of a known message (its tail cut off)."""
