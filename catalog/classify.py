@@ -95,6 +95,9 @@ GENERIC_PREFILTER = (
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
+    # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
+    r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
     logversions.PREFILTER,
