@@ -75,6 +75,7 @@ WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
+    r'^(?:/|[A-Za-z]:\\)[^"\s]*\.py", line \d+, in \S+\s*$',  # chains.CUT_FRAME: a frame line copied without its head
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"(?:^|[\s)\]:])assert [\w(]",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
@@ -778,7 +779,7 @@ class Classifier:
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
             done = tracker.traceback(number, ipython.group(2) or ipython.group(1))  # RayTaskError(X): X is what raised
-        elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
+        elif ((frame := FRAME.match(stripped)) is not None and stripped.startswith("File ")) or (frame := chains.CUT_FRAME.match(stripped)) is not None:
             self._store(tracker.frame(frame, number))
             tracker.seq = self.order
             return

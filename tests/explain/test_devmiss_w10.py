@@ -1,0 +1,67 @@
+"""Round-10 dev misses, generalised (session 13, helper w10): the boundaries of each mechanism on pastes written here."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _kinds(result):
+    return [d.kind for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("errno,text", [(5, "Input/output error"), (37, "No locks available"), (95, "Operation not supported")])
+def test_an_os_error_from_filelocks_flock_is_a_filesystem_without_locks(explain_text, errno, text):
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/huggingface_hub/file_download.py", line 1010, in hf_hub_download\n'
+        "    with WeakFileLock(lock_path):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/filelock/_unix.py", line 43, in _acquire\n'
+        "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+        f"OSError: [Errno {errno}] {text}\n"
+    )
+    _, top = explain_text(paste)
+    assert top is not None and top.entry.id == "DRV-filelock" and top.kind == "filelock-unsupported-fs"
+    assert "file_download.py" in top.entry.cause  # where the lock was taken
+
+
+def test_filelocks_own_flock_refusal_is_named_without_frames(explain_text):
+    _, top = explain_text("NotImplementedError: FileSystem does not appear to support flock; use SoftFileLock instead\n")
+    assert top is not None and top.kind == "filelock-unsupported-fs"
+
+
+@pytest.mark.parametrize("paste", [
+    # the same errno raised elsewhere: not a lock
+    'Traceback (most recent call last):\n  File "/opt/conda/lib/python3.10/site-packages/torch/serialization.py", line 440, in save\n'
+    "    f.write(data)\nOSError: [Errno 5] Input/output error\n",
+    # a lock the filesystem supports but another process holds is contention, which filelock retries; EBADF is not in the set
+    'Traceback (most recent call last):\n  File "/opt/conda/lib/python3.10/site-packages/filelock/_unix.py", line 43, in _acquire\n'
+    "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 9] Bad file descriptor\n",
+])
+def test_other_os_errors_are_not_a_lock_refusal(explain_text, paste):
+    result, _ = explain_text(paste)
+    assert "filelock-unsupported-fs" not in _kinds(result)
+
+
+def test_a_frame_line_copied_without_its_head_still_gives_the_frame(explain_text):
+    # the selection began inside the frame line: path", line N, in func
+    paste = ('/usr/lib/python3.10/site-packages/filelock/_unix.py", line 43, in _acquire\n'
+             "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 37] No locks available\n")
+    _, top = explain_text(paste)
+    assert top is not None and top.kind == "filelock-unsupported-fs"
+    # prose that merely mentions a file and a line is no frame
+    result, _ = explain_text('see "/tmp/x.py", line 3, in the docs\nOSError: [Errno 37] No locks available\n')
+    assert "filelock-unsupported-fs" not in _kinds(result)
+
+
+@pytest.mark.parametrize("lines,kind", [
+    # the composite-op engine's tiling lines under a null-pointer code (opbase op_run_context.h / op_kernel.h)
+    (["EZ9999: Inner Error!", "EZ9999: [PID: 1] 2025-01-01-00:00:00.000.000 op[Range], calculate output fail[FUNC:Tiling4Range]",
+      "        TraceBack (most recent call last):", "       Tiling failed", "       Tiling Failed.",
+      "       launch failed for Range, errno:561103."], "op-tiling-failed"),
+    # the same code without any tiling words stays the decoded null pointer
+    (["EZ9999: Inner Error!", "EZ9999: [PID: 1] 2025-01-01-00:00:00.000.000 executor is nullptr",
+      "       launch failed for Range, errno:561103."], "code-561103"),
+])
+def test_tiling_lines_under_an_aclnn_code_name_the_tiling_step(explain_text, lines, kind):
+    _, top = explain_text("\n".join(lines) + "\n")
+    assert top is not None and top.kind == kind, (top.entry.id, top.kind) if top else None
