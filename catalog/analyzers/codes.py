@@ -105,10 +105,11 @@ CONTEXT_KINDS = (
     # itself failed), not because the thread never selected one.
     (("107002", "EE1001"), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
     # The runtime's Invalid_Argument (EE1001) for a call made with no current context ("rtGetDevMsg execute failed,
-    # reason=[context pointer null]", and the runtime's context check "ctx is NULL!", context.hpp), printed with ACL's
+    # reason=[context pointer null]", CANN 8.5+ "… execution failed, the context is a null pointer", and the runtime's
+    # context check "ctx is NULL!", context.hpp), printed with ACL's
     # context-null 107002: the thread never set a device (a thread that generation or a callback started), whichever
     # of the two codes the report carries first.
-    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!"), "npu-device-not-set"),
+    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!|execution failed, the context is a null pointer"), "npu-device-not-set"),
     # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),

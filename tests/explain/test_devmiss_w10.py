@@ -65,3 +65,41 @@ def test_a_frame_line_copied_without_its_head_still_gives_the_frame(explain_text
 def test_tiling_lines_under_an_aclnn_code_name_the_tiling_step(explain_text, lines, kind):
     _, top = explain_text("\n".join(lines) + "\n")
     assert top is not None and top.kind == kind, (top.entry.id, top.kind) if top else None
+
+
+def test_num_generations_one_is_its_own_cause_but_other_counts_stay_a_batch_mismatch(explain_text):
+    one = ("ValueError: The global train batch size (2 x 4) must be evenly divisible by the number of generations per "
+           "prompt (1). Given the current train batch size, the valid values for the number of generations are: [2, 4, 8].\n")
+    _, top = explain_text(one)
+    assert top is not None and top.entry.id == "ARL-E603"
+    three = one.replace("prompt (1)", "prompt (3)")
+    _, top = explain_text(three)
+    assert top is not None and top.entry.id == "ARL-E421"
+    _, top = explain_text("ValueError: GRPO requires at least 2 generations per prompt to calculate the advantages. You provided 1, "
+                          "which is less than the minimum required.\n")
+    assert top is not None and top.entry.id == "ARL-E603"
+
+
+def test_a_same_device_refusal_outranks_the_connect_failure_that_carries_it(explain_text):
+    paste = ("E0603 01:57:09.375787 3741063 transfer_executor_base.cpp:293] Failed to connect to target: 10.0.0.1:20429, "
+             "status: 103900, errmsg: E19999: Inner Error!\n"
+             "E19999[PID: 1] 2026-06-03-01:57:09.375.671 (E19999):  Failed to get peer rank id, please check rank table, "
+             "not support connect with self device.[FUNC:ConnectInfoProcess][FILE:channel_msg_handler.cc][LINE:356]\n")
+    _, top = explain_text(paste)
+    assert top is not None and top.entry.id == "ARL-E602"
+    _, top = explain_text(paste.splitlines()[0] + "\n")
+    assert top is not None and top.entry.id == "ARL-E426"
+
+
+@pytest.mark.parametrize("line", [
+    "NotImplementedError: VLLM_USE_V1=1 is not supported with Compute Capability < 8.0.",
+    "NotImplementedError: VLLM_USE_V1=1 is not supported with device type=cpu.",
+])
+def test_the_v1_oracles_refusals_name_the_v1_engine(explain_text, line):
+    _, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == "ARL-E601"
+
+
+def test_the_runtimes_context_null_wording_names_a_thread_without_a_device(explain_text):
+    _, top = explain_text("aclrtGetDevice failed\nrtGetDevMsg execution failed, the context is a null pointer\n")
+    assert top is not None and top.entry.id == "ARL-E470"
