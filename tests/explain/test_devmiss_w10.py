@@ -103,3 +103,18 @@ def test_the_v1_oracles_refusals_name_the_v1_engine(explain_text, line):
 def test_the_runtimes_context_null_wording_names_a_thread_without_a_device(explain_text):
     _, top = explain_text("aclrtGetDevice failed\nrtGetDevMsg execution failed, the context is a null pointer\n")
     assert top is not None and top.entry.id == "ARL-E470"
+
+
+def test_atbs_rope_coefficient_check_names_the_partial_rotary_model_over_the_setup_wrapper(explain_text):
+    _, top = explain_text("RopeOperation setup failed!\nRopeOperation_0 Wrong rotaryCoeff: 128\n")
+    assert top is not None and top.entry.id == "ARL-E604"
+    _, top = explain_text("RopeOperation setup failed!\n")  # the wrapper alone names no model
+    assert top is not None and top.entry.id == "ARL-E451"
+
+
+def test_the_value_head_wrapper_is_named_only_for_pretrained_model_attributes(explain_text):
+    _, top = explain_text("AttributeError: 'AutoModelForCausalLMWithValueHead' object has no attribute 'base_model_prefix'\n")
+    assert top is not None and top.entry.id == "ARL-E605"
+    # a model-specific sub-module name (ms-swift's GLM patch) is not the wrapper-for-the-wrong-trainer class
+    result, _ = explain_text("AttributeError: 'AutoModelForCausalLMWithValueHead' object has no attribute 'transformer'\n")
+    assert all(d.entry.id != "ARL-E605" for d in result.diagnoses)
