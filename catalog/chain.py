@@ -251,6 +251,8 @@ WRAPPER_TYPES = frozenset((
 WRAPPER_MESSAGES = lazy(
     r"Failed to load the backend extension|The Inner error is reported as above|Engine core initialization failed"
     r"|EngineCore encountered an issue|Worker failed with error|Error executing job"
+    # transformers' lazy import re-raising what an import under it raised (utils/import_utils.py _get_module)
+    r"|Failed to import transformers\.[\w.]+ because of the following error"
 )
 
 

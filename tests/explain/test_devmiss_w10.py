@@ -118,3 +118,17 @@ def test_the_value_head_wrapper_is_named_only_for_pretrained_model_attributes(ex
     # a model-specific sub-module name (ms-swift's GLM patch) is not the wrapper-for-the-wrong-trainer class
     result, _ = explain_text("AttributeError: 'AutoModelForCausalLMWithValueHead' object has no attribute 'transformer'\n")
     assert all(d.entry.id != "ARL-E605" for d in result.diagnoses)
+
+
+def test_transformers_lazy_import_wrapper_yields_to_what_the_original_error_says(explain_text):
+    wrapper = ("RuntimeError: Failed to import transformers.trainer because of the following error (look up to see its traceback):\n"
+               "module 'torch.library' has no attribute 'register_fake'\n")
+    _, top = explain_text("Failed to import transformers.models.bloom.modeling_bloom because of the following error\n")
+    assert top is not None and top.entry.id == "ARL-E606"
+    # a TLS-block failure named by its own entry outranks the generic wrapper
+    tls = ("RuntimeError: Failed to import transformers.data.data_collator because of the following error (look up to see its traceback):\n"
+           "/usr/lib/python3.10/site-packages/scikit_learn.libs/libgomp-947d5fa1.so.1.0.0: cannot allocate memory in static TLS block\n")
+    _, top = explain_text(tls)
+    assert top is not None and top.entry.id != "ARL-E606"
+    result, _ = explain_text(wrapper)
+    assert result.diagnoses and result.fatal
