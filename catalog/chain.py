@@ -43,6 +43,9 @@ RAISE_LINE = lazy(r"""^raise ([A-Za-z_][\w.]*(?:Error|Exception))\((?:[fFrR]{1,2
 # it says which config value was 0 or None). The condition only; a message after the comma is dropped.
 ASSERT_LINE = lazy(r"""^assert (.+?)(?:,\s*[fFrR]{0,2}["'].*)?\s*$""")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?')
+# A frame line whose head was cut off when the traceback was copied (the selection began inside it): the absolute path
+# of a Python file, its closing quote, then the line and the function, as Python prints them.
+CUT_FRAME = lazy(r'^((?:/|[A-Za-z]:\\)[^"\s]*\.py)", line (\d+), in (\S+)\s*$')
 # The type may carry a suffix after an underscore (pydcmi's DCMIError_LibraryNotFound), or be plain
 # Exception (torch_npu's CANN check raises Exception(...)). A class named otherwise (pyarrow's ArrowInvalid,
 # huggingface_hub's OfflineModeIsEnabled, aiohttp's HTTPRequestEntityTooLarge) counts when Python prints it
@@ -272,6 +275,8 @@ WRAPPER_TYPES = frozenset((
 WRAPPER_MESSAGES = lazy(
     r"Failed to load the backend extension|The Inner error is reported as above|Engine core initialization failed"
     r"|EngineCore encountered an issue|Worker failed with error|Error executing job"
+    # transformers' lazy import re-raising what an import under it raised (utils/import_utils.py _get_module)
+    r"|Failed to import transformers\.[\w.]+ because of the following error"
 )
 
 

@@ -82,6 +82,7 @@ ZH_STRERROR = {"设备上没有空间": "No space left on device", "超出磁盘
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
+    r'^(?:/|[A-Za-z]:\\)[^"\s]*\.py", line \d+, in \S+\s*$',  # chains.CUT_FRAME: a frame line copied without its head
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
     r"(?:^|[\s)\]:])assert [\w(]",
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
@@ -102,6 +103,9 @@ GENERIC_PREFILTER = (
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
+    # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
+    r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
@@ -966,7 +970,7 @@ class Classifier:
             done = tracker.traceback(number)
         elif (ipython := chains.IPYTHON_HEAD.match(stripped)) is not None:
             done = tracker.traceback(number, ipython.group(2) or ipython.group(1))  # RayTaskError(X): X is what raised
-        elif (frame := FRAME.match(stripped)) is not None and stripped.startswith("File "):
+        elif ((frame := FRAME.match(stripped)) is not None and stripped.startswith("File ")) or (frame := chains.CUT_FRAME.match(stripped)) is not None:
             self._store(tracker.frame(frame, number))
             tracker.seq = self.order
             return

@@ -137,6 +137,7 @@ def registry() -> tuple[Analyzer, ...]:
         process.ProcessDeath,
         memory.SharedMemory,
         memory.Memory,
+        oserror.FileLockFs,
         oserror.OSErrors,
         oserror.CheckpointWrite,
         device.DeviceVisibility,

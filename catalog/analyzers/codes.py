@@ -14,7 +14,12 @@ from ..codes import CAPTURE_CODES, CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
-TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+")
+# The aclnn tiling step failed: nnopbase's individual-op check, an operator's own tiling line, and the composite-op
+# engine's (opbase op_run_context.h: "Tiling failed" when the operator's tiling function returns an error; op_kernel.h:
+# "Tiling Failed." when no tiling result came back, returned as ACLNN_ERR_INNER_NULLPTR 561103), each a TraceBack line
+# of its own.
+TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+"
+                     r"|^\s*Tiling (?:failed|Failed\.)\s*$", re.M)
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
@@ -30,7 +35,9 @@ KINDS = {
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
 # aclnn's ACLNN_ERR_INNER_* codes: the operator failed inside (shape inference, tiling), not on its arguments.
-KINDS.update({"561001": "aclnn-inner-error", "561002": "aclnn-inner-error"})
+# 561002 is ACLNN_ERR_INNER_TILING_ERROR ("an error occurs when an API performs NPU kernel tiling", opbase
+# docs/en/api/nnopbase/opdev/aclnn_return_code/aclnn_return_codes.md): an inner error of the tiling step.
+KINDS.update({"561001": "aclnn-inner-error", "561002": "op-tiling-failed"})
 # aclnn's ACLNN_ERR_PARAM_* codes: the operator's argument check refused the call before any kernel ran (161001: an
 # argument it needs is a null pointer, e.g. an optional tensor the caller left out; 161002: an argument invalid).
 KINDS.update({"161001": "aclnn-param-unsupported"})
@@ -98,10 +105,11 @@ CONTEXT_KINDS = (
     # itself failed), not because the thread never selected one.
     (("107002", "EE1001"), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
     # The runtime's Invalid_Argument (EE1001) for a call made with no current context ("rtGetDevMsg execute failed,
-    # reason=[context pointer null]", and the runtime's context check "ctx is NULL!", context.hpp), printed with ACL's
+    # reason=[context pointer null]", CANN 8.5+ "… execution failed, the context is a null pointer", and the runtime's
+    # context check "ctx is NULL!", context.hpp), printed with ACL's
     # context-null 107002: the thread never set a device (a thread that generation or a callback started), whichever
     # of the two codes the report carries first.
-    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!"), "npu-device-not-set"),
+    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!|execution failed, the context is a null pointer"), "npu-device-not-set"),
     # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
@@ -116,8 +124,10 @@ CONTEXT_KINDS = (
     # An Inner Error (EZ9999 …) whose TraceBack names the aclnn tiling step: opbase's nnopbase logs "Check
     # NnopbaseExecutorDoTiling(executor) failed" when the operator's tiling function failed (it returns
     # ACLNN_ERR_INNER_TILING_ERROR, 561002, indv_executor.cpp), the operator's own tiling says "<Op> do tiling failed".
-    # The operator failed inside, as 561002 says; an argument check it names first is read by DRV-op-params.
-    (None, TILING_FAILED, "aclnn-inner-error"),
+    # The composite-op engine's "Tiling failed" / "Tiling Failed." (opbase op_run_context.h, op_kernel.h) say the same
+    # under 561103 or 561000. The operator failed inside in its tiling step, one of the aclnn inner errors (561002
+    # ACLNN_ERR_INNER_TILING_ERROR); an argument check it names first is read by DRV-op-params.
+    (None, TILING_FAILED, "op-tiling-failed"),
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
@@ -128,6 +138,7 @@ CONTEXT_TITLES = {
     "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
     "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
     "aclnn-inner-error": "The operator failed inside CANN (an aclnn inner error: its shape inference or tiling), not on a rejected argument",
+    "op-tiling-failed": "The operator's tiling step failed inside CANN (an aclnn inner error), not on a rejected argument",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
@@ -216,6 +227,6 @@ class ErrorCodes(Analyzer):
             # An ACL code line read as a failure of its own (a torch_npu check or ReportCallError line whose CANN report,
             # if any, went to another writer's chain) ranks below what the report itself says.
             # A catch-all whose report names the failed tiling step stands as the 561002 it hides.
-            weak=(_weight(best) <= 1 and not (kind == "aclnn-inner-error" and _tiling(link, chain))) or best.code in TIMEOUTS
+            weak=(_weight(best) <= 1 and not (kind in ("aclnn-inner-error", "op-tiling-failed") and _tiling(link, chain))) or best.code in TIMEOUTS
             or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
         )

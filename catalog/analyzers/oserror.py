@@ -237,3 +237,51 @@ class CheckpointWrite(Analyzer):
              "Delete old checkpoints you no longer need, then resume from the last complete one"),
             evidence(link), (TORCH_WRITER_SRC, ERRNO_DOC), key=f"ckpt:{folder}", family="disk", kind="enospc",
         )
+
+
+# A lock file's flock refused by the filesystem under it. filelock (and the copy datasets vendored as
+# datasets/utils/filelock.py) takes an exclusive non-blocking fcntl.flock in UnixFileLock._acquire; contention comes back
+# as EAGAIN / EWOULDBLOCK (EACCES) and is retried, ENOSYS is "FileSystem does not appear to support flock" (filelock
+# 3.x: NotImplementedError; 3.32+ switches to a soft lock), and any other errno is raised as a real failure (filelock
+# src/filelock/_unix.py). The errnos a network or parallel filesystem returns there: EIO (5), ENOLCK (37, no lock
+# daemon / "nolock" NFS mount), ENOSYS (38), EOPNOTSUPP (95).
+FILELOCK_SRC = "https://github.com/tox-dev/filelock/blob/61511ebc1cc5d40b28f8584f1078e63f2d63fb02/src/filelock/_unix.py"
+FLOCK_ERRNOS = {5: "EIO", 37: "ENOLCK", 38: "ENOSYS", 95: "EOPNOTSUPP"}
+FLOCK_UNSUPPORTED = lazy(r"FileSystem does not appear to support flock; use?r? SoftFileLock instead")
+FILELOCK_FRAME = lazy(r"(?:^|/)filelock(?:/[\w.]+|\.py)$")
+
+
+class FileLockFs(Analyzer):
+    id = "DRV-filelock"
+    title = "The filesystem under a lock file does not support file locks (flock)"
+    family = "disk"
+    stops_run = "a filesystem that refuses flock refuses it on every retry"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        if FLOCK_UNSUPPORTED.search(link.message):
+            errno = 38
+        else:
+            m = ERRNO.search(link.message)
+            if m is None or int(m.group(1)) not in FLOCK_ERRNOS or not link.frames:
+                return None
+            innermost = link.frames[-1]
+            if not (FILELOCK_FRAME.search(innermost.path) and innermost.func in ("_acquire", "_acquire_native", "_lock_fd_nonblocking")):
+                return None
+            errno = int(m.group(1))
+        where = next((f.path for f in reversed(link.frames) if not FILELOCK_FRAME.search(f.path)), "")
+        return Finding(
+            f"File lock refused by the filesystem ({FLOCK_ERRNOS[errno]} from flock on the lock file)",
+            f"{link.short_type}: {link.message[:160]} — raised by the flock call that filelock makes on a lock file (Hugging Face "
+            "datasets / hub caches, model downloads and other tools lock their cache folders this way). Lock contention is "
+            "retried by filelock; this errno is not contention: the filesystem that holds the lock file does not support "
+            "flock — typically a shared network or parallel filesystem (NFS mounted with nolock or without a lock daemon, "
+            "CIFS, Lustre / GPFS without flock support) holding the cache folder."
+            + (f" The lock was taken from {where}." if where else ""),
+            ("Move the cache to a local disk: export HF_HOME (or HF_DATASETS_CACHE / TRANSFORMERS_CACHE / the tool's cache "
+             "setting) to a folder on local storage, e.g. under /tmp or the node's local SSD, before launching",
+             "Or mount the shared filesystem with lock support (NFS: a running lock daemon or local_lock=all; Lustre: -o flock)",
+             "A tool that only needs mutual exclusion on one node can use filelock.SoftFileLock instead of FileLock"),
+            evidence(link), (FILELOCK_SRC, ERRNO_DOC), key=f"flock:{errno}", family="disk", kind="filelock-unsupported-fs",
+        )
