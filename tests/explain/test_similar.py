@@ -213,3 +213,26 @@ def test_damaged_index_keeps_the_explanation(tmp_path, catalog):
     assert similar.with_similar(plain, catalog, data_file=str(tmp_path / "missing.json")) is plain
     assert similar.with_similar(plain, catalog, index=similar.Index([])) is plain
     assert similar.with_similar(plain, catalog).diagnoses[0].basis == "similar"
+
+
+def test_equally_near_examples_vote_for_the_label_most_of_them_carry():
+    """A generic message many unrelated failures print ties several examples: the label most of them carry wins,
+    not whichever example the index lists first; the nearest example of that label is the one returned."""
+    line = "AttributeError: 'Foo' object has no attribute 'bar'"
+    tmpl = tuple(similar.templates([line]))
+
+    def ex(name, label, lines=tmpl):
+        return similar.Example(name, f"https://example.org/{name}", label, None, "", "compat", lines)
+
+    index = similar.Index([ex("a", "custom-ops-build-failed"), ex("b", "package-mismatch"),
+                           ex("c", "package-mismatch"), ex("d", "oom", ("KeyError: <*>",))])
+    found = index.nearest(tmpl)
+    assert found is not None and found[0].label == "package-mismatch" and found[1] == 1.0
+    # Left out by source, the tie is one each way: the first listed of the nearest wins again.
+    found = index.nearest(tmpl, exclude_sources=("https://example.org/c",))
+    assert found is not None and found[0].name in ("a", "b")
+    # A single clearly nearer example is not outvoted by a crowd of farther ones.
+    near = ex("e", "ray-oom", (similar.templates([line])[0], "ValueError: ray memory monitor killed <*>"))
+    crowd = [ex(f"f{i}", "package-mismatch", ("AttributeError: <*> has no attribute",)) for i in range(5)]
+    found = similar.Index([near, *crowd]).nearest(near.lines)
+    assert found is not None and found[0].label == "ray-oom"
