@@ -18,6 +18,7 @@ never holds).
     python bench/score_realworld.py --json out.json
     python bench/score_realworld.py --curve    # dev only: the fallback's precision/coverage by threshold
     python bench/score_realworld.py --leave-thread-out   # dev only, each log without the entries its thread gave
+    python bench/score_realworld.py --only ROUND.txt --fresh   # one round, its dev logs out of the similar index too
 
 Leave-thread-out is the development-side stand-in for the held-out figure: each dev log is scored
 with every catalog entry that cites its thread (in `sources`, a signature's `confirmed`, or a golden
@@ -136,9 +137,12 @@ def explain(log: RealLog, classifier: Classifier):
     return classifier.result()
 
 
-def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]], explanation=None) -> Verdict:
+def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]], explanation=None,
+          unseen: frozenset[str] = frozenset()) -> Verdict:
+    """``unseen``: further source URLs whose examples the similar index must not offer (a round scored as fresh)."""
     if explanation is None:
-        explanation = with_similar(explain(log, classifier), classifier.catalog, exclude_sources=(log.source,))
+        explanation = with_similar(explain(log, classifier), classifier.catalog,
+                                   exclude_sources=(log.source, *unseen))
     data = explanation.to_json()
     diagnoses = data.get("diagnoses") or []
     if diagnoses:
@@ -193,10 +197,10 @@ def score_leave_thread_out(root: Path = ROOT, catalog=None) -> list[Verdict]:
     return verdicts
 
 
-def score(root: Path = ROOT, catalog=None) -> list[Verdict]:
+def score(root: Path = ROOT, catalog=None, unseen: frozenset[str] = frozenset()) -> list[Verdict]:
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
-    return [judge(log, Classifier(catalog), labels) for log in load_logs(root)]
+    return [judge(log, Classifier(catalog), labels, unseen=unseen) for log in load_logs(root)]
 
 
 def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9)) -> list[dict[str, Any]]:
@@ -296,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="dev only: each log without the catalog entries its own thread gave")
     parser.add_argument("--only", metavar="FILE",
                         help="score only the logs FILE names, one 'dev/x.log' or 'heldout/x.log' per line (a round)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="with --only: score the round as unseen, its dev logs left out of the similar index too")
     args = parser.parse_args(argv)
+    if args.fresh and not args.only:
+        parser.error("--fresh needs --only")
     if args.leave_thread_out:
         verdicts = score_leave_thread_out()
         dev = summary(verdicts)["dev"]
@@ -318,9 +326,10 @@ def main(argv: list[str] | None = None) -> int:
         for row in curve():
             print("  ".join(f"{k}={v}" for k, v in row.items()))
         return 0
-    verdicts = score()
+    names = set(Path(args.only).read_text(encoding="utf-8").split()) if args.only else set()
+    unseen = frozenset(log.source for log in load_logs() if f"{log.split}/{log.path.name}" in names) if args.fresh else frozenset()
+    verdicts = score(unseen=unseen)
     if args.only:
-        names = set(Path(args.only).read_text(encoding="utf-8").split())
         verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" in names]
     print(render(verdicts))
     if args.json:
