@@ -18,6 +18,15 @@ NAMED = [
     ("F1119 08:22:23.602082 1513663 1513663 redis_context.cc:298] Could not establish connection to redis 10.0.0.1:6379 "
      "(context.err = 1)", "ARL-E119"),
     ("Could not establish connection to Redis 10.0.0.1:6379 (context.err = 1).", "ARL-E119"),
+    # ray 2.x: the GCS client's retries exhausted, and a non-head node's Node._init_gcs_client
+    ("2023-05-22 16:41:02,771 ERROR gcs_utils.py:213 -- Failed to connect to GCS. Please check `gcs_server.out` for more "
+     "details.", "ARL-E119"),
+    ("RuntimeError: Failed to connect to GCS.  Last 0 lines of error files:\n\n.Please check "
+     "/tmp/ray/session_latest/logs/gcs_server.out for details", "ARL-E119"),
+    # Ray's memory monitor: a paste that starts at the kill reason (second line of the OutOfMemoryError text)
+    ("Memory on the node (IP: 10.0.0.1, ID: abc) where the task (actor ID: def, name=WorkerDict.__init__, pid=123) was "
+     "running was 950.2GB / 1000.0GB (0.950), which exceeds the memory usage threshold of 0.95. Ray killed this worker "
+     "(ID: 0123) because it was the most recently scheduled task;", "ARL-E117"),
     # PaddlePaddle's DataLoader: the worker's SIGBUS handler and the main process's report
     ("ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared memory (shm), "
      "please check whether use_shared_memory is set and storage space in /dev/shm is enough", "ARL-E015"),
@@ -55,6 +64,8 @@ NAMED = [
 NOT_NAMED = [
     # the warning before each retry is no verdict: the connection may still succeed
     ("W1119 08:22:22.445783 1 1 redis_context.cc:303] Failed to connect to Redis, retrying.", "ARL-E119"),
+    # the head failing to start its own GCS is not an unreachable head
+    ("RuntimeError: Failed to start GCS.  Last 1 lines of error files:", "ARL-E119"),
     # Paddle's other worker signals are not shared memory
     ("ERROR: Unexpected segmentation fault encountered in DataLoader workers.\n"
      "SystemError: (Fatal) DataLoader process (pid 1234) exited is killed by signal: Segmentation fault.", "ARL-E015"),
