@@ -19,6 +19,9 @@ VLLM_MODELS = "https://docs.vllm.ai/en/latest/models/supported_models.html"
 
 UNSUPPORTED = lazy(r"Model architectures \[([^\]]*)\] are not supported for now\.(?: Supported architectures: (.*))?")
 NAME = re.compile(r"'(\w+)'")
+# verl's Megatron registry (verl/models/registry.py _MODELS, v0.2-v0.9) raises the same sentence from verl/utils/model.py;
+# a printed list of only these is verl's, not vLLM's (ARL-E614 names it).
+VERL_MEGATRON = frozenset(("LlamaForCausalLM", "Qwen2ForCausalLM", "MistralForCausalLM", "ApertusForCausalLM"))
 
 
 class ModelArchitecture(Analyzer):
@@ -35,6 +38,8 @@ class ModelArchitecture(Analyzer):
             return None
         asked = NAME.findall(m.group(1)) or [m.group(1).strip("' ")]
         registered = NAME.findall(m.group(2) or "")
+        if registered and set(registered) <= VERL_MEGATRON and (m.group(2) or "").rstrip(" .)").endswith("]"):
+            return None  # verl's own Megatron registry refused it, not vLLM
         if registered and all(a in registered for a in asked):
             return None  # registered but refused: its code failed to import, and that error is the one to read
         missing = [a for a in asked if a not in registered]

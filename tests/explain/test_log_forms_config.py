@@ -185,6 +185,17 @@ def test_an_architecture_missing_from_the_registry_vllm_prints(catalog):
     assert not refused or refused[0].entry.id != "DRV-model-arch"
 
 
+def test_verl_megatron_registry_refusal_is_not_read_as_vllms(catalog):
+    """verl/utils/model.py raises vLLM's sentence with verl's own registry list (verl#3043): ARL-E614, no vLLM advice."""
+    line = ("ValueError: Model architectures ['Qwen3MoeForCausalLM'] are not supported for now. Supported architectures: "
+            "['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']\n")
+    result = classify(catalog, line)
+    assert result.diagnoses[0].entry.id == "ARL-E614"
+    assert not any("DRV-model-arch" in note for d in result.diagnoses for note in d.notes)
+    alone = classify(catalog, line, ("ARL-E614", "ARL-E228"))
+    assert all(d.entry.id != "DRV-model-arch" for d in alone.diagnoses)
+
+
 def test_a_message_is_not_read_as_the_cut_head_of_another_whose_wildcard_would_swallow_it(catalog):
     """'Model architectures [...] are not supported' is not a cut-off 'Model architectures [.*] failed to be inspected'."""
     line = "ValueError: Model architectures ['FooForCausalLM'] are not supported for now.\n"
