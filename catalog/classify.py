@@ -122,12 +122,13 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)|No module named '(\w+\.\w+_C)'")
 MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
-# result = 107001") and torch_npu's check ("NPU function error: …, error code is 107002"). Pasted alone (a FAQ, a PR
+# result = 107001") and torch_npu's checks ("NPU function error: …, error code is 107002"; OPS_CHECK_ERROR's "OPS function
+# error: aclnnX, error code is 561000", torch_npu/csrc/core/npu/NPUException.h at v7.2.0-pytorch2.7.1). Pasted alone (a FAQ, a PR
 # description), such a line is the failure; inside a CANN report it stays one of its lines, and quoted inside another
 # message's repr (a literal "\n" in the line) it is that message's detail. Ascend's ACL samples and AclLite report a
 # failed ACL call as "acl set device 0 failed, errorCode = 507033" (ERROR_LOG in Ascend/samples' utils.h callers), and
 # CANN's documented API examples as "aclrtSetDevice failed. ERROR: 507033" (their CHECK_RET / LOG_PRINT macro).
-REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\bNPU (?:function )?error\b.*?error code is [125]\d{5}\b")
+REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\b(?:NPU (?:function )?|OPS function )error\b.*?error code is [125]\d{5}\b")
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
 

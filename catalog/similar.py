@@ -25,6 +25,7 @@ from typing import Any, Iterable
 
 from ..lazyre import lazy
 from .classify import Diagnosis, Explanation
+from .codes import extract as extract_codes
 from .entries import KnownFailure
 from .upstream import WILD, extract_errors, strip_escapes, template_of
 
@@ -58,6 +59,11 @@ def templates(lines: Iterable[str]) -> list[str]:
     return out[:MAX_LINES]
 
 
+def error_codes(lines: Iterable[str]) -> frozenset[str]:
+    """The ACL / CANN / HCCL error codes the lines carry (catalog/codes extract), which the word features drop."""
+    return frozenset(c for line in lines for c in extract_codes(line) if not c.startswith("errno:"))
+
+
 _PART = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -79,6 +85,8 @@ def features(tmpls: Iterable[str]) -> tuple[Counter, Counter]:
     for t in tmpls:
         ws = _words(t)
         words.update(ws)
+        # The error codes are words too: "error code is 561000" and "error code is 107002" share every other word.
+        words.update(f"code:{c}" for c in error_codes([t]))
         text = " " + " ".join(ws) + " "
         grams.update([text[i:i + NGRAM] for i in range(len(text) - NGRAM + 1)])
     return words, grams

@@ -17,9 +17,10 @@ from ...lazyre import lazy
 # The aclnn tiling step failed: nnopbase's individual-op check, an operator's own tiling line, and the composite-op
 # engine's (opbase op_run_context.h: "Tiling failed" when the operator's tiling function returns an error; op_kernel.h:
 # "Tiling Failed." when no tiling result came back, returned as ACLNN_ERR_INNER_NULLPTR 561103), each a TraceBack line
-# of its own.
+# of its own; or the same two lines as the device log (plog) writes them, behind OP_LOGE's "[file:line][NNOP][Tiling]
+# errno[561000] OpName:[aclnnX_N_X] " prefix (opbase src/nnopbase/composite_op/aclnn_engine at v9.1.0.pre).
 TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+"
-                     r"|^\s*Tiling (?:failed|Failed\.)\s*$", re.M)
+                     r"|^\s*Tiling (?:failed|Failed\.)\s*$|\]\[NNOP\]\[\w+\] errno\[\d+\] OpName:\[\w+\] Tiling (?:failed|Failed\.)\s*$", re.M)
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # Codes whose meaning is a root-cause class of its own.
@@ -79,6 +80,10 @@ KINDS.update({"107002": "npu-device-not-set"})
 # None for any, the words, the class).
 CONTEXT_KINDS = (
     (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
+    # The runtime's own SDMA report under ACL_ERROR_RT_SYS_DMA (RT_ERROR_TSFW_SDMA_COPY_ERROR, "sdma copy error"): the
+    # device's DMA engine failed a copy, e.g. its SMMU could not translate an address (hicann/runtime v9.1.0.pre,
+    # errcode_manage.cc and device_error_proc.cc "there is a sdma error, sdma channel is …").
+    (("507013",), re.compile(r"there is a sdma error|reason=\[sdma copy error\]"), "sdma-copy-failed"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
     (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
@@ -139,6 +144,7 @@ CONTEXT_TITLES = {
     "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
     "aclnn-inner-error": "The operator failed inside CANN (an aclnn inner error: its shape inference or tiling), not on a rejected argument",
     "op-tiling-failed": "The operator's tiling step failed inside CANN (an aclnn inner error), not on a rejected argument",
+    "sdma-copy-failed": "A device DMA (SDMA) copy failed on the NPU (the copy engine could not read or write an address)",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
