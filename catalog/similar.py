@@ -158,7 +158,7 @@ class Index:
         tied = sorted((i for s, i in scored if s >= top - TIE), key=lambda i: -score_of[i])
         label = Counter(self.examples[i].label for i in tied).most_common(1)[0][0]
         best = next(i for i in tied if self.examples[i].label == label)
-        return self.examples[best], round(top, 4)
+        return self.examples[best], round(score_of[best], 4)  # its own similarity, at most TIE below the nearest
 
 
 @lru_cache(maxsize=4)
