@@ -19,6 +19,7 @@ never holds).
     python bench/score_realworld.py --curve    # dev only: the fallback's precision/coverage by threshold
     python bench/score_realworld.py --leave-thread-out   # dev only, each log without the entries its thread gave
     python bench/score_realworld.py --only ROUND.txt --fresh   # one round, its dev logs out of the similar index too
+    python bench/score_realworld.py --dev-only   # what people writing knowledge read: nothing of the held-out split
 
 Leave-thread-out is the development-side stand-in for the held-out figure: each dev log is scored
 with every catalog entry that cites its thread (in `sources`, a signature's `confirmed`, or a golden
@@ -271,10 +272,11 @@ def summary(verdicts: list[Verdict]) -> dict[str, Any]:
     return out
 
 
-def render(verdicts: list[Verdict]) -> str:
+def render(verdicts: list[Verdict], splits: tuple[str, ...] = SPLITS) -> str:
+    """The table per split and family, then the misses; ``splits`` limits both (``--dev-only``: no held-out line at all)."""
     table = summary(verdicts)
     lines = []
-    for split in SPLITS:
+    for split in splits:
         s = table[split]
         lines.append(f"{split}: {s['correct']}/{s['total']} top-1 correct ({s['accuracy']:.1%})")
         for family, (ok, n) in s["families"].items():
@@ -287,7 +289,7 @@ def render(verdicts: list[Verdict]) -> str:
             lines.append(f"  threads no entry or case cites: {ok_u}/{n_u} ({ok_u / n_u:.1%})" if n_u else "")
     lines.append("misses:")
     for v in verdicts:
-        if not v.correct:
+        if not v.correct and v.log.split in splits:
             lines.append(f"  {v.log.split}/{v.log.path.name}: expected {'|'.join(v.log.expected)}, got {v.top}")
     return "\n".join(lines)
 
@@ -300,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="dev only: each log without the catalog entries its own thread gave")
     parser.add_argument("--only", metavar="FILE",
                         help="score only the logs FILE names, one 'dev/x.log' or 'heldout/x.log' per line (a round)")
+    parser.add_argument("--dev-only", action="store_true",
+                        help="print the development split only: no held-out figure, family line or miss (for people writing knowledge)")
     parser.add_argument("--fresh", action="store_true",
                         help="with --only: score the round as unseen, its dev logs left out of the similar index too")
     args = parser.parse_args(argv)
@@ -331,9 +335,11 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = score(unseen=unseen)
     if args.only:
         verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" in names]
-    print(render(verdicts))
+    print(render(verdicts, ("dev",) if args.dev_only else SPLITS))
     if args.json:
-        Path(args.json).write_text(json.dumps(summary(verdicts), indent=2) + "\n", encoding="utf-8")
+        table = summary(verdicts)
+        table = {k: v for k, v in table.items() if k == "dev"} if args.dev_only else table
+        Path(args.json).write_text(json.dumps(table, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

@@ -148,3 +148,18 @@ def test_leave_thread_out_takes_out_the_entries_a_thread_gave(scorer, catalog, v
     table = scorer.summary(scorer.score_leave_thread_out(catalog=catalog))
     assert table["dev"]["accuracy"] >= LEAVE_THREAD_OUT_FLOOR, table["dev"]
     assert table["dev"]["accuracy"] < scorer.summary(verdicts)["dev"]["accuracy"]
+
+
+def test_dev_only_render_prints_nothing_of_the_held_out_split(scorer):
+    """People writing knowledge read the scorer through --dev-only: no held-out total, family line or miss reaches them
+    (`grep -v heldout/` let the held-out summary block through)."""
+    def verdict(split, name, correct):
+        log = scorer.RealLog(Path(f"{split}/{name}.log"), split, f"https://example.org/{name}", ("npu-oom",), "memory", "", b"")
+        return scorer.Verdict(log, correct, None if not correct else "ARL-E204")
+
+    verdicts = [verdict("dev", "a", True), verdict("dev", "b", False), verdict("heldout", "c", False), verdict("heldout", "d", True)]
+    full = scorer.render(verdicts)
+    assert "heldout: 1/2" in full and "heldout/c.log" in full
+    dev_only = scorer.render(verdicts, ("dev",))
+    assert "dev: 1/2" in dev_only and "dev/b.log" in dev_only
+    assert "heldout" not in dev_only and "memory" in dev_only and dev_only.count("memory") == 1
