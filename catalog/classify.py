@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from . import chain as chains
+from . import glibc_zh
 from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
@@ -72,13 +73,8 @@ WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 # tags and CANN codes, process deaths, error codes, and the versions a log states. A pattern that must open the
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
 # candidates, the prefix is stripped before the chain builder reads them.
-# strerror's texts as glibc prints them in a zh_CN locale (po/zh_CN.po, msgids of sysdeps/gnu/errlist.h, at
-# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): a shell, coreutils or a C
-# library on a Chinese host reports the OS error in these words ("mkdir: 无法创建目录 “/ckpt”: 设备上没有空间"); read as the
-# English text the rest of the engine knows. EACCES's "权限不够" as bash prints it ("bash: ./run.sh: 权限不够").
-ZH_STRERROR = {"设备上没有空间": "No space left on device", "超出磁盘限额": "Disk quota exceeded", "打开的文件过多": "Too many open files",
-               "地址已在使用": "Address already in use", "只读文件系统": "Read-only file system", "无法分配内存": "Cannot allocate memory",
-               "权限不够": "Permission denied"}
+# glibc's zh_CN strerror texts (glibc_zh.STRERROR) are read as the English text the rest of the engine knows.
+ZH_STRERROR = glibc_zh.STRERROR
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
@@ -94,7 +90,7 @@ GENERIC_PREFILTER = (
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |got an unexpected keyword argument '",
-    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|无法打开共享对象文件|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
+    r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
@@ -119,7 +115,7 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
-UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)|No module named '(\w+\.\w+_C)'")
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r")|No module named '(\w+\.\w+_C)'")
 MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's checks ("NPU function error: …, error code is 107002"; OPS_CHECK_ERROR's "OPS function
@@ -143,13 +139,12 @@ PASTE_LINES = 40
 # program's output does not say it so; they are candidates in short pastes only (Classifier._paste_lines).
 PASTE_ONLY = lazy(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|" + chains.WORDED_EXC.pattern
-    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|无法打开共享对象文件|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
+    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|" + glibc_zh.CANNOT_OPEN_SHARED + r"|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
 )
 # Chinese words for "cannot find" around a shared library's name ("导致报错libatb.so找不到"), and the loader's own
-# "cannot open shared object file" in a zh_CN locale, "无法打开共享对象文件" (glibc po/zh_CN.po, msgid of elf/dl-load.c:
-# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po): the loader's failure in Chinese.
+# "cannot open shared object file" in a zh_CN locale (glibc_zh.CANNOT_OPEN_SHARED): the loader's failure in Chinese.
 CJK_SO_MISSING = lazy(
-    r"(?<![A-Za-z0-9_])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)\s*(?::\s*)?(?:找不到|未找到|无法找到|不存在|无法打开共享对象文件)|(?:找不到|未找到|无法找到|缺少|缺失)\s*(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
+    r"(?<![A-Za-z0-9_])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)\s*(?::\s*)?(?:找不到|未找到|无法找到|不存在|" + glibc_zh.CANNOT_OPEN_SHARED + r")|(?:找不到|未找到|无法找到|缺少|缺失)\s*(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
 )
 # A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
 # Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
@@ -170,7 +165,7 @@ TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "du
                          "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
 
 
-ZH_STRERROR_TEXT = re.compile("|".join(ZH_STRERROR))
+ZH_STRERROR_TEXT = lazy("|".join(ZH_STRERROR))
 
 
 def _english_strerror(text: str) -> str:
@@ -795,6 +790,8 @@ class Classifier:
             return  # a config line, or a paste's sentence that names no error after all: the chains never see it
         self.order += 1
         seen: set[str] = set()
+        if len(entries) > 1:
+            entries = _most_specific(entries, text)
         for entry, sig in entries:
             fatal = entry.fatal if sig.fatal is None else sig.fatal
             hit = self.hits.get(entry.id)
@@ -1170,6 +1167,45 @@ ACLNN_DETAIL = re.compile(r"\bcall (aclnn\w+) failed, detail: ?(E[A-Z]\d{4}|E\d{
 INNER_ERROR = re.compile(r"\s*(?:Inner Error!?)?\s*$")
 # A quoted part of a sentence: ASCII or full-width / typographic quotes, or Chinese corner brackets.
 QUOTED = re.compile(r"[\"“「『]([^\"”」』]{8,300})[\"”」』]")
+
+
+def _most_specific(entries: list[tuple[KnownFailure, Signature]], line: str) -> list[tuple[KnownFailure, Signature]]:
+    """The line's readings without those that are a less specific reading of the same words.
+
+    Two entries match one line, every match of one lies inside a match of the other, and the outer signature spells
+    more literal text (verl's Megatron registry refusal names verl's own short list of architectures; vLLM's registry
+    refusal is the same sentence with any list): the same words read twice, so the narrower reading is dropped.
+    A wider match made only of wildcards (a greedy ``.*`` tail) spells no more and wins nothing; wrappers stay (they
+    rank last anyway).
+    """
+    reads: list[tuple[str, int, int, int]] = []  # entry id, match start, end, literal weight of the signature
+    for entry, sig in entries:
+        if entry.generic:
+            continue
+        try:
+            m = re.search(sig.regex, line)
+        except re.error:
+            continue
+        if m is not None:
+            reads.append((entry.id, m.start(), m.end(), _literal_weight(sig.regex)))
+
+    def inside(read: tuple[str, int, int, int]) -> bool:
+        eid, start, end, weight = read
+        return any(o_id != eid and o_start <= start and end <= o_end and o_weight > weight for o_id, o_start, o_end, o_weight in reads)
+
+    narrower = {read[0] for read in reads if inside(read)} - {read[0] for read in reads if not inside(read)}
+    return [(e, s) for e, s in entries if e.id not in narrower] if narrower else entries
+
+
+def _literal_weight(regex: str) -> int:
+    """How many characters of literal text a signature spells (classes, quantifiers, groups and anchors not counted)."""
+    return sum(1 for m in REGEX_TOKEN.finditer(regex) if m.lastgroup in ("char", "escaped"))
+
+
+# A signature's tokens, in order: classes, quantifiers, group openers and metacharacters spell nothing; an escaped
+# punctuation mark or any other character spells itself.
+REGEX_TOKEN = lazy(r"(?P<cls>\[(?:\\.|[^\]\\])*\])|(?P<quant>\{\d*,?\d*\})|(?P<group>\(\?(?:[:=!]|<[=!]|P<\w+>))"
+                   r"|(?P<class_escape>\\[A-Za-z])|(?P<escaped>\\.)|(?P<meta>[()?*+|^$.])|(?P<char>.)", re.DOTALL)
 
 
 def _literal_head(regex: str) -> str:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import re
 
+from .. import glibc_zh
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
-# In a zh_CN locale the loader prints its message translated, "libX.so: 无法打开共享对象文件: 没有那个文件或目录" (glibc
-# po/zh_CN.po, msgid "cannot open shared object file" of elf/dl-load.c,
-# https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po).
-CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[0-9.]*)\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)")
+# In a zh_CN locale the loader prints its message translated (glibc_zh.CANNOT_OPEN_SHARED).
+CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[0-9.]*)\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + ")")
 DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
 # Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
 CANN_LIBS = lazy(

@@ -451,3 +451,33 @@ def test_context_null_after_a_failed_device_open_is_not_a_missing_set_device(cat
     )
     kinds = [d.kind for d in classify(catalog, log.encode()).diagnoses]
     assert "npu-device-not-set" not in kinds and "npu-set-device-failed" in kinds
+
+
+def test_a_narrower_reading_of_the_same_words_is_dropped(explain_text):
+    """verl's Megatron registry refusal (ARL-E614, verl's own list) is also vLLM's registry sentence (ARL-E228): the
+    wider, more literal match is the reading; the narrower one is not listed at all."""
+    line = ("ValueError: Model architectures ['Qwen3MoeForCausalLM'] are not supported for now. Supported architectures: "
+            "['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']\n")
+    result, top = explain_text(line)
+    assert top is not None and top.entry.id == "ARL-E614"
+    assert "ARL-E228" not in {d.entry.id for d in result.diagnoses}
+    # vLLM's own list (any other architectures) is read by ARL-E228 alone
+    result, top = explain_text(line.replace("'LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM'", "'AquilaModel', 'BaiChuanForCausalLM'"))
+    assert top is not None and top.entry.id == "ARL-E228"
+
+
+def test_a_wider_match_of_wildcards_only_does_not_win():
+    from ascendrl.catalog.classify import _literal_weight, _most_specific
+    from ascendrl.catalog.entries import KnownFailure, Signature
+
+    def entry(eid: str, regex: str) -> tuple[KnownFailure, Signature]:
+        sig = Signature(regex)
+        return KnownFailure(eid, eid, "operator", "critical", True, (sig,), "c", ("f",), ("s",)), sig
+
+    line = "RuntimeError: Error X happened due to the tiling key 7"
+    greedy, specific = entry("A", r"Error X happened.*"), entry("B", r"happened due to the tiling key \d+")
+    assert _literal_weight(greedy[1].regex) < _literal_weight(specific[1].regex)
+    assert _most_specific([greedy, specific], line) == [greedy, specific]  # neither is a narrower reading
+    longer = entry("C", r"Error X happened due to the tiling key \d+")
+    assert _most_specific([longer, specific], line) == [longer]  # B lies inside C, which spells more
+    assert _literal_weight(r"a\.b[^\]]*\d{2,3}(?:c|d)") == 5  # a . b c d
