@@ -415,18 +415,72 @@ def refusal(stop: StopProcess, holders: set[int] | None) -> str | None:
 def _stop_all(stops: Sequence[StopProcess], holders: Holders | None) -> tuple[list[int], list[tuple[int, str]]]:
     stopped, refused = [], []
     for stop in stops:
-        why = refusal(stop, holders() if holders is not None else None)  # npu-smi read again for each
-        if why is not None:
-            refused.append((stop.pid, why))
-        elif stop_process(stop):
-            stopped.append(stop.pid)
-        else:
-            refused.append((stop.pid, "did not stop (no permission?)"))
+        with _pinned(stop.pid) as pidfd:
+            why = refusal(stop, holders() if holders is not None else None)  # npu-smi read again for each
+            if why is None and pidfd is not None and not _pidfd_alive(pidfd):
+                why = "already gone"  # the pinned process died while it was checked: the PID may be another's now
+            if why is not None:
+                refused.append((stop.pid, why))
+            elif stop_process(stop, pidfd=pidfd):
+                stopped.append(stop.pid)
+            else:
+                refused.append((stop.pid, "did not stop (no permission?)"))
     return stopped, refused
 
 
-def stop_process(stop: StopProcess, grace: float = STOP_GRACE_S) -> bool:
-    """SIGTERM, wait, SIGKILL; True when the process is gone. The last check is made on the handle signalled."""
+@contextlib.contextmanager
+def _pinned(pid: int):
+    """A pidfd for ``pid`` (Linux 5.3+), or None where there is none: it names one process, never a later one with its PID.
+
+    Opened before the identity checks; once the checks pass and the pidfd's process is still alive, the checked PID
+    was that process (a PID is not reused while its process lives), and every signal goes through the pidfd.
+    """
+    fd = None
+    if hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
+        with contextlib.suppress(OSError):
+            fd = os.pidfd_open(pid)
+    try:
+        yield fd
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _pidfd_alive(pidfd: int) -> bool:
+    try:
+        signal.pidfd_send_signal(pidfd, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, but not ours to signal: stop_process reports that
+    return True
+
+
+def _pidfd_exited(pidfd: int, timeout: float) -> bool:
+    import select
+
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)  # a pidfd is readable once its process has exited
+    return bool(poller.poll(max(0, int(timeout * 1000))))
+
+
+def stop_process(stop: StopProcess, grace: float = STOP_GRACE_S, pidfd: int | None = None) -> bool:
+    """SIGTERM, wait, SIGKILL; True when the process is gone. The last check is made on the handle signalled.
+
+    With a pidfd (the process pinned before its identity was checked) the signals go to that process alone, even if
+    its PID has been given to another since; without one, psutil checks the start time again before each signal.
+    """
+    if pidfd is not None:
+        try:
+            signal.pidfd_send_signal(pidfd, signal.SIGTERM)
+            if not _pidfd_exited(pidfd, grace):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                return _pidfd_exited(pidfd, grace)
+            return True
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
     import psutil
 
     try:

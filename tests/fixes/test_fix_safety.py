@@ -332,6 +332,70 @@ def test_a_reused_pid_is_not_signalled(tmp_path):
         second.wait()
 
 
+def _same_pid_again(pid: int, argv: list[str]) -> subprocess.Popen | None:
+    """A new process with ``pid`` (ns_last_pid), or None where the PID cannot be chosen."""
+    for _ in range(50):
+        try:
+            Path("/proc/sys/kernel/ns_last_pid").write_text(str(pid - 1))
+        except OSError:
+            return None
+        candidate = subprocess.Popen(argv)
+        if candidate.pid == pid:
+            return candidate
+        candidate.kill()
+        candidate.wait()
+    return None
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="no pidfd on this platform")
+def test_a_pinned_process_is_signalled_through_its_pidfd_never_a_later_one_with_its_pid():
+    """The window between the identity checks and the signal: A is pinned, A exits, B takes A's PID and looks exactly
+    as the plan recorded (its own start time and command line). The signal goes to A's pidfd: A is gone, B lives."""
+    from ascendrl.fixes.engine import _pidfd_alive, stop_process
+
+    first = subprocess.Popen(["sleep", "600"])
+    pidfd = os.pidfd_open(first.pid)
+    try:
+        assert _pidfd_alive(pidfd)
+        first.kill()
+        first.wait()
+        assert not _pidfd_alive(pidfd)
+        second = _same_pid_again(first.pid, ["sleep", "601"])
+        if second is None:
+            pytest.skip("cannot choose the next PID here")
+        try:
+            import psutil
+
+            as_planned = StopProcess(second.pid, "sleep", "sleep 601", psutil.Process(second.pid).create_time(), ("sleep", "601"))
+            assert stop_process(as_planned, grace=1.0, pidfd=pidfd) is True  # A, the pinned one, is gone
+            time.sleep(0.2)
+            assert second.poll() is None  # B was never signalled
+        finally:
+            second.kill()
+            second.wait()
+    finally:
+        os.close(pidfd)
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="no pidfd on this platform")
+def test_a_pinned_process_is_stopped_term_then_kill():
+    from ascendrl.fixes.engine import stop_process
+
+    # ignores SIGTERM: only the SIGKILL after the grace period stops it
+    stubborn = subprocess.Popen([sys.executable, "-c", "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print(1, flush=True); time.sleep(600)"],
+                                stdout=subprocess.PIPE)
+    stubborn.stdout.readline()
+    pidfd = os.pidfd_open(stubborn.pid)
+    try:
+        stop = StopProcess(stubborn.pid, "python", "python", 0.0, ("python",))
+        started = time.monotonic()
+        assert stop_process(stop, grace=0.5, pidfd=pidfd) is True
+        assert time.monotonic() - started >= 0.5
+        assert stubborn.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        os.close(pidfd)
+
+
 def test_a_process_that_became_another_program_or_left_the_npu_is_not_signalled(tmp_path):
     # execs into `sleep` when told to: same PID and start time, different command line
     child = subprocess.Popen([sys.executable, "-c", "import os,sys; sys.stdin.readline(); os.execvp('sleep', ['sleep', '600'])"], stdin=subprocess.PIPE)
