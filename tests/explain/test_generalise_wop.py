@@ -74,3 +74,33 @@ def test_bf16_refused_up_front_names_the_device(explain_text, line):
 def test_fp16_under_accelerate_is_not_the_bf16_class(explain_text):
     result, top = explain_text("ValueError: fp16 mixed precision requires a GPU (not 'mps').\n")
     assert top is None or top.entry.id != "ARL-E337", [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("line", [
+    "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",
+    "FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the learning rate, "
+    "using gradient clipping or increasing the batch size.",
+])
+def test_loss_scale_at_its_minimum_is_fp16_overflow(explain_text, line):
+    result, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == "ARL-E730" and top.fatal, [(d.entry.id, d.kind) for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("line", [
+    "[2024-01-01 00:00:00,000] [INFO] [loss_scaler.py:183:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step. "
+    "Attempted loss scale: 65536, reducing to 32768",
+    "2020-03-23 11:41:18 | INFO | fairseq.trainer | NOTE: overflow detected, setting loss scale to: 0.00048828125",
+])
+def test_a_skipped_overflow_step_is_no_failure(explain_text, line):
+    # dynamic loss scaling handles single overflows by design: only the minimum reached stops the run
+    result, _ = explain_text(line + "\n")
+    assert not result.fatal, (result.diagnoses, result.unknown)
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with multiprocessing, you must use the 'spawn' start method",
+    "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method",
+])
+def test_a_device_used_after_fork_is_one_class_on_npu_and_gpu(explain_text, line):
+    result, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == "ARL-E380", [(d.entry.id, d.kind) for d in result.diagnoses]
