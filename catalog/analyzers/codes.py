@@ -39,6 +39,16 @@ KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-
 # 561002 is ACLNN_ERR_INNER_TILING_ERROR ("an error occurs when an API performs NPU kernel tiling", opbase
 # docs/en/api/nnopbase/opdev/aclnn_return_code/aclnn_return_codes.md): an inner error of the tiling step.
 KINDS.update({"561001": "aclnn-inner-error", "561002": "op-tiling-failed"})
+# The rest of opbase's ACLNN_ERR_INNER_* table (aclnn_return_codes.md: "561xxx API internal error"): the executor, attribute,
+# kernel-key and operator-information-JSON failures are inner errors of the operator API too; 561112
+# (ACLNN_ERR_INNER_OPP_KERNEL_PKG_NOT_FOUND: the operator's binary kernel library is not loaded) is a missing kernel binary.
+KINDS.update(dict.fromkeys(("561101", "561102", "561104", "561105", "561106", "561108", "561109", "561110", "561111",
+                            "561113", "561114", "561115", "561116", "561117", "561118", "561119"), "aclnn-inner-error"))
+KINDS.update({"561112": "op-no-binary"})
+# The driver's registered Invalid_Device_ID (EL0002, "The device ID is invalid.", cann_registry.yaml) is the driver's
+# side of the runtime's 107001: a device id outside what the process may see; its Resource_Busy (EL0005, "The resources
+# are busy.") is a device another process or container holds, as DCMI's -8005 / -8020 and the driver's 87 say.
+KINDS.update({"EL0002": "invalid-visible-device", "EL0005": "dcmi-device-occupied"})
 # aclnn's ACLNN_ERR_PARAM_* codes: the operator's argument check refused the call before any kernel ran (161001: an
 # argument it needs is a null pointer, e.g. an optional tensor the caller left out; 161002: an argument invalid).
 KINDS.update({"161001": "aclnn-param-unsupported"})
