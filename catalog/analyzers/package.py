@@ -34,7 +34,11 @@ INSTALLED = lazy(r"[/\\](?:site|dist)-packages[/\\]")
 CEVAL = "https://github.com/python/cpython/blob/7be4e350aadf93c4be5c97b7291d0db2b6bc1dc4/Python/ceval.c"
 NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
 NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)(?:'|$)")
-UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+# The symbol may be missing (an issue title cut at its length limit), or the library (the symbol alone, when it is torch's).
+UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol(?:: (\S+))?")
+BARE_SYMBOL = lazy(r"(?:^|\s)undefined symbol: (_Z\S+)")
+# A CPython extension module (flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so, vllm/_C.abi3.so): built against torch's C++ API.
+PY_EXTENSION = lazy(r"\.cpython-[\w-]+\.so|\.abi3\.so|(?:^|/)_C\.so")
 # A version check that names the requirement and what it found. transformers' require_version (utils/versions.py, which
 # LLaMA-Factory, trl and others call for their own pins) raises ImportError "<req> is required for a normal functioning of
 # this module, but found <pkg>==<ver>." (its first releases: pkg_resources.VersionConflict with the same text, and "…, but
@@ -409,9 +413,21 @@ class PackageMismatch(Analyzer):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif m := UNDEFINED.search(msg):
-            caller = package_of(m.group(1)) or caller
-            owner = owner_of_symbol(m.group(2))
-            what = f"{m.group(1).rsplit('/', 1)[-1]} needs symbol {m.group(2)[:60]}"
+            lib = m.group(1).rsplit('/', 1)[-1]
+            # without its site-packages path, an extension module's own name says whose it is (flash_attn_2_cuda)
+            caller = package_of(m.group(1)) or (lib.split(".")[0] if PY_EXTENSION.search(m.group(1)) else None) or caller
+            if m.group(2):
+                owner = owner_of_symbol(m.group(2))
+                what = f"{lib} needs symbol {m.group(2)[:60]}"
+            elif PY_EXTENSION.search(m.group(1)):
+                owner = "torch"  # the symbol was not pasted: a Python C++ extension's missing symbols are, most often, torch's
+                what = f"{lib} has an undefined symbol (the symbol was not pasted; most often one of torch's)"
+            else:
+                return None
+        elif m := BARE_SYMBOL.search(msg):
+            caller = caller or "a compiled extension"
+            owner = owner_of_symbol(m.group(1))
+            what = f"needs symbol {m.group(1)[:60]}"
         elif m := BACKEND_OP.search(msg):
             backend, op = m.groups()
             owner = "torch_npu" if backend == "hccl" else "torch"  # torch_npu implements the HCCL backend

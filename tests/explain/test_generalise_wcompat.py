@@ -118,3 +118,29 @@ def test_a_script_named_like_the_library_it_imports_is_named_as_shadowing(explai
 def test_a_circular_import_without_a_shadowing_file_is_not_called_shadowing(explain_text, paste):
     result, top = explain_text(paste)
     assert "local-dir-shadows-package" not in [d.kind for d in result.diagnoses]
+
+
+@pytest.mark.parametrize("paste,caller", [
+    # an issue title: a few words, the library, the symbol cut off (sgl-project/sglang#851, Dao-AILab/flash-attention#853)
+    ("[Bug] can not run flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol\n", "flash_attn_2_cuda"),
+    ("flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol\n", "flash_attn_2_cuda"),
+    # words before the loader's line, the symbol kept
+    ("flash-attn error flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationE\n",
+     "flash_attn_2_cuda"),
+    # torch's symbol alone
+    ("undefined symbol: _ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE\n", "a compiled extension"),
+])
+def test_an_undefined_symbol_in_a_title_is_the_extension_and_torch_pair(explain_text, paste, caller):
+    top = _top(explain_text, paste)
+    assert top.entry.id == "DRV-package" and top.kind == "package-mismatch" and top.entry.title.startswith(f"{caller} and torch")
+
+
+@pytest.mark.parametrize("paste", [
+    # a library that is no Python extension, its symbol not pasted: whose symbol it was is unknown
+    "libfoo.so: undefined symbol\n",
+    # a symbol that is not torch's, alone: nothing says which library or pair
+    "undefined symbol: _ZN4absl12lts_2023080212log_internalE\n",
+])
+def test_an_undefined_symbol_that_names_no_pair_is_not_claimed(explain_text, paste):
+    result, top = explain_text(paste)
+    assert top is None or not (top.entry.id == "DRV-package" and "torch" in top.entry.title)
