@@ -29,7 +29,9 @@ CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)(?:'(?: from (?:partially ini
 # Python 3.13 words the same import of a module that shadows a library as "cannot import name 'X' from 'M' (consider
 # renaming '<path>' if it has the same name as a library you intended to import)" (Python/ceval.c, _PyEval_ImportFrom).
 CIRCULAR = lazy(r"cannot import name '(\w+)' from (?:partially initialized module '([\w.]+)' \(most likely due to a circular import\)(?: \(([^)]*)\))?"
-                r"|'([\w.]+)' \(consider renaming '([^']+)' if it has the same name as a library you intended to import\))")
+                r"|'([\w.]+)' \(consider renaming '([^']+)' if it has the same name as a library you intended to import\))"
+                # the attribute form of the same (Objects/moduleobject.c; 3.13 adds "from '<path>'")
+                r"|partially initialized module '([\w.]+)' (?:from '([^']+)' )?has no attribute '(\w+)' \(most likely due to a circular import\)")
 INSTALLED = lazy(r"[/\\](?:site|dist)-packages[/\\]")
 CEVAL = "https://github.com/python/cpython/blob/7be4e350aadf93c4be5c97b7291d0db2b6bc1dc4/Python/ceval.c"
 NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
@@ -289,20 +291,24 @@ def shadowed_by_local_file(link: Link) -> Finding | None:
     m = CIRCULAR.search(link.message)
     if m is None:
         return None
-    name, module, path = m.group(1), m.group(2) or m.group(4), m.group(3) or m.group(5)
+    name = m.group(1) or m.group(8)
+    module, path = m.group(2) or m.group(4) or m.group(6), m.group(3) or m.group(5) or m.group(7)
     top = module.split(".")[0]
     named = re.compile(rf"(?:^|[/\\]){re.escape(top)}(?:\.py|[/\\]__init__\.py)$")
-    local = next((p for p in (path, *(f.path for f in link.frames)) if p and named.search(p) and not INSTALLED.search(p)), None)
+    # the message's own path first, then the innermost frame (where the import ran), then the others
+    local = next((p for p in (path, *(f.path for f in reversed(link.frames))) if p and named.search(p) and not INSTALLED.search(p)), None)
     if local is None:
         return None  # the module is the installed one: read as the import it is (the pair below)
-    # A cycle among one's own modules reads the same. Shadowing shows as the file importing its own name (it re-enters
-    # itself: its frame twice), or, with no frames pasted, as a library's name this tool knows (a script named trl.py).
-    reentered = sum(f.path == local for f in link.frames) >= 2
-    if not reentered and (link.frames or not (top in KNOWN_MODULES or top in DIST or top in class_owners().values())):
+    # A cycle among one's own modules reads the same. Shadowing shows as the file importing its own name (the innermost
+    # frame is that file: a.py's "from a import X"; in a cycle it is the other module's file), or, with no frames pasted,
+    # as a library's name this tool knows (a script named trl.py).
+    inner = link.frames[-1].path if link.frames else ""
+    self_import = bool(named.search(inner)) and not INSTALLED.search(inner)
+    if not self_import and (link.frames or not (top in KNOWN_MODULES or top in DIST or top in class_owners().values())):
         return None
     return Finding(
         f"A local {local.rsplit('/', 1)[-1]} shadows the package {top} (circular import)",
-        f"{link.short_type}: cannot import name '{name}' from '{module}' while it was still being imported. Python took {top} from "
+        f"{link.short_type}: {m.group(0)[:200]}. '{module}' was still being imported when '{name}' was asked of it. Python took {top} from "
         f"{local}, a file or folder of the same name outside the installed packages (the working directory or a path on "
         f"sys.path), not the installed {dist(top)}: importing it ran into itself, so '{name}' was not defined yet.",
         (f"Rename {local} (and delete the __pycache__ next to it) or run from another directory, so that import {top} finds the installed package",

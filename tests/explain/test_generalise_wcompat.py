@@ -95,6 +95,13 @@ def test_a_script_named_like_the_library_it_imports_is_named_as_shadowing(explai
              "(/home/user/grpo/trl.py)\n")
     top = _top(explain_text, paste)
     assert top.kind == "local-dir-shadows-package" and "trl.py" in top.entry.title
+    # imported from another script: the local file is the innermost frame, importing its own name once
+    top = _top(explain_text, "Traceback (most recent call last):\n"
+                             '  File "/home/user/grpo/train.py", line 3, in <module>\n    from trl import GRPOTrainer\n'
+                             '  File "/home/user/grpo/trl.py", line 1, in <module>\n    from trl import GRPOConfig\n'
+                             "ImportError: cannot import name 'GRPOConfig' from partially initialized module 'trl' (most likely due to a "
+                             "circular import) (/home/user/grpo/trl.py)\n")
+    assert top.kind == "local-dir-shadows-package"
     # the message alone, for a library this tool knows
     top = _top(explain_text, "ImportError: cannot import name 'LLM' from partially initialized module 'vllm' (most likely due to a "
                              "circular import) (/home/user/vllm.py)\n")
