@@ -70,6 +70,8 @@ VERSIONS = "https://github.com/huggingface/transformers/blob/d9547809bb9fc45c7e3
 METADATA = "https://github.com/python/cpython/blob/39c253627a96f858781400948ecbdab34221d0f0/Lib/importlib/metadata/__init__.py"
 PKG_RESOURCES = "https://github.com/pypa/setuptools/blob/b4d976862320c6ae5f5888ae20b22092098095ca/pkg_resources/__init__.py"
 DISPATCH = "https://github.com/pytorch/pytorch/blob/eaf5a352f7bc11fda8f9f9e4f4ba2441a1cc147a/torch/csrc/utils/python_dispatch.cpp"
+# A transformers model-family class by its name (Qwen2_5_VLForConditionalGeneration, Qwen3MoeConfig, Gemma3Processor).
+MODEL_CLASS = lazy(r"[A-Z]\w*?(?:For[A-Z]\w*|Model|Config|Processor|ImageProcessor|Tokenizer|TokenizerFast)$")
 # torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
@@ -224,6 +226,24 @@ def _older(found: str, spec: str) -> bool:
                    for s in SpecifierSet(spec.replace(" ", "")))
     except Exception:  # an unparsable version or spec: say nothing about its direction
         return False
+
+
+def transformers_model_class(msg: str) -> str:
+    """A model / config / processor class that transformers' top level lacks: one a newer transformers release added.
+
+    transformers adds each architecture's classes in the release that supports it and keeps them ("cannot import name
+    'Qwen2_5_VLForConditionalGeneration' from 'transformers'" under 4.48). Not the Auto* factories and TF / Flax classes,
+    which releases have renamed or dropped, nor names from a submodule (internal classes move between releases).
+    """
+    if (m := CANNOT_IMPORT.search(msg)) and (m.group(2) or "") == "transformers":
+        name = m.group(1)
+    elif (m := NO_ATTR.search(msg)) and m.group(1) == "transformers":
+        name = m.group(2)
+    else:
+        return ""
+    if name.startswith(("Auto", "TF", "Flax")) or not MODEL_CLASS.match(name):
+        return ""
+    return name
 
 
 def required_version(link: Link, facts: Facts) -> Finding | None:
@@ -488,6 +508,8 @@ class PackageMismatch(Analyzer):
         caller = caller or "your code"
         # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
         kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
+        if owner == "transformers" and transformers_model_class(msg):
+            kind = "transformers-too-old"
         if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
             kind = SYMBOL_KINDS[owner]
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]

@@ -151,3 +151,19 @@ def test_an_undefined_symbol_in_a_title_is_the_extension_and_torch_pair(explain_
 def test_an_undefined_symbol_that_names_no_pair_is_not_claimed(explain_text, paste):
     result, top = explain_text(paste)
     assert top is None or not (top.entry.id == "DRV-package" and "torch" in top.entry.title)
+
+
+@pytest.mark.parametrize("paste,kind", [
+    ("ImportError: cannot import name 'Qwen2_5_VLForConditionalGeneration' from 'transformers' "
+     "(/usr/local/lib/python3.10/site-packages/transformers/__init__.py)\n", "transformers-too-old"),
+    ("AttributeError: module 'transformers' has no attribute 'Qwen3MoeForCausalLM'\n", "transformers-too-old"),
+    # factories and TF / Flax classes that later releases renamed or dropped; a submodule's internal class
+    ("ImportError: cannot import name 'AutoModelForVision2Seq' from 'transformers'\n", "package-mismatch"),
+    ("ImportError: cannot import name 'TFPreTrainedModel' from 'transformers'\n", "package-mismatch"),
+    ("ImportError: cannot import name 'Qwen2_5_VLImageProcessor' from 'transformers.models.qwen2_5_vl'\n", "package-mismatch"),
+    # a function, not a model class
+    ("ImportError: cannot import name 'top_k_top_p_filtering' from 'transformers'\n", "package-mismatch"),
+])
+def test_a_model_class_transformers_lacks_is_transformers_too_old(explain_text, paste, kind):
+    top = _top(explain_text, paste)
+    assert top.entry.id == "DRV-package" and top.kind == kind, (top.entry.id, top.kind)
