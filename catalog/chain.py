@@ -90,9 +90,12 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 # vLLM's logger.error), the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
 # cannot start, exit code 127), and a sentence that opens a quote around the message ('… in nemo i get """cannot
 # import name …"""', NVIDIA-NeMo/Speech#13520).
+# The loader's undefined-symbol line also comes after a few words of an issue title ("[Bug] can not run x.so: undefined
+# symbol", "flash-attn error x.so: undefined symbol: …", the symbol cut off at the title's end), or as the symbol alone when
+# it is torch's (a mangled c10 / at / torch name: "undefined symbol: _ZN3c105ErrorC2…").
 PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
-    r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
+    r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|((?:\[\w+\]:? )?(?:[\w-]+ ){0,5}\S+\.so[\w.]*: undefined symbol(?:: |\s*$)|undefined symbol: _Z\w*?(?:3c10|2at|5torch)\w*)"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"

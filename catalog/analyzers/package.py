@@ -22,10 +22,56 @@ from ...lazyre import lazy
 
 # The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
 # short (an issue title at GitHub's length limit, a screenshot's line) ends inside the last quoted name.
-CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)(?:'(?: from '?([\w.]*\w)'?(?: \(([^)]*)\))?)?|$)")
+# CPython's import_from says "from partially initialized module 'M' (most likely due to a circular import) (path)" when M
+# is still being imported (Python/ceval.c).
+CANNOT_IMPORT = lazy(r"cannot import name '([\w.]+)(?:'(?: from (?:partially initialized module )?'?([\w.]*\w)'?"
+                     r"(?: \(most likely due to a circular import\))?(?: \(([^)]*)\))?)?|$)")
+# Python 3.13 words the same import of a module that shadows a library as "cannot import name 'X' from 'M' (consider
+# renaming '<path>' if it has the same name as a library you intended to import)" (Python/ceval.c, _PyEval_ImportFrom).
+CIRCULAR = lazy(r"cannot import name '(\w+)' from (?:partially initialized module '([\w.]+)' \(most likely due to a circular import\)(?: \(([^)]*)\))?"
+                r"|'([\w.]+)' \(consider renaming '([^']+)' if it has the same name as a library you intended to import\))"
+                # the attribute form of the same (Objects/moduleobject.c; 3.13 adds "from '<path>'")
+                r"|partially initialized module '([\w.]+)' (?:from '([^']+)' )?has no attribute '(\w+)' \(most likely due to a circular import\)")
+INSTALLED = lazy(r"[/\\](?:site|dist)-packages[/\\]")
+CEVAL = "https://github.com/python/cpython/blob/7be4e350aadf93c4be5c97b7291d0db2b6bc1dc4/Python/ceval.c"
 NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
 NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)(?:'|$)")
-UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol: (\S+)")
+# The symbol may be missing (an issue title cut at its length limit), or the library (the symbol alone, when it is torch's).
+UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol(?:: (\S+))?")
+BARE_SYMBOL = lazy(r"(?:^|\s)undefined symbol: (_Z\S+)")
+# A CPython extension module (flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so, vllm/_C.abi3.so): built against torch's C++ API.
+PY_EXTENSION = lazy(r"\.cpython-[\w-]+\.so|\.abi3\.so|(?:^|/)_C\.so")
+# A version check that names the requirement and what it found. transformers' require_version (utils/versions.py, which
+# LLaMA-Factory, trl and others call for their own pins) raises ImportError "<req> is required for a normal functioning of
+# this module, but found <pkg>==<ver>." (its first releases: pkg_resources.VersionConflict with the same text, and "…, but
+# it is not installed." for a missing one); setuptools' pkg_resources prints a VersionConflict as its args
+# "(<dist> <ver> (<path>), Requirement.parse('<req>'))" or, reported, "<dist> <ver> is installed but <req> is required".
+REQUIRED = lazy(r"([A-Za-z][\w.\-]*)\s*((?:[<>=!~]=?|===?)\s*[\w.*+\-]+(?:\s*,\s*(?:[<>=!~]=?)\s*[\w.*+\-]+)*) is required for a normal "
+                r"functioning of this module, but (?:found ([\w.\-]+)==([\w.+\-]*\w)|it is not installed)")
+VERSION_CONFLICT = lazy(r"\(([A-Za-z][\w.\-]*) ([\w.+\-]+) \([^)]*\), Requirement\.parse\('([A-Za-z][\w.\-]*)([^']*)'\)"
+                        r"|\b([A-Za-z][\w.\-]*) ([\w.+\-]*\d[\w.+\-]*) is installed but ([A-Za-z][\w.\-]*)([<>=!~][^ ]*) is required\b")
+# The distribution is absent altogether: transformers' require_version ("The '<req>' distribution was not found and is
+# required by this application."), pkg_resources ("… is required by the application" / by <requirers>), and
+# importlib.metadata's PackageNotFoundError ("No package metadata was found for <name>": a version() lookup of a package
+# the interpreter does not have installed, or has only as a source folder on sys.path).
+NOT_DISTRIBUTED = lazy(r"The '([A-Za-z][\w.\-]*)([^']*)' distribution was not found and is required by |No package metadata was found for ([A-Za-z][\w.\-]*)")
+# torch's dispatcher asked about an operator that no loaded library defined (torch/csrc/utils/python_dispatch.cpp,
+# "operator torchvision::nms does not exist", when a package registers Python meta kernels for ops its compiled library
+# should have defined), and torch's JIT lookup of torch.ops.<ns>.<op> (torch/csrc/jit/python/init.cpp _jit_get_operation,
+# "No such operator torchvision::nms", which torch releases before the _OpNamespace AttributeError let through).
+NO_SUCH_OP = lazy(r"\b(?:operator (\w+)::(\w+) does not exist|No such operator (\w+)::(\w+))")
+# Who defines the compiled ops of such a namespace, beyond OP_OWNERS: torch's sibling packages build their C++ ops against
+# one torch release each.
+OP_NAMESPACE_OWNERS = {"torchvision": "torchvision", "torchaudio": "torchaudio", "image": "torchvision"}
+# The version-labelled root causes the corpus and the catalog name a too-old package by (labels.yaml), by pip name.
+TOO_OLD_KINDS = {"transformers": "transformers-too-old", "torch-npu": "torch-npu-too-old", "vllm-ascend": "vllm-ascend-too-old",
+                 "ray": "ray-too-old", "python": "python-too-old"}
+VERSIONS = "https://github.com/huggingface/transformers/blob/d9547809bb9fc45c7e30914827081214956981c5/src/transformers/utils/versions.py"
+METADATA = "https://github.com/python/cpython/blob/39c253627a96f858781400948ecbdab34221d0f0/Lib/importlib/metadata/__init__.py"
+PKG_RESOURCES = "https://github.com/pypa/setuptools/blob/b4d976862320c6ae5f5888ae20b22092098095ca/pkg_resources/__init__.py"
+DISPATCH = "https://github.com/pytorch/pytorch/blob/eaf5a352f7bc11fda8f9f9e4f4ba2441a1cc147a/torch/csrc/utils/python_dispatch.cpp"
+# A transformers model-family class by its name (Qwen2_5_VLForConditionalGeneration, Qwen3MoeConfig, Gemma3Processor).
+MODEL_CLASS = lazy(r"[A-Z]\w*?(?:For[A-Z]\w*|Model|Config|Processor|ImageProcessor|Tokenizer|TokenizerFast)$")
 # torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
@@ -169,6 +215,151 @@ def pins(a: str, b: str, versions: dict[str, str]) -> list[str]:
     return out[:4]
 
 
+def _older(found: str, spec: str) -> bool:
+    """Whether ``found`` is below a lower bound (``>=``, ``>``, ``~=``) of the requirement ``spec``."""
+    try:
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import Version
+
+        have = Version(found)
+        return any(s.operator in (">=", ">", "~=", "==") and have < Version(s.version.rstrip(".*"))
+                   for s in SpecifierSet(spec.replace(" ", "")))
+    except Exception:  # an unparsable version or spec: say nothing about its direction
+        return False
+
+
+def transformers_model_class(msg: str) -> str:
+    """A model / config / processor class that transformers' top level lacks: one a newer transformers release added.
+
+    transformers adds each architecture's classes in the release that supports it and keeps them ("cannot import name
+    'Qwen2_5_VLForConditionalGeneration' from 'transformers'" under 4.48). Not the Auto* factories and TF / Flax classes,
+    which releases have renamed or dropped, nor names from a submodule (internal classes move between releases).
+    """
+    if (m := CANNOT_IMPORT.search(msg)) and (m.group(2) or "") == "transformers":
+        name = m.group(1)
+    elif (m := NO_ATTR.search(msg)) and m.group(1) == "transformers":
+        name = m.group(2)
+    else:
+        return ""
+    if name.startswith(("Auto", "TF", "Flax")) or not MODEL_CLASS.match(name):
+        return ""
+    return name
+
+
+def required_version(link: Link, facts: Facts) -> Finding | None:
+    """A version check that states the requirement and the installed version (or its absence), in any of its wordings."""
+    msg = link.message
+    if m := REQUIRED.search(msg):
+        pkg, spec, found_pkg, found = m.group(1), m.group(2).replace(" ", ""), m.group(3), m.group(4)
+        said = m.group(0)
+        source = VERSIONS
+    elif m := VERSION_CONFLICT.search(msg):
+        if m.group(1):
+            found_pkg, found, pkg, spec = m.group(1), m.group(2), m.group(3), m.group(4)
+        else:
+            found_pkg, found, pkg, spec = m.group(5), m.group(6), m.group(7), m.group(8)
+        said = m.group(0)
+        source = PKG_RESOURCES
+    elif m := NOT_DISTRIBUTED.search(msg):
+        name, spec = m.group(1) or m.group(3), (m.group(2) or "").strip()
+        if spec:  # pkg_resources found no installed distribution inside the range: installed at another version, or absent
+            return Finding(
+                f"No installed {dist(name)} satisfies {name}{spec}"[:160],
+                f"{link.short_type}: {m.group(0).rstrip(' ')}. A package's requirement {name}{spec} is checked at import, and no "
+                f"installed {dist(name)} release is inside that range (installed at another version, or not installed).",
+                (f"Install a release inside the range: python -m pip install '{name}{spec}' (pip show {dist(name)} shows what is there)",
+                 "Or upgrade the package that declares the requirement to one that accepts the installed release"),
+                evidence(link), (PKG_RESOURCES, VERSIONS), key=f"required:{name}:{spec}", kind="package-mismatch",
+            )
+        return Finding(
+            f"Python package not installed: {name}",
+            f"{link.short_type}: {m.group(0).rstrip(' ')}. The code asked the installed distributions for {name} (its version or "
+            f"its metadata) and the interpreter that ran it has none: {name} is not installed there, or only as a source folder "
+            "on sys.path that was never pip-installed (no .dist-info).",
+            (f"Install it into the environment that runs the job: python -m pip install '{name}' (a source checkout: pip install -e <checkout>)",
+             "Check it is the same interpreter (and, under Ray, the workers' environment): python -m pip show " + name),
+            evidence(link), (METADATA, VERSIONS), key=f"missing-dist:{name}", kind="missing-dependency",
+        )
+    else:
+        return None
+    pip = dist(pkg)
+    if not found:  # "… is required …, but it is not installed."
+        return Finding(
+            f"Python package not installed: {pip} ({pkg}{spec} required)",
+            f"{link.short_type}: {said}. A version check requires {pkg}{spec}, and the interpreter that ran it does not have {pip} installed.",
+            (f"Install it: python -m pip install '{pkg}{spec}'",),
+            evidence(link), (source,), key=f"required:{pkg}", kind="missing-dependency",
+        )
+    older = _older(found, spec)
+    kind = TOO_OLD_KINDS.get(pip, "package-mismatch") if older else "package-mismatch"
+    caller = link.raiser if link.raiser and link.raiser != pkg else None  # the package whose import ran the check
+    return Finding(
+        f"Installed {pip} {found} does not meet the requirement {pkg}{spec}"[:160],
+        f"{link.short_type}: {said}. A version check at import"
+        + (f" (in {caller})" if caller else "")
+        + f" requires {pkg}{spec}, and the environment has {found_pkg} {found}, "
+        + ("older than that: it was installed or pinned by an earlier step, or another package's pin holds it back."
+           if older else "outside that range: another package installed or upgraded it past the pin."),
+        (f"Install a release inside the range: python -m pip install '{pkg}{spec}' (then pip check, and ascendrl check for the NPU stack)",
+         f"If another package needs the {found} release, upgrade the package that made the check to one that accepts it"),
+        evidence(link), (source,), key=f"required:{pkg}:{spec}:{found}", kind=kind,
+    )
+
+
+def shadowed_by_local_file(link: Link) -> Finding | None:
+    """A circular import of a package through a file or folder of the same name outside the installed packages."""
+    m = CIRCULAR.search(link.message)
+    if m is None:
+        return None
+    name = m.group(1) or m.group(8)
+    module, path = m.group(2) or m.group(4) or m.group(6), m.group(3) or m.group(5) or m.group(7)
+    top = module.split(".")[0]
+    named = re.compile(rf"(?:^|[/\\]){re.escape(top)}(?:\.py|[/\\]__init__\.py)$")
+    # the message's own path first, then the innermost frame (where the import ran), then the others
+    local = next((p for p in (path, *(f.path for f in reversed(link.frames))) if p and named.search(p) and not INSTALLED.search(p)), None)
+    if local is None:
+        return None  # the module is the installed one: read as the import it is (the pair below)
+    # A cycle among one's own modules reads the same. Shadowing shows as the file importing its own name (the innermost
+    # frame is that file: a.py's "from a import X"; in a cycle it is the other module's file), or, with no frames pasted,
+    # as a library's name this tool knows (a script named trl.py).
+    inner = link.frames[-1].path if link.frames else ""
+    self_import = bool(named.search(inner)) and not INSTALLED.search(inner)
+    if not self_import and (link.frames or not (top in KNOWN_MODULES or top in DIST or top in class_owners().values())):
+        return None
+    return Finding(
+        f"A local {local.rsplit('/', 1)[-1]} shadows the package {top} (circular import)",
+        f"{link.short_type}: {m.group(0)[:200]}. '{module}' was still being imported when '{name}' was asked of it. Python took {top} from "
+        f"{local}, a file or folder of the same name outside the installed packages (the working directory or a path on "
+        f"sys.path), not the installed {dist(top)}: importing it ran into itself, so '{name}' was not defined yet.",
+        (f"Rename {local} (and delete the __pycache__ next to it) or run from another directory, so that import {top} finds the installed package",
+         f"Check what Python imports: python -c \"import {top}; print({top}.__file__)\""),
+        evidence(link), (CEVAL,), key=f"shadow:{top}", kind="local-dir-shadows-package",
+    )
+
+
+def missing_operator(link: Link, facts: Facts) -> Finding | None:
+    """torch's dispatcher found no operator a package's compiled library should have registered."""
+    m = NO_SUCH_OP.search(link.message)
+    if m is None:
+        return None
+    namespace, op = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    owner = OP_NAMESPACE_OWNERS.get(namespace) or OP_OWNERS.get(namespace)
+    if not owner:
+        return None
+    versions = [f"{dist(p)} {facts.versions[p]}" for p in ("torch", owner) if p in facts.versions]
+    return Finding(
+        f"{dist(owner)}'s compiled operators are not registered ({namespace}::{op}): {dist(owner)} and torch do not match",
+        f"{link.short_type}: {m.group(0)}. torch knows no operator {namespace}::{op}: the compiled library of {dist(owner)} "
+        f"that defines it was not loaded, because that {dist(owner)} build is for another torch release (or another "
+        "device build: a CUDA or CPU wheel of one and not the other)"
+        + (f"; the log shows {', '.join(versions)}" if versions else "") + ".",
+        (f"Install the {dist(owner)} release built for the installed torch (torchvision 0.16 with torch 2.1, 0.19 with 2.4, 0.20 "
+         "with 2.5, 0.21 with 2.6, …), from the same index as torch: pip install torch==<ver> torchvision==<pair> --index-url <same index>",
+         f"Check the pair: python -c \"import torch, {owner}; print(torch.__version__, {owner}.__version__)\" (on Ascend keep torch_npu at torch's version too)"),
+        evidence(link), (DISPATCH,), key=f"op-missing:{namespace}", kind="package-mismatch",
+    )
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -178,6 +369,8 @@ class PackageMismatch(Analyzer):
         if link.kind in ("cann", "process", "hydra"):
             return None
         msg = link.message
+        if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)) is not None:
+            return found
         caller = link.raiser
         what, owner = "", ""
         if m := CANNOT_IMPORT.search(msg):
@@ -246,9 +439,21 @@ class PackageMismatch(Analyzer):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif m := UNDEFINED.search(msg):
-            caller = package_of(m.group(1)) or caller
-            owner = owner_of_symbol(m.group(2))
-            what = f"{m.group(1).rsplit('/', 1)[-1]} needs symbol {m.group(2)[:60]}"
+            lib = m.group(1).rsplit('/', 1)[-1]
+            # without its site-packages path, an extension module's own name says whose it is (flash_attn_2_cuda)
+            caller = package_of(m.group(1)) or (lib.split(".")[0] if PY_EXTENSION.search(m.group(1)) else None) or caller
+            if m.group(2):
+                owner = owner_of_symbol(m.group(2))
+                what = f"{lib} needs symbol {m.group(2)[:60]}"
+            elif PY_EXTENSION.search(m.group(1)):
+                owner = "torch"  # the symbol was not pasted: a Python C++ extension's missing symbols are, most often, torch's
+                what = f"{lib} has an undefined symbol (the symbol was not pasted; most often one of torch's)"
+            else:
+                return None
+        elif m := BARE_SYMBOL.search(msg):
+            caller = caller or "a compiled extension"
+            owner = owner_of_symbol(m.group(1))
+            what = f"needs symbol {m.group(1)[:60]}"
         elif m := BACKEND_OP.search(msg):
             backend, op = m.groups()
             owner = "torch_npu" if backend == "hccl" else "torch"  # torch_npu implements the HCCL backend
@@ -303,6 +508,8 @@ class PackageMismatch(Analyzer):
         caller = caller or "your code"
         # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
         kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
+        if owner == "transformers" and transformers_model_class(msg):
+            kind = "transformers-too-old"
         if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
             kind = SYMBOL_KINDS[owner]
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
