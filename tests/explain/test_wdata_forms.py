@@ -1,0 +1,62 @@
+"""Session 14 (wdata): sibling wordings of data-model and Ray classes read in the emitting source, each checked both ways."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ascendrl.catalog import Classifier, load_catalog
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory):
+    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+
+
+def ids(catalog, text: str) -> list[str]:
+    c = Classifier(catalog)
+    c.feed_stream(io.BytesIO(text.encode()), "log")
+    return [d.entry.id for d in c.result().diagnoses]
+
+
+@pytest.mark.parametrize("entry_id, line", [
+    # torch.load of a Git LFS pointer / an HTML page, and of a truncated zip checkpoint
+    ("ARL-E141", "_pickle.UnpicklingError: invalid load key, 'v'."),
+    ("ARL-E141", "RuntimeError: PytorchStreamReader failed reading file data/2: invalid header or archive is corrupted"),
+    # pandas.read_parquet (verl <= 0.3) and datasets' local-path forms
+    ("ARL-E122", "FileNotFoundError: [Errno 2] No such file or directory: '/data/gsm8k/train.parquet'"),
+    ("ARL-E122", "FileNotFoundError: Couldn't find a dataset script at /data/x/x.py or any data file in the same directory."),
+    ("ARL-E122", "FileNotFoundError: Couldn't find any data file at /data/gsm8k. Couldn't find '/data/gsm8k' on the Hugging Face "
+                 "Hub either: FileNotFoundError: Dataset '/data/gsm8k' doesn't exist on the Hub or cannot be accessed."),
+    ("ARL-E122", "datasets.exceptions.DataFilesNotFoundError: No (supported) data files found in /data/x"),
+    # transformers 4.37 / 4.51 wordings of a directory without weights
+    ("ARL-E232", "OSError: Error no file named pytorch_model.bin, model.safetensors, tf_model.h5, model.ckpt.index or "
+                 "flax_model.msgpack found in directory /data/m."),
+    ("ARL-E232", "OSError: Error no file named model.safetensors found in directory /data/ckpt/actor."),
+    ("ARL-E790", "ValueError: When connecting to an existing cluster, resources must not be provided."),
+    ("ARL-E791", "ModuleNotFoundError: No module named 'custom_module'"),
+])
+def test_sibling_forms_are_named(catalog, entry_id, line):
+    assert ids(catalog, line + "\n")[:1] == [entry_id]
+
+
+def test_a_hub_dataset_name_stays_a_hub_miss_and_a_local_path_is_not_one(catalog):
+    hub = ("FileNotFoundError: Couldn't find a dataset script at /work/openai/gsm8k/gsm8k.py or any data file in the same "
+           "directory. Couldn't find 'openai/gsm8k' on the Hugging Face Hub either: FileNotFoundError: Dataset 'openai/gsm8k' "
+           "doesn't exist on the Hub\n")
+    assert ids(catalog, hub)[:1] == ["ARL-E548"]
+    assert "ARL-E122" not in ids(catalog, hub)
+    local = "DatasetNotFoundError: Dataset '/data/gsm8k' doesn't exist on the Hub or cannot be accessed.\n"
+    assert "ARL-E548" not in ids(catalog, local)
+
+
+def test_weights_of_another_framework_and_other_files_are_not_a_missing_weights_directory(catalog):
+    # transformers: the directory has TF weights (a different fix: from_tf=True); the truncated-paste heads must not claim it
+    tf = ("OSError: Error no file named pytorch_model.bin found in directory /data/m but there is a file for TensorFlow "
+          "weights. Use `from_tf=True` to load this model from those weights.\n")
+    assert "ARL-E232" not in ids(catalog, tf)
+    # a missing file that is not a parquet data file is not ARL-E122; a pickle of other data is not a weights file
+    assert "ARL-E122" not in ids(catalog, "FileNotFoundError: [Errno 2] No such file or directory: '/data/models/config.json'\n")
+    assert "ARL-E141" not in ids(catalog, "_pickle.UnpicklingError: invalid load key, '\\x00'.\n")
+    assert "ARL-E791" not in ids(catalog, "ModuleNotFoundError: No module named 'custom_ops'\n")
