@@ -36,6 +36,15 @@ def ids(catalog, text: str) -> list[str]:
     ("ARL-E232", "OSError: Error no file named model.safetensors found in directory /data/ckpt/actor."),
     ("ARL-E790", "ValueError: When connecting to an existing cluster, resources must not be provided."),
     ("ARL-E791", "ModuleNotFoundError: No module named 'custom_module'"),
+    # transformers: a relative / namespace-shaped path that is neither a folder nor a Hub repo; a config.json without model_type
+    ("ARL-E108", "OSError: models/Qwen2.5-7B-Instruct is not a local folder and is not a valid model identifier listed on "
+                 "'https://huggingface.co/models'"),
+    ("ARL-E155", "ValueError: Unrecognized model in /data/ckpt/global_step_100/actor. Should have a `model_type` key in its "
+                 "config.json, or contain one of the following strings in its name: albert, align, altclip"),
+    # OmegaConf 2.0 / 2.3 wordings of a value of the wrong type for a typed field (Hydra prints the message alone on its line)
+    ("ARL-E792", "omegaconf.errors.ValidationError: Value 'abc' of type 'str' could not be converted to Integer"),
+    ("ARL-E792", "Value '1.0' could not be converted to Integer"),
+    ("ARL-E792", "omegaconf.errors.ValidationError: Value 'yes please' is not a valid bool (type str)"),
 ])
 def test_sibling_forms_are_named(catalog, entry_id, line):
     assert ids(catalog, line + "\n")[:1] == [entry_id]
@@ -60,3 +69,9 @@ def test_weights_of_another_framework_and_other_files_are_not_a_missing_weights_
     assert "ARL-E122" not in ids(catalog, "FileNotFoundError: [Errno 2] No such file or directory: '/data/models/config.json'\n")
     assert "ARL-E141" not in ids(catalog, "_pickle.UnpicklingError: invalid load key, '\\x00'.\n")
     assert "ARL-E791" not in ids(catalog, "ModuleNotFoundError: No module named 'custom_ops'\n")
+
+
+def test_a_type_error_of_another_library_is_not_a_config_type_error(catalog):
+    assert "ARL-E792" not in ids(catalog, "ValueError: invalid literal for int() with base 10: 'abc'\n")
+    assert "ARL-E155" not in ids(catalog, "ValueError: The checkpoint you are trying to load has model type `qwen3` but "
+                                          "Transformers does not recognize this architecture.\n")
