@@ -45,6 +45,13 @@ def ids(catalog, text: str) -> list[str]:
     ("ARL-E792", "omegaconf.errors.ValidationError: Value 'abc' of type 'str' could not be converted to Integer"),
     ("ARL-E792", "Value '1.0' could not be converted to Integer"),
     ("ARL-E792", "omegaconf.errors.ValidationError: Value 'yes please' is not a valid bool (type str)"),
+    # Ray 2.43 / 2.55 / 1.x wordings of a local node that did not start
+    ("ARL-E793", "Exception: The current node timed out during startup. This could happen because some of the Ray "
+                 "processes failed to startup."),
+    ("ARL-E793", "Exception: The current node timed out during startup. This could happen because some of the raylet "
+                 "failed to startup or the GCS has become overloaded."),
+    ("ARL-E793", "Exception: The current node has not been updated within 30 seconds, this could happen because of some "
+                 "of the Ray processes failed to startup."),
 ])
 def test_sibling_forms_are_named(catalog, entry_id, line):
     assert ids(catalog, line + "\n")[:1] == [entry_id]
@@ -75,3 +82,9 @@ def test_a_type_error_of_another_library_is_not_a_config_type_error(catalog):
     assert "ARL-E792" not in ids(catalog, "ValueError: invalid literal for int() with base 10: 'abc'\n")
     assert "ARL-E155" not in ids(catalog, "ValueError: The checkpoint you are trying to load has model type `qwen3` but "
                                           "Transformers does not recognize this architecture.\n")
+
+
+def test_the_wait_for_node_source_line_is_not_the_timeout(catalog):
+    # a traceback quotes the f-string that builds the message; only the raised message (with its number) is the failure
+    quoted = '    461     f"Timed out after {timeout} seconds while waiting for node to startup. "\n'
+    assert "ARL-E793" not in ids(catalog, quoted)
