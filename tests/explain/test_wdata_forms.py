@@ -45,6 +45,9 @@ def ids(catalog, text: str) -> list[str]:
     ("ARL-E792", "omegaconf.errors.ValidationError: Value 'abc' of type 'str' could not be converted to Integer"),
     ("ARL-E792", "Value '1.0' could not be converted to Integer"),
     ("ARL-E792", "omegaconf.errors.ValidationError: Value 'yes please' is not a valid bool (type str)"),
+    # datasets' cast of a later block to the first block's features (one-line and multi-line forms)
+    ("ARL-E162", "TypeError: Couldn't cast array of type string to null"),
+    ("ARL-E162", "TypeError: Couldn't cast array of type"),
     # Ray 2.43 / 2.55 / 1.x wordings of a local node that did not start
     ("ARL-E793", "Exception: The current node timed out during startup. This could happen because some of the Ray "
                  "processes failed to startup."),
@@ -88,3 +91,10 @@ def test_the_wait_for_node_source_line_is_not_the_timeout(catalog):
     # a traceback quotes the f-string that builds the message; only the raised message (with its number) is the failure
     quoted = '    461     f"Timed out after {timeout} seconds while waiting for node to startup. "\n'
     assert "ARL-E793" not in ids(catalog, quoted)
+
+
+def test_the_cast_source_line_and_a_column_name_mismatch_are_not_a_type_change(catalog):
+    source = '-> 2122 raise TypeError(f"Couldn\'t cast array of type\\n{_short_str(array.type)}\\nto\\n{_short_str(feature)}")\n'
+    assert "ARL-E162" not in ids(catalog, source)
+    names = "datasets.table.CastError: Couldn't cast\na: string\nto\n{'b': Value(dtype='string')}\nbecause column names don't match\n"
+    assert "ARL-E162" not in ids(catalog, names)
