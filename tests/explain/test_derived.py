@@ -575,5 +575,7 @@ def test_torch_writer_failures_without_errno_read_as_a_full_checkpoint_disk(cata
     # an errno the writer does state is the OS error's own class
     top = classify(alone, "RuntimeError: write(): fd 3 failed with Permission denied\n").diagnoses[0]
     assert (top.entry.id, top.kind) == ("DRV-oserror", "eacces")
-    # a reader's failure is not a write
-    assert classify(alone, "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n").unknown is not None
+    # a reader's failure is not a write: it is a damaged (truncated) checkpoint file, ARL-E141
+    reader = classify(alone, "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n")
+    assert [d.entry.id for d in reader.diagnoses][:1] == ["ARL-E141"]
+    assert not any(d.entry.id == "DRV-ckpt-write" for d in reader.diagnoses)
