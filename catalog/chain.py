@@ -89,9 +89,12 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 # ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
 # vLLM's logger.error), the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
 # cannot start, exit code 127), and a sentence that opens a quote around the message ('… in nemo i get """cannot
-# import name …"""', NVIDIA-NeMo/Speech#13520).
+# import name …"""', NVIDIA-NeMo/Speech#13520), and Paddle's refusal of a plugin library whose dependency the loader did
+# not find, dlerror() after "with error: " (PADDLE_ENFORCE_NOT_NULL's InvalidArgument "Fail to open library: %s with error:
+# %s", LoadCustomDevice in paddle/fluid/platform/init.cc; libpaddle-custom-npu.so links CANN's and NNAL's libraries).
 PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
+    r"|(?:\(\w+\) )?Fail to open library: \S+ with error: "
     r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"

@@ -1,0 +1,176 @@
+"""Session 14, helper wenv (cann-env, hccl, memory, disk): the forms each widening reads, and what it must not read."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _kinds(result):
+    return [d.kind for d in result.diagnoses]
+
+
+# Paddle's custom-device loader (paddle/fluid/platform/init.cc LoadCustomDevice) raises InvalidArgument("Fail to open
+# library: %s with error: %s", path, dlerror()); pasted without its ValueError the dlerror() still names the library.
+@pytest.mark.parametrize("lib,kind", [
+    ("libmsprofiler.so", "cann-env-not-sourced"),
+    ("libascendcl.so", "cann-env-not-sourced"),
+    ("libatb.so", "nnal-atb-not-found"),
+    ("libfoo_vendor.so.3", "ld-library-path-missing"),
+])
+def test_paddles_plugin_load_refusal_without_its_type_names_the_library(explain_text, lib, kind):
+    line = (f"(InvalidArgument) Fail to open library: /usr/local/lib/python3.10/dist-packages/paddle_custom_device/"
+            f"libpaddle-custom-npu.so with error: {lib}: cannot open shared object file: No such file or directory\n"
+            "  [Hint: dso_handle should not be null.] (at /paddle/paddle/fluid/platform/init.cc:153)\n")
+    _, top = explain_text(line)
+    assert top is not None and top.kind == kind and top.fatal
+
+
+@pytest.mark.parametrize("paste", [
+    # the library path alone (the DynLoad form without dlerror): no library the loader missed is named
+    "(InvalidArgument) Fail to open library: /usr/local/lib/libfoo.so\n",
+    # a sentence about the error, not the error
+    "I see Fail to open library: /x/libpaddle-custom-npu.so with error: libatb.so: cannot open shared object file in the docs\n",
+])
+def test_other_fail_to_open_lines_are_not_a_loader_failure(explain_text, paste):
+    result, _ = explain_text(paste)
+    assert "cann-env-not-sourced" not in _kinds(result) and "nnal-atb-not-found" not in _kinds(result)
+
+
+# op-plugin looks an aclnn API up in libopapi.so, then in the toolkit's per-feature libraries libaclnn_<feature>.so
+# (GetOpApiFuncAddrFromFeatureLib): they live in the toolkit's lib64 like libopapi.so.
+@pytest.mark.parametrize("lib", ["libaclnn_ops_infer.so", "libaclnn_math.so", "libopapi_math.so", "libopapi.so"])
+def test_cann_operator_api_libraries_are_the_toolkits(explain_text, lib):
+    _, top = explain_text(f"ImportError: {lib}: cannot open shared object file: No such file or directory\n")
+    assert top is not None and top.entry.id == "DRV-library" and top.kind == "cann-env-not-sourced"
+
+
+def test_op_plugins_warning_for_an_absent_feature_library_is_not_fatal(explain_text):
+    # ASCEND_LOGW("dlopen %s failed, error:%s.") while op-plugin probes the feature libraries: handled, the run goes on
+    line = ("[WARNING] OP(1234,python):2025-01-01-00:00:00.000.000 [op_api_common.h:120] dlopen libaclnn_fft.so failed, "
+            "error:libaclnn_fft.so: cannot open shared object file: No such file or directory.\n")
+    result, top = explain_text(line)
+    assert top is None or not top.fatal
+
+
+# aclSetCompileopt returns ACL_ERROR_FAILURE (500001) only when the op compiler's init failed ("[Init][Env]init env
+# failed!", hicann/ge op_compile_processor.cpp); torch_npu sets a compile option first thing at NPU init.
+@pytest.mark.parametrize("line", [
+    "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
+    "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
+    "RuntimeError: Initialize:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:217 NPU function error: "
+    "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001",
+    "RuntimeError: Failed to set compile option ACL_ALLOW_HF32, result = 500001, set value disable",
+])
+def test_torch_npus_compile_option_refused_at_init_is_the_op_compiler_env(explain_text, line):
+    paste = line + ("\n[ERROR] 2025-01-01-00:00:00 (PID:1, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"
+                    "[Error]: The internal ACL of the system is incorrect.\n"
+                    "        Rectify the fault based on the error information in the ascend log.\n")
+    _, top = explain_text(paste)
+    assert top is not None and top.entry.id == "ARL-E336" and top.fatal
+
+
+@pytest.mark.parametrize("line", [
+    # another code from the same call is another condition (an option the CANN does not know, an invalid value)
+    "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
+    "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500000",
+    # another call with 500001
+    "RuntimeError: call aclnnAdd failed, detail:EZ9999: Inner Error! error code is 500001",
+])
+def test_other_codes_or_calls_are_not_the_op_compiler_env(explain_text, line):
+    result, _ = explain_text(line + "\n")
+    assert "ARL-E336" not in [d.entry.id for d in result.diagnoses]
+
+
+def test_the_ge_lines_under_it_still_name_the_compiler_init(explain_text):
+    # with the CANN report pasted under it, the report's own lines are the deeper link (ARL-E454 reads them)
+    paste = ("RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error: "
+             "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001\n"
+             "[ERROR] 2025-01-01-00:00:00 (PID:1, Device:0, RankID:-1) ERR00100 PTA call acl api failed\n"
+             "EH9999: Inner Error!\n"
+             "        TraceBack (most recent call last):\n"
+             "       [Initialize][Ge]GEInitialize failed. ge result = 4294967295[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n"
+             "       [Init][Compiler]Init compiler failed[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n"
+             "       [Set][Options]OpCompileProcessor init failed![FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:145]\n")
+    _, top = explain_text(paste)
+    assert top is not None and top.entry.id == "ARL-E454"
+
+
+# HCCL's registry messages (hicann/runtime error_code.json) quoted without the code in front: a title, or a paste of the
+# message alone. The fixed head up to "Reason: " is only ever that error's.
+@pytest.mark.parametrize("line,entry", [
+    ("Getting socket times out. Reason: 1. The remote does not initiate a connect request. some NPUs in the cluster are abnormal.",
+     "ARL-E320"),
+    ('报错 "Getting socket times out. Reason: 1. The remote does not initiate a connect request."', "ARL-E320"),
+    ("The wait execution of the Notify register times out. Reason: The Notify register has not received the Notify record "
+     "from remote rank: [1].", "ARL-E323"),
+])
+def test_hccl_registry_messages_without_their_code(explain_text, line, entry):
+    _, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == entry
+
+
+def test_a_sentence_naming_the_socket_timeout_is_not_one(explain_text):
+    result, _ = explain_text("We raised HCCL_CONNECT_TIMEOUT after reading about Getting socket times out errors.\n")
+    assert "ARL-E320" not in [d.entry.id for d in result.diagnoses]
+
+
+# torch_npu's HcclInterface (v6.0.0 .. v26.0.0) and GetCANNInfo checks for an API the installed CANN lacks.
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Failed to find function HcclCommResume, maybe you cann version is too low, please upgrade it",
+    "maybe you cann version is too low, please upgrade it",
+    'RuntimeError: When the cann version is less than "8.1.RC1", this function is not supported.',
+])
+def test_torch_npus_cann_too_old_checks(explain_text, line):
+    _, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == "ARL-E348"
+
+
+def test_the_harmless_warning_of_a_missing_acl_function_stays_harmless(explain_text):
+    # torch_npu falls back when an optional ACL function is absent: a warning, no CANN-too-old failure
+    result, top = explain_text("[W AclInterface.cpp:357] Warning: 0Failed to find function aclrtMallocAlign32 (function operator())\n")
+    assert "ARL-E348" not in [d.entry.id for d in result.diagnoses if d.fatal]
+
+
+# A C++ symbol of CANN's graph-engine API (namespace ge / gert) missing: a plugin built against another CANN's GE.
+@pytest.mark.parametrize("symbol,entry", [
+    ("_ZN2ge8Operator7SetAttrEPKcb", "ARL-E349"),
+    ("_ZNK2ge8Operator7GetNameEv", "ARL-E349"),
+    ("_ZN4gert13KernelContext9GetOutputEm", "ARL-E349"),
+])
+def test_ge_cpp_symbols_are_a_cann_mismatch(explain_text, symbol, entry):
+    _, top = explain_text(f"OSError: /opt/plugin/libnpu_plugin.so: undefined symbol: {symbol}\n")
+    assert top is not None and top.entry.id == entry
+
+
+def test_other_cpp_symbols_are_not_cann_ones(explain_text):
+    # a torch symbol (namespace torch, 5torch) and a namespace whose name merely starts with "ge" (3geo) are not GE's
+    for symbol in ("_ZN5torch3jit4loadERKSs", "_ZN3geo5Point4moveEv"):
+        result, _ = explain_text(f"OSError: /x/libfoo.so: undefined symbol: {symbol}\n")
+        assert "ARL-E349" not in [d.entry.id for d in result.diagnoses]
+
+
+# The launch script sourcing a set_env.sh that is not there: the shell's file_error (bash builtins/evalfile.c), then the
+# shell goes on. A finding, not the end of the run by itself; what the missing environment breaks later is.
+@pytest.mark.parametrize("line,entry", [
+    ("bash: /usr/local/Ascend/ascend-toolkit/set_env.sh: No such file or directory", "ARL-E300"),
+    ("./run_grpo.sh: line 3: /usr/local/Ascend/cann/set_env.sh: No such file or directory", "ARL-E300"),
+    ("source: no such file or directory: /usr/local/Ascend/ascend-toolkit/latest/set_env.sh", "ARL-E300"),
+    ("./run_grpo.sh: line 4: /usr/local/Ascend/nnal/atb/set_env.sh: No such file or directory", "ARL-E211"),
+])
+def test_a_missing_set_env_is_named_but_not_fatal_alone(explain_text, line, entry):
+    result, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == entry and not top.fatal
+
+
+def test_a_missing_set_env_before_a_healthy_run_leaves_it_healthy(explain_text):
+    paste = ("bash: /usr/local/Ascend/nnal/atb/set_env.sh: No such file or directory\n"
+             "(TaskRunner pid=1234) step:1 - actor/pg_loss:0.012 - critic/score/mean:0.41\n"
+             "(TaskRunner pid=1234) step:2 - actor/pg_loss:0.010 - critic/score/mean:0.44\n")
+    result, _ = explain_text(paste)
+    assert not any(d.fatal for d in result.diagnoses)
+
+
+def test_sourcing_a_set_env_that_exists_or_another_missing_file_is_no_cann_finding(explain_text):
+    result, _ = explain_text("source /usr/local/Ascend/ascend-toolkit/set_env.sh\n"
+                             "bash: /opt/my_env/set_env.sh: No such file or directory\n")
+    assert not {"ARL-E300", "ARL-E211"} & {d.entry.id for d in result.diagnoses}
