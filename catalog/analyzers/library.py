@@ -20,6 +20,9 @@ from ...lazyre import lazy
 # po/zh_CN.po, msgid "cannot open shared object file" of elf/dl-load.c,
 # https://github.com/bminor/glibc/blob/019d850902a34eb68cd83e3edd8bb19f4aafb58c/po/zh_CN.po).
 CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[0-9.]*)\s?[:：]\s?(?:cannot open shared object file|无法打开共享对象文件)")
+# The same failure in a program's or a person's words, inside an exception message ("ImportError: cannot find
+# libascendcl.so when importing torch_npu"): groups as CANNOT_OPEN's.
+CANNOT_FIND = lazy(r"(?:cannot|can't|can not|could not|couldn't|unable to) (?:find|locate) (?:the )?(?:library |file )?[`'\"]?(\S*?(lib[\w+-]+\.so)[0-9.]*)")
 DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
 # Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host). The
 # operator API is libopapi.so, or split by feature into libaclnn_<feature>.so (ops_infer, ops_train, math, sparse, fft, rand:
@@ -70,7 +73,7 @@ class SharedLibrary(Analyzer):
                  "On the host, check the driver: ls /usr/local/dcmi/libdcmi.so; npu-smi info"),
                 evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
             )
-        m = CANNOT_OPEN.search(text)
+        m = CANNOT_OPEN.search(text) or CANNOT_FIND.search(text)
         if m is None and (env := CANN_VARS.search(text)) is not None:
             return Finding(
                 "CANN environment not set up in this process (ASCEND_* variables unset or stale)",

@@ -174,3 +174,80 @@ def test_sourcing_a_set_env_that_exists_or_another_missing_file_is_no_cann_findi
     result, _ = explain_text("source /usr/local/Ascend/ascend-toolkit/set_env.sh\n"
                              "bash: /opt/my_env/set_env.sh: No such file or directory\n")
     assert not {"ARL-E300", "ARL-E211"} & {d.entry.id for d in result.diagnoses}
+
+
+# A short paste that says in English words that a shared library is missing, or ldd's "=> not found" line: the loader's
+# failure, read as the Chinese "找不到 libX.so" already is.
+@pytest.mark.parametrize("paste,kind", [
+    ("[Bug]: libhccl.so not found when starting vllm serve\n", "cann-env-not-sourced"),
+    ("\tlinux-vdso.so.1 (0x0000ffff9b7f0000)\n\tlibhccl.so => not found\n\tlibc.so.6 => /lib/aarch64-linux-gnu/libc.so.6 (0x0000ffff9b400000)\n",
+     "cann-env-not-sourced"),
+    ("import torch_npu fails: could not find libatb.so after installing the toolkit\n", "nnal-atb-not-found"),
+])
+def test_a_library_said_missing_in_english_is_the_loaders_failure(explain_text, paste, kind):
+    _, top = explain_text(paste)
+    assert top is not None and top.kind == kind
+
+
+@pytest.mark.parametrize("paste", [
+    "Fixed: libhccl.so not found when starting vllm serve\n",  # a fix, not a report
+    "[W 2025-01-01] libhccl.so not found, falling back to gloo\n",  # a record at a quiet level
+    "libc.so.6 => /lib/aarch64-linux-gnu/libc.so.6 (0x0000ffff9b400000)\n",  # ldd resolving a library
+])
+def test_other_mentions_of_a_library_are_not_a_loader_failure(explain_text, paste):
+    result, _ = explain_text(paste)
+    assert not any(d.entry.id == "DRV-library" for d in result.diagnoses)
+
+
+# The driver's DRV_ERROR_OUT_OF_MEMORY (6, hicann/driver ascend_hal_error.h) behind a failed device allocation: NPU
+# memory ran out, whatever the runtime line around it, even with no catalog entry for the runtime's wording.
+def test_the_drivers_out_of_memory_code_is_npu_oom_without_an_entry(catalog, tmp_path):
+    import dataclasses
+
+    from ascendrl.catalog import explain_paths
+
+    log = tmp_path / "x.log"
+    log.write_text("[ERROR] RUNTIME(4185,python3):2021-11-11-11:19:04.908.481 [npu_driver.cc:691]50983 DevMemAllocHugePageManaged:"
+                   "[driver interface] halMemAlloc failed: device_id=7, size=15069901824, type=2, env_type=3, drvRetCode=6!\n")
+    bare = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != "ARL-E400"))
+    top = explain_paths(bare, [log]).diagnoses[0]
+    assert top.entry.id == "DRV-code" and top.kind == "npu-oom"
+    log.write_text("[ERROR] RUNTIME(4185,python3):2021-11-11-11:19:04.908.481 [npu_driver.cc:691]50983 halMemAlloc failed: "
+                   "device_id=7, size=1024, type=2, env_type=3, drvRetCode=87!\n")
+    assert explain_paths(bare, [log]).diagnoses[0].kind != "npu-oom"  # another driver code is another class
+
+
+def test_a_notify_wait_timeout_is_a_collective_timeout_without_an_entry(catalog, tmp_path):
+    # the runtime's STARS report of a NOTIFY_WAIT task past its timeout (hicann/runtime device_error_proc.cc): HCCL's notify
+    import dataclasses
+
+    from ascendrl.catalog import explain_paths
+
+    report = ("EE9999: Inner Error!\n"
+              "EE9999: [PID: 1] 2025-01-01-00:00:00.000.000 The error from device(chipId:3, dieId:0), serial number is 1, "
+              "{kind} wait timeout occurred during task execution, stream_id:122, sq_id:122, task_id:790, {kind}_id=73, timeout=1836s."
+              "[FUNC:ProcessStarsWaitTimeoutErrorInfo][FILE:device_error_proc.cc][LINE:1180]\n"
+              "        TraceBack (most recent call last):\n"
+              "        synchronize stream failed, runtime result = 507011[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n")
+    bare = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != "ARL-E428"))
+    log = tmp_path / "x.log"
+    log.write_text(report.format(kind="notify"))
+    assert explain_paths(bare, [log]).diagnoses[0].kind == "collective-timeout"
+    log.write_text(report.format(kind="event"))  # an event wait is a stream waiting on another stream: not read as one
+    assert explain_paths(bare, [log]).diagnoses[0].kind != "collective-timeout"
+
+
+def test_the_stores_own_wait_timeout_is_ranks_that_never_met(explain_text):
+    # TCPStore::wait's DistStoreError (torch/csrc/distributed/c10d/TCPStore.cpp): a peer never wrote the key
+    _, top = explain_text("torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /default_pg/0//hccl//0\n")
+    assert top is not None and top.kind == "rendezvous-socket-timeout" and "/default_pg/0//hccl//0" in top.entry.cause
+    # a generic wait timeout with no store keys is not the store's
+    result, _ = explain_text("RuntimeError: wait timeout after 300000ms while loading the model\n")
+    assert "rendezvous-socket-timeout" not in [d.kind for d in result.diagnoses]
+
+
+def test_an_exception_saying_it_cannot_find_a_library_names_it(explain_text):
+    _, top = explain_text("ImportError: cannot find libascendcl.so when importing torch_npu\n")
+    assert top is not None and top.entry.id == "DRV-library" and top.kind == "cann-env-not-sourced"
+    result, _ = explain_text("ImportError: cannot find module foo.so.bar in the archive\n")  # no library named
+    assert not any(d.entry.id == "DRV-library" for d in result.diagnoses)
