@@ -251,3 +251,13 @@ def test_an_exception_saying_it_cannot_find_a_library_names_it(explain_text):
     assert top is not None and top.entry.id == "DRV-library" and top.kind == "cann-env-not-sourced"
     result, _ = explain_text("ImportError: cannot find module foo.so.bar in the archive\n")  # no library named
     assert not any(d.entry.id == "DRV-library" for d in result.diagnoses)
+
+
+# EIO: the storage failed the call itself. Raised by a lock file's flock it stays DRV-filelock's (read first).
+def test_an_input_output_error_is_the_storage_failing(explain_text):
+    _, top = explain_text("OSError: [Errno 5] Input/output error: '/mnt/nfs/ckpt/global_step_100'\n")
+    assert top is not None and top.entry.id == "DRV-oserror" and top.kind == "eio" and "verl's checkpoint" in top.entry.cause
+    flock = ('Traceback (most recent call last):\n  File "/opt/conda/lib/python3.10/site-packages/filelock/_unix.py", line 43, in _acquire\n'
+             "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 5] Input/output error\n")
+    _, top = explain_text(flock)
+    assert top is not None and top.kind == "filelock-unsupported-fs"
