@@ -95,6 +95,9 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
     r"|(?:\(\w+\) )?Fail to open library: \S+ with error: "
+    # a library's log record that ends by quoting the OS error it met ("ERROR: megatron.core.dist_checkpointing.strategies.
+    # filesystem_async: Local process 0 encountered an error: [Errno 5] Input/output error", THUDM/slime#326)
+    r"|[A-Z][^\[]{0,200}?\b(?:encountered an|an|with) error: (?=\[Errno -?\d+\] )"
     r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|(\S+\.so[\w.]*: undefined symbol: )"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"

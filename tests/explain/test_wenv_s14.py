@@ -261,3 +261,25 @@ def test_an_input_output_error_is_the_storage_failing(explain_text):
              "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\nOSError: [Errno 5] Input/output error\n")
     _, top = explain_text(flock)
     assert top is not None and top.kind == "filelock-unsupported-fs"
+
+
+# A library's log record that ends by quoting the OS error it met: the OS error, at an error level only.
+@pytest.mark.parametrize("paste,kind", [
+    ("ERROR: megatron.core.dist_checkpointing.strategies.filesystem_async: Local process 0 encountered an error: "
+     "[Errno 5] Input/output error\n", "eio"),
+    ("ERROR 01-01 00:00:00 [saver.py:12] Saving shard 3 failed with error: [Errno 13] Permission denied: '/ckpt/global_step_9'\n",
+     "eacces"),
+])
+def test_an_os_error_quoted_at_the_end_of_a_logged_error(explain_text, paste, kind):
+    _, top = explain_text(paste)
+    assert top is not None and top.kind == kind and top.fatal
+
+
+@pytest.mark.parametrize("paste", [
+    "WARNING: megatron.core.dist_checkpointing.strategies.filesystem_async: Local process 0 encountered an error: "
+    "[Errno 5] Input/output error\n",  # logged as handled
+    "INFO: retrying the upload after an error: [Errno 104] Connection reset by peer\n",
+])
+def test_an_os_error_quoted_in_a_quiet_record_is_not_fatal(explain_text, paste):
+    result, _ = explain_text(paste)
+    assert not any(d.fatal for d in result.diagnoses)
