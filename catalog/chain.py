@@ -89,12 +89,18 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 # ends by quoting the caught exception ("Failed to import Triton kernels. Please make sure … compatible. Error: %s",
 # vLLM's logger.error), the dynamic loader's "<program>: error while loading shared libraries: " (a binary that
 # cannot start, exit code 127), and a sentence that opens a quote around the message ('… in nemo i get """cannot
-# import name …"""', NVIDIA-NeMo/Speech#13520).
+# import name …"""', NVIDIA-NeMo/Speech#13520), and Paddle's refusal of a plugin library whose dependency the loader did
+# not find, dlerror() after "with error: " (PADDLE_ENFORCE_NOT_NULL's InvalidArgument "Fail to open library: %s with error:
+# %s", LoadCustomDevice in paddle/fluid/platform/init.cc; libpaddle-custom-npu.so links CANN's and NNAL's libraries).
 # The loader's undefined-symbol line also comes after a few words of an issue title ("[Bug] can not run x.so: undefined
 # symbol", "flash-attn error x.so: undefined symbol: …", the symbol cut off at the title's end), or as the symbol alone when
 # it is torch's (a mangled c10 / at / torch name: "undefined symbol: _ZN3c105ErrorC2…").
 PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
+    r"|(?:\(\w+\) )?Fail to open library: \S+ with error: "
+    # a library's log record that ends by quoting the OS error it met ("ERROR: megatron.core.dist_checkpointing.strategies.
+    # filesystem_async: Local process 0 encountered an error: [Errno 5] Input/output error", THUDM/slime#326)
+    r"|[A-Z][^\[]{0,200}?\b(?:encountered an|an|with) error: (?=\[Errno -?\d+\] )"
     r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|((?:\[\w+\]:? )?(?:[\w-]+ ){0,5}\S+\.so[\w.]*: undefined symbol(?:: |\s*$)|undefined symbol: _Z\w*?(?:3c10|2at|5torch)\w*)"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"

@@ -146,6 +146,13 @@ PASTE_ONLY = lazy(
 CJK_SO_MISSING = lazy(
     r"(?<![A-Za-z0-9_])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)\s*(?::\s*)?(?:找不到|未找到|无法找到|不存在|" + glibc_zh.CANNOT_OPEN_SHARED + r")|(?:找不到|未找到|无法找到|缺少|缺失)\s*(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
 )
+# The same in English words of a short paste: a title or sentence that says a shared library is "not found" or that it
+# "cannot find" one ("libhccl.so not found when starting vllm serve"), and ldd's line for a dependency the loader cannot
+# resolve ("libhccl.so => not found", glibc elf/ldd.bash.in / rtld's trace): read as the loader's own failure.
+EN_SO_MISSING = lazy(
+    r"(?<![\w/.-])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)(?:\s*=>)?\s+(?:was |is )?not found\b"
+    r"|\b(?:cannot|can't|can not|could not|couldn't|unable to) (?:find|locate) (?:the )?(?:library |file )?[`'\"]?(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
+)
 # A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
 # Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
 SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
@@ -711,6 +718,9 @@ class Classifier:
             exc = EXCEPTION.match(stripped)
             if exc is None and self._paste and (missing := CJK_SO_MISSING.search(stripped)) is not None:
                 stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
+        if (exc is None and self._paste and (missing := EN_SO_MISSING.search(stripped)) is not None
+                and "cannot open shared object file" not in stripped and _a_report(stripped)):
+            stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
         if exc is None and self._paste and (death := SENTENCE_DEATH.search(stripped)) is not None and chains.PROCESS_DEATH.search(stripped) is None \
                 and _a_report(stripped):
             stripped = death.group(1)  # the shell's own line for it (chains.PROCESS_DEATH)

@@ -31,7 +31,8 @@ KINDS = {
     "EL0004": "npu-oom",  # Memory_Allocation_Failure: the driver had no device memory left for the request
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout",
     "EI0006": "hccl-connect-timeout",  # Communication_Error_Get_Socket: HCCL's own socket to a peer, not torch's rendezvous store
-    "dcmi:-8020": "dcmi-device-occupied", "drv:87": "dcmi-device-occupied", "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
+    "dcmi:-8020": "dcmi-device-occupied", "drv:87": "dcmi-device-occupied",
+    "drv:6": "npu-oom",  # DRV_ERROR_OUT_OF_MEMORY: a driver allocation (halMemAlloc, devmm) found no device memory left "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
     "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})
@@ -132,6 +133,10 @@ CONTEXT_KINDS = (
     # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
     # a rank waited for a peer in a collective.
     (("507048",), re.compile(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
+    # The runtime's STARS report of a NOTIFY_WAIT task that timed out ("notify wait timeout occurred during task execution,
+    # … notify_id=N, timeout=Ns", hicann/runtime device_error_proc.cc ProcessStarsWaitTimeoutErrorInfo): a notify is how
+    # HCCL ranks signal each other, so a rank waited past the execution timeout for a peer, whatever code carries it.
+    (None, re.compile(r"notify wait timeout occurred during task execution"), "collective-timeout"),
     # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),

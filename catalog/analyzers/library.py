@@ -19,10 +19,16 @@ from ...lazyre import lazy
 
 # In a zh_CN locale the loader prints its message translated (glibc_zh.CANNOT_OPEN_SHARED).
 CANNOT_OPEN = lazy(r"(\S*?([\w.+-]+\.so)[0-9.]*)\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + ")")
+# The same failure in a program's or a person's words, inside an exception message ("ImportError: cannot find
+# libascendcl.so when importing torch_npu"): groups as CANNOT_OPEN's.
+CANNOT_FIND = lazy(r"(?:cannot|can't|can not|could not|couldn't|unable to) (?:find|locate) (?:the )?(?:library |file )?[`'\"]?(\S*?(lib[\w+-]+\.so)[0-9.]*)")
 DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi\.so", re.I)
-# Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host).
+# Libraries of the CANN toolkit / NNAL (sourced by set_env.sh) and of the NPU driver (mounted from the host). The
+# operator API is libopapi.so, or split by feature into libaclnn_<feature>.so (ops_infer, ops_train, math, sparse, fft, rand:
+# op-plugin's GetOpApiFuncAddrFromFeatureLib, OP_PLUGIN_FEATURE_LIBS below) and libopapi_<feature>.so in later toolkits.
+OP_PLUGIN_FEATURE_LIBS = "https://github.com/Ascend/op-plugin/blob/acd824ef89ddd38c25d0ca845888ef4087aae5c3/op_plugin/utils/op_api_common.cpp"
 CANN_LIBS = lazy(
-    r"^lib(?:ascendcl|ascend_dump|acl_\w+|hccl\w*|opapi|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
+    r"^lib(?:ascendcl|ascend_dump|acl_\w+|aclnn_\w+|hccl\w*|opapi(?:_\w+)?|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
     r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
 )
 # Libraries of the NNAL package's ATB (Ascend Transformer Boost), in $ATB_HOME_PATH/lib: on the loader's path only after
@@ -66,7 +72,7 @@ class SharedLibrary(Analyzer):
                  "On the host, check the driver: ls /usr/local/dcmi/libdcmi.so; npu-smi info"),
                 evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
             )
-        m = CANNOT_OPEN.search(text)
+        m = CANNOT_OPEN.search(text) or CANNOT_FIND.search(text)
         if m is None and (env := CANN_VARS.search(text)) is not None:
             return Finding(
                 "CANN environment not set up in this process (ASCEND_* variables unset or stale)",
@@ -102,7 +108,8 @@ class SharedLibrary(Analyzer):
                 ("source /usr/local/Ascend/ascend-toolkit/set_env.sh (CANN >= 8.5: /usr/local/Ascend/cann/set_env.sh) in the "
                  "script that starts the job, before `ray start`",
                  "Check: echo $ASCEND_HOME_PATH; ls $ASCEND_HOME_PATH/lib64/" + lib),
-                evidence(link), (CANN_ENV, LDSO), key=f"lib:{lib}", family="cann-env", kind="cann-env-not-sourced",
+                evidence(link), (CANN_ENV, LDSO) + ((OP_PLUGIN_FEATURE_LIBS,) if lib.startswith(("libaclnn_", "libopapi_")) else ()),
+                key=f"lib:{lib}", family="cann-env", kind="cann-env-not-sourced",
             )
         if DRIVER_LIBS.match(lib):
             return Finding(

@@ -37,6 +37,7 @@ ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
+EIO_THREAD = "https://github.com/THUDM/slime/issues/326"  # EIO on the second Megatron checkpoint save of a 2-node run: the filesystem
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
@@ -201,6 +202,22 @@ class OSErrors(Analyzer):
                 (f"Find the holder: ss -ltnp | grep :{port or '<port>'} — stop it (ray stop --force; kill leftover python processes)",
                  "Or choose another port (MASTER_PORT, --port, HCCL_IF_BASE_PORT)"),
                 ev, (ERRNO_DOC,), key=f"port:{port}", family="ray", kind="eaddrinuse",
+            )
+        if errno == 5:
+            # EIO: the storage failed the call itself (a shared filesystem that dropped or refuses the access pattern, a
+            # failing disk). A lock file's flock refusing it is DRV-filelock's, read before this analyzer.
+            who, move, doc = writer(path, link)
+            return Finding(
+                f"Input/output error from the storage{where}",
+                f"{link.short_type}: [Errno 5] Input/output error{where}. The kernel returned EIO: the storage under this path "
+                "failed the read or write itself — most often a network or parallel filesystem (NFS, Lustre, a FUSE mount of "
+                "object storage) that dropped, timed out or does not support the access pattern (several ranks writing one "
+                "checkpoint folder at once), else a failing local disk"
+                + (f"; the path belongs to {who}" if who else "") + ". The program is not at fault: the same call works on healthy storage.",
+                (f"Check the mount and the kernel log: df -h {path or '<path>'}; mount | grep <its mount>; dmesg | tail (I/O errors, 'server not responding')",
+                 move or "Write checkpoints and caches to a local disk, then copy them to the shared storage",
+                 "If every rank writes the same shared folder, let one rank write (or use storage that supports parallel writes)"),
+                ev, tuple(dict.fromkeys((doc, ERRNO_DOC, EIO_THREAD))), key=f"eio:{who}", family="disk", kind="eio",
             )
         if errno == 12:
             return Finding(

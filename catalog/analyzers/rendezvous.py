@@ -24,6 +24,10 @@ CLIENT = lazy(
     r"|The client socket cannot be initialized to connect to|store->get\('[^']*'\) got error: (?:Socket Timeout|wait timeout)",
     re.I,
 )
+# TCPStore's own wait for keys the other ranks set ("wait timeout after {}ms, keys: {}", DistStoreError from
+# TCPStore::wait / doWait, torch/csrc/distributed/c10d/TCPStore.cpp): this rank reached the store, a peer never came.
+STORE_WAIT = lazy(r"\bwait timeout after \d+ ?ms, keys: (\S+)")
+TCPSTORE = "https://github.com/pytorch/pytorch/blob/b874478480be06eab07db7ecd307883fb286fb8a/torch/csrc/distributed/c10d/TCPStore.cpp"
 TORCH_DIST = "https://docs.pytorch.org/docs/stable/distributed.html#environment-variable-initialization"
 
 
@@ -38,10 +42,16 @@ class Rendezvous(Analyzer):
             return None
         text = f"{link.type}: {link.message}"
         joined = JOINED.search(text)
-        client = None if joined else CLIENT.search(text)
-        if joined is None and client is None:
+        waited = None if joined else STORE_WAIT.search(text)
+        client = None if joined or waited else CLIENT.search(text)
+        if joined is None and client is None and waited is None:
             return None
-        if joined:
+        if waited:
+            cause = (f"This rank reached the rendezvous store but waited in vain for the key {waited.group(1).rstrip(',')}, which "
+                     "the other ranks write when they get there: a rank never reached this step (it died, hangs, or was started "
+                     "with another world size or process-group layout).")
+            key, specific = "store-wait", f"this rank waited on the store for {waited.group(1).rstrip(',')}"
+        elif joined:
             seconds, came, want = joined.groups()
             cause = (f"The rendezvous server (the TCPStore on MASTER_ADDR:MASTER_PORT) waited {seconds} s and only {came} of {want} "
                      "ranks connected: the others never started, died before init_process_group, or cannot reach the master.")
@@ -57,6 +67,6 @@ class Rendezvous(Analyzer):
              "Check MASTER_ADDR / MASTER_PORT are the same on every node and reachable (nc -zv $MASTER_ADDR $MASTER_PORT); "
              "on multi-NIC hosts pin the interface (GLOO_SOCKET_IFNAME / HCCL_SOCKET_IFNAME)",
              "Make sure every node launches the same world size (nnodes x nproc_per_node) and starts within the timeout"),
-            evidence(link), (TORCH_DIST,), key=key, family="hccl", kind="rendezvous-socket-timeout",
+            evidence(link), (TORCH_DIST,) + ((TCPSTORE,) if waited else ()), key=key, family="hccl", kind="rendezvous-socket-timeout",
             notes=(f"{self.id}: Ranks did not all join the distributed rendezvous", specific),
         )
