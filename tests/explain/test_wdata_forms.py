@@ -61,7 +61,7 @@ def test_sibling_forms_are_named(catalog, entry_id, line):
 
 
 def test_a_hub_dataset_name_stays_a_hub_miss_and_a_local_path_is_not_one(catalog):
-    hub = ("FileNotFoundError: Couldn't find a dataset script at /work/openai/gsm8k/gsm8k.py or any data file in the same "
+    hub = ("FileNotFoundError: Couldn't find a dataset script at /data/openai/gsm8k/gsm8k.py or any data file in the same "
            "directory. Couldn't find 'openai/gsm8k' on the Hugging Face Hub either: FileNotFoundError: Dataset 'openai/gsm8k' "
            "doesn't exist on the Hub\n")
     assert ids(catalog, hub)[:1] == ["ARL-E548"]
