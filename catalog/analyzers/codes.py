@@ -32,7 +32,8 @@ KINDS = {
     "EI0002": "collective-timeout", "107020": "collective-timeout", "hccl:9": "collective-timeout",
     "EI0006": "hccl-connect-timeout",  # Communication_Error_Get_Socket: HCCL's own socket to a peer, not torch's rendezvous store
     "dcmi:-8020": "dcmi-device-occupied", "drv:87": "dcmi-device-occupied",
-    "drv:6": "npu-oom",  # DRV_ERROR_OUT_OF_MEMORY: a driver allocation (halMemAlloc, devmm) found no device memory left "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
+    "drv:6": "npu-oom",  # DRV_ERROR_OUT_OF_MEMORY: a driver allocation (halMemAlloc, devmm) found no device memory left
+    "EI0019": "hccl-port-in-use", "EJ0003": "hccl-port-in-use", "EI0020": "hccl-port-in-use", "507053": "device-memory-fault",
     "507054": "hbm-ecc-fault",  # ACL_ERROR_RT_HBM_MULTI_BIT_ECC_ERROR
 }
 KINDS.update({"EZ3002": "op-no-binary", "EZ3003": "op-no-binary", "EZ0501": "op-no-binary", "507018": "aicpu-exception"})

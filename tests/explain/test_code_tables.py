@@ -114,3 +114,12 @@ def test_curated_rows_do_not_contradict_cann_registries():
 def test_acl_names_are_the_headers_spelling():
     assert decode("207018").name == "ACL_ERROR_RT_DEVICE_OOM"  # the aclError page misspells it DEVIDE
     assert decode("245002").name == "ACL_ERROR_GE_DEVICE_MEMORY_OPERATE_FAILED"
+
+
+def test_code_kinds_keep_every_code_beside_a_commented_one():
+    """A comment added inside the KINDS literal once swallowed the codes after it on the same line (EI0019 …)."""
+    from ascendrl.catalog.analyzers.codes import KINDS
+
+    assert KINDS["drv:6"] == "npu-oom"
+    assert {KINDS[c] for c in ("EI0019", "EJ0003", "EI0020")} == {"hccl-port-in-use"}
+    assert KINDS["507053"] == "device-memory-fault"
