@@ -62,28 +62,26 @@ def test_another_driver_code_keeps_its_decoded_code(explain_text):
     assert top is None or top.kind not in ("invalid-visible-device", "dcmi-device-occupied"), [(d.entry.id, d.kind) for d in result.diagnoses]
 
 
-@pytest.mark.parametrize("line", [
-    'ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.',
-    "RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.",
+@pytest.mark.parametrize("line, entry_id", [
+    # bf16 refused up front names the device (accelerate's and torch.autocast's refusals)
+    ('ValueError: bf16 mixed precision requires PyTorch >= 1.10 and a supported device.', "ARL-E337"),
+    ("RuntimeError: Current CUDA Device does not support bfloat16. Please switch dtype to float16.", "ARL-E337"),
+    # loss scaling at its minimum is fp16 overflow (DeepSpeed, fairseq)
+    ("Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.", "ARL-E730"),
+    ("FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the learning rate, "
+     "using gradient clipping or increasing the batch size.", "ARL-E730"),
+    # a device used after fork is one class on NPU and GPU
+    ("RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with multiprocessing, you must use the 'spawn' start method", "ARL-E380"),
+    ("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method", "ARL-E380"),
 ])
-def test_bf16_refused_up_front_names_the_device(explain_text, line):
+def test_a_line_of_the_class_names_its_entry(explain_text, line, entry_id):
     result, top = explain_text(line + "\n")
-    assert top is not None and top.entry.id == "ARL-E337", [(d.entry.id, d.kind) for d in result.diagnoses]
+    assert top is not None and top.entry.id == entry_id and top.fatal, [(d.entry.id, d.kind) for d in result.diagnoses]
 
 
 def test_fp16_under_accelerate_is_not_the_bf16_class(explain_text):
     result, top = explain_text("ValueError: fp16 mixed precision requires a GPU (not 'mps').\n")
     assert top is None or top.entry.id != "ARL-E337", [(d.entry.id, d.kind) for d in result.diagnoses]
-
-
-@pytest.mark.parametrize("line", [
-    "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.",
-    "FloatingPointError: Minimum loss scale reached (0.0001). Your loss is probably exploding. Try lowering the learning rate, "
-    "using gradient clipping or increasing the batch size.",
-])
-def test_loss_scale_at_its_minimum_is_fp16_overflow(explain_text, line):
-    result, top = explain_text(line + "\n")
-    assert top is not None and top.entry.id == "ARL-E730" and top.fatal, [(d.entry.id, d.kind) for d in result.diagnoses]
 
 
 @pytest.mark.parametrize("line", [
@@ -95,12 +93,3 @@ def test_a_skipped_overflow_step_is_no_failure(explain_text, line):
     # dynamic loss scaling handles single overflows by design: only the minimum reached stops the run
     result, _ = explain_text(line + "\n")
     assert not result.fatal, (result.diagnoses, result.unknown)
-
-
-@pytest.mark.parametrize("line", [
-    "RuntimeError: Cannot re-initialize NPU in forked subprocess. To use NPU with multiprocessing, you must use the 'spawn' start method",
-    "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method",
-])
-def test_a_device_used_after_fork_is_one_class_on_npu_and_gpu(explain_text, line):
-    result, top = explain_text(line + "\n")
-    assert top is not None and top.entry.id == "ARL-E380", [(d.entry.id, d.kind) for d in result.diagnoses]
