@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ascendrl import pinned
 from ascendrl.preflight.model import Report
 
 from . import journal as journals
@@ -415,9 +416,10 @@ def refusal(stop: StopProcess, holders: set[int] | None) -> str | None:
 def _stop_all(stops: Sequence[StopProcess], holders: Holders | None) -> tuple[list[int], list[tuple[int, str]]]:
     stopped, refused = [], []
     for stop in stops:
-        with _pinned(stop.pid) as pidfd:
+        # Pinned before its identity is checked (ascendrl.pinned): a PID given to another process meanwhile is never hit.
+        with pinned.pinned(stop.pid) as pidfd:
             why = refusal(stop, holders() if holders is not None else None)  # npu-smi read again for each
-            if why is None and pidfd is not None and not _pidfd_alive(pidfd):
+            if why is None and pidfd is not None and not pinned.alive(pidfd):
                 why = "already gone"  # the pinned process died while it was checked: the PID may be another's now
             if why is not None:
                 refused.append((stop.pid, why))
@@ -428,42 +430,6 @@ def _stop_all(stops: Sequence[StopProcess], holders: Holders | None) -> tuple[li
     return stopped, refused
 
 
-@contextlib.contextmanager
-def _pinned(pid: int):
-    """A pidfd for ``pid`` (Linux 5.3+), or None where there is none: it names one process, never a later one with its PID.
-
-    Opened before the identity checks; once the checks pass and the pidfd's process is still alive, the checked PID
-    was that process (a PID is not reused while its process lives), and every signal goes through the pidfd.
-    """
-    fd = None
-    if hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal"):
-        with contextlib.suppress(OSError):
-            fd = os.pidfd_open(pid)
-    try:
-        yield fd
-    finally:
-        if fd is not None:
-            os.close(fd)
-
-
-def _pidfd_alive(pidfd: int) -> bool:
-    try:
-        signal.pidfd_send_signal(pidfd, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # alive, but not ours to signal: stop_process reports that
-    return True
-
-
-def _pidfd_exited(pidfd: int, timeout: float) -> bool:
-    import select
-
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)  # a pidfd is readable once its process has exited
-    return bool(poller.poll(max(0, int(timeout * 1000))))
-
-
 def stop_process(stop: StopProcess, grace: float = STOP_GRACE_S, pidfd: int | None = None) -> bool:
     """SIGTERM, wait, SIGKILL; True when the process is gone. The last check is made on the handle signalled.
 
@@ -471,16 +437,11 @@ def stop_process(stop: StopProcess, grace: float = STOP_GRACE_S, pidfd: int | No
     its PID has been given to another since; without one, psutil checks the start time again before each signal.
     """
     if pidfd is not None:
-        try:
-            signal.pidfd_send_signal(pidfd, signal.SIGTERM)
-            if not _pidfd_exited(pidfd, grace):
-                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-                return _pidfd_exited(pidfd, grace)
-            return True
-        except ProcessLookupError:
-            return True
-        except PermissionError:
+        if not pinned.send(pidfd, signal.SIGTERM):
             return False
+        if pinned.exited(pidfd, grace):
+            return True
+        return pinned.send(pidfd, signal.SIGKILL) and pinned.exited(pidfd, grace)
     import psutil
 
     try:

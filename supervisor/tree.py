@@ -10,6 +10,11 @@ this user, with an option naming exactly that session (Ray passes ``--session-di
 ``--logs-dir=``, ``--session-name=`` … to its daemons and workers). A process that merely
 mentions the same temp dir, or a sibling session whose name starts the same, is never hit,
 and neither are ascendrl itself or its ancestors.
+
+Each process is pinned by a pidfd when first seen (ascendrl.pinned: opened before its identity is read, kept while it
+runs), and every signal goes through that pidfd: a PID that a tracked process gave up and another process took, even
+between the last check and the signal, is never hit. Where there is no pidfd (old kernels, more processes than
+MAX_PINNED) psutil compares the start time before each signal, as before.
 """
 
 from __future__ import annotations
@@ -18,12 +23,17 @@ import ctypes
 import dataclasses
 import os
 import signal
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import psutil
 
+from ascendrl import pinned
+
 PR_SET_CHILD_SUBREAPER = 36
+# Open pidfds at most: a run's tree is a few hundred processes at most (Ray workers); beyond this, psutil's check.
+MAX_PINNED = 512
 
 
 def become_subreaper() -> bool:
@@ -42,12 +52,42 @@ class Stopped:
     how: str  # "exited", "SIGTERM", "SIGKILL", "gone"
 
 
+class _Handle:
+    """One tracked process: its pidfd where it is pinned, else its psutil handle (start time checked per signal)."""
+
+    def __init__(self, pid: int, pidfd: int | None = None, proc: psutil.Process | None = None):
+        self.pid = pid
+        self.pidfd = pidfd
+        self.proc = proc
+
+    def signal(self, sig: int) -> bool:
+        if self.pidfd is not None:
+            return pinned.send(self.pidfd, sig)
+        try:
+            self.proc.send_signal(sig)  # psutil refuses a PID whose start time changed (NoSuchProcess)
+        except psutil.NoSuchProcess:
+            return True
+        except psutil.Error:
+            return False
+        return True
+
+    def exited(self) -> bool:
+        if self.pidfd is not None:
+            return pinned.exited(self.pidfd, 0)  # a zombie has exited too
+        try:
+            return not self.proc.is_running() or self.proc.status() == psutil.STATUS_ZOMBIE
+        except psutil.Error:
+            return True
+
+
 class ProcessTree:
     """The processes a run started, as far as they can be seen."""
 
     def __init__(self, root_pid: int, launched_at: float):
         self.root_pid = root_pid
         self.seen: dict[int, float] = {}  # pid -> create_time
+        self.pins: dict[int, int] = {}  # pid -> pidfd of the process seen with that PID, while it runs
+        self.done: set[int] = set()  # PIDs whose pinned process has exited: whoever has the PID now is not tracked
         self.session: Path | None = None  # this run's Ray session dir, once known
         self._me = psutil.Process()
         self._untouchable = {self._me.pid, 1} | {p.pid for p in self._me.parents()}
@@ -78,17 +118,48 @@ class ProcessTree:
         return False
 
     def refresh(self) -> None:
-        """Remember every current descendant (cheap enough to call a few times a second)."""
-        for proc in self._candidates():
+        """Remember (and pin) every current descendant, and close the pidfds of the processes that have exited.
+
+        Cheap enough to call a few times a second: one poll over the open pidfds, one pidfd per new process.
+        """
+        gone = pinned.first_exits(list(self.pins.values()), 0)
+        for pid, fd in [(pid, fd) for pid, fd in self.pins.items() if fd in gone]:
+            os.close(fd)
+            del self.pins[pid]
+            self.done.add(pid)  # a process given the PID in the same clock tick would pass the start-time check
+        for proc, check in self._candidates():
+            if proc.pid in self.seen:
+                continue
             try:
-                self.seen.setdefault(proc.pid, proc.create_time())
+                created = proc.create_time()
             except psutil.Error:
                 continue
+            # The root is a Popen child: not reused before the caller reaps it, and its own signals check that.
+            if proc.pid != self.root_pid and len(self.pins) < MAX_PINNED:
+                fd = pinned.open_pidfd(proc.pid)
+                if fd is not None and not self._still(proc.pid, created, check, fd):
+                    os.close(fd)
+                    continue  # not the process that was listed any more: it exited, its PID may be another's
+                if fd is not None:
+                    self.pins[proc.pid] = fd
+            self.seen[proc.pid] = created
 
-    def _candidates(self) -> list[psutil.Process]:
-        procs: list[psutil.Process] = []
+    @staticmethod
+    def _still(pid: int, created: float, check: Callable[[psutil.Process], bool] | None, fd: int) -> bool:
+        """Read after the pidfd was opened: the same start time and ``check`` still true, and the pinned process alive
+        after both were read, so what was read was the pinned process."""
         try:
-            procs += self._me.children(recursive=True)
+            again = psutil.Process(pid)
+            same = again.create_time() == created and (check is None or check(again))
+        except psutil.Error:
+            return False
+        return same and pinned.alive(fd)
+
+    def _candidates(self) -> list[tuple[psutil.Process, Callable[[psutil.Process], bool] | None]]:
+        """(process, the identity check to repeat once it is pinned, or None for a descendant)."""
+        procs: list[tuple[psutil.Process, Callable[[psutil.Process], bool] | None]] = []
+        try:
+            procs += [(p, None) for p in self._me.children(recursive=True)]
         except psutil.Error:
             pass
         if self.session is not None:
@@ -100,76 +171,110 @@ class ProcessTree:
                 if info.get("uids") is None or info["uids"].real != uid:
                     continue
                 if names_session(info.get("cmdline") or (), self.session):
-                    procs.append(proc)
-        return [p for p in procs if p.pid not in self._untouchable]
+                    procs.append((proc, self._session_check(self.session, uid)))
+        return [(p, c) for p, c in procs if p.pid not in self._untouchable]
 
-    def alive(self) -> list[psutil.Process]:
+    @staticmethod
+    def _session_check(session: Path, uid: int) -> Callable[[psutil.Process], bool]:
+        """Why a process outside the tree is this run's: its owner and the session its command line names."""
+
+        def check(proc: psutil.Process) -> bool:
+            return proc.uids().real == uid and names_session(proc.cmdline(), session)
+        return check
+
+    def alive(self) -> list[_Handle]:
         """Tracked processes still running, except the root (the caller owns and reaps it)."""
         self.refresh()
         out = []
         for pid, created in self.seen.items():
-            if pid == self.root_pid:
+            if pid == self.root_pid or pid in self.done:
+                continue
+            fd = self.pins.get(pid)
+            if fd is not None:
+                if pinned.alive(fd):
+                    out.append(_Handle(pid, pidfd=fd))
                 continue
             try:
                 proc = psutil.Process(pid)
                 if abs(proc.create_time() - created) < 0.01 and proc.status() != psutil.STATUS_ZOMBIE:
-                    out.append(proc)
+                    out.append(_Handle(pid, proc=proc))
             except psutil.Error:
                 continue
         return out
 
+    def close(self) -> None:
+        """Close every pidfd still open."""
+        for fd in self.pins.values():
+            os.close(fd)
+        self.pins.clear()
+
     def stop_all(self, root, grace: float) -> list[Stopped]:
         """SIGTERM the root (a Popen) and everything else alive, SIGKILL what is left after ``grace``."""
-        import time
+        try:
+            return self._stop_all(root, grace)
+        finally:
+            self.close()
 
+    def _stop_all(self, root, grace: float) -> list[Stopped]:
         procs = self.alive()
         names = {}
-        for proc in procs:
-            try:
-                names[proc.pid] = proc.name()
-                proc.send_signal(signal.SIGTERM)
-            except psutil.Error:
-                continue
+        for h in procs:
+            names[h.pid] = _name(h.pid)
+            h.signal(signal.SIGTERM)
         stopped: list[Stopped] = []
         root_alive = root.poll() is None  # a run stopped for a diagnosis: its driver is still running
         if root_alive:
-            try:
-                names[root.pid] = psutil.Process(root.pid).name()
-            except psutil.Error:
-                names[root.pid] = "run"
+            names[root.pid] = _name(root.pid) or "run"
             root.send_signal(signal.SIGTERM)
         deadline = time.monotonic() + grace
         still = procs
         while time.monotonic() < deadline:
-            _, still = psutil.wait_procs(still, timeout=0.1)
+            still = _waiting(still, 0.1)
             if not still and root.poll() is not None:
                 break
-        stopped += [Stopped(p.pid, names.get(p.pid, "?"), "SIGTERM") for p in procs if p not in still]
-        for proc in still:
-            try:
-                proc.kill()
-            except psutil.Error:
-                pass
+        stopped += [Stopped(h.pid, names.get(h.pid) or "?", "SIGTERM") for h in procs if h not in still]
+        for h in still:
+            h.signal(signal.SIGKILL)
         if root.poll() is None:
             root.kill()
-            stopped.append(Stopped(root.pid, names.get(root.pid, "run"), "SIGKILL"))
+            stopped.append(Stopped(root.pid, names.get(root.pid) or "run", "SIGKILL"))
         elif root_alive:
             stopped.insert(0, Stopped(root.pid, names[root.pid], "SIGTERM"))
         root.wait()
-        psutil.wait_procs(still, timeout=grace)
-        stopped += [Stopped(p.pid, names.get(p.pid, "?"), "SIGKILL") for p in still]
+        _wait_all(still, grace)
+        stopped += [Stopped(h.pid, names.get(h.pid) or "?", "SIGKILL") for h in still]
         # Late joiners (workers started while we were stopping) and re-parented orphans.
-        late = [p for p in self.alive() if p.pid not in names]
-        for proc in late:
-            try:
-                name = proc.name()
-                proc.kill()
-                stopped.append(Stopped(proc.pid, name, "SIGKILL"))
-            except psutil.Error:
-                continue
-        psutil.wait_procs(late, timeout=grace)
+        late = [h for h in self.alive() if h.pid not in names]
+        for h in late:
+            name = _name(h.pid)
+            if h.signal(signal.SIGKILL):
+                stopped.append(Stopped(h.pid, name or "?", "SIGKILL"))
+        _wait_all(late, grace)
         reap_zombies()
         return stopped
+
+
+def _name(pid: int) -> str:
+    try:
+        return psutil.Process(pid).name()
+    except psutil.Error:
+        return ""
+
+
+def _waiting(handles: list[_Handle], timeout: float) -> list[_Handle]:
+    """The handles whose processes have not exited after waiting up to ``timeout`` for any of them."""
+    fds = [h.pidfd for h in handles if h.pidfd is not None]
+    if fds and len(fds) == len(handles):
+        pinned.first_exits(fds, timeout)
+    else:
+        time.sleep(timeout)  # not reaped here: that could take the root's exit status from its Popen
+    return [h for h in handles if not h.exited()]
+
+
+def _wait_all(handles: list[_Handle], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while handles and time.monotonic() < deadline:
+        handles = _waiting(handles, 0.1)
 
 
 def names_session(cmdline: Iterable[str], session: Path) -> bool:

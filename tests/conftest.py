@@ -213,3 +213,24 @@ def explain_text(catalog, tmp_path):
         return result, (result.diagnoses[0] if result.diagnoses else None)
 
     return run
+
+
+def _same_pid_again(pid: int, argv: list[str]):
+    """A new process with ``pid`` (the kernel's ns_last_pid set just below it), or None where the PID cannot be chosen."""
+    for _ in range(50):
+        try:
+            Path("/proc/sys/kernel/ns_last_pid").write_text(str(pid - 1))
+        except OSError:
+            return None
+        candidate = subprocess.Popen(argv)
+        if candidate.pid == pid:
+            return candidate
+        candidate.kill()
+        candidate.wait()
+    return None
+
+
+@pytest.fixture
+def same_pid_again():
+    """Start a process with a PID another process just gave up: the reuse that signals by PID must never hit."""
+    return _same_pid_again

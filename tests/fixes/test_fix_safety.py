@@ -332,26 +332,12 @@ def test_a_reused_pid_is_not_signalled(tmp_path):
         second.wait()
 
 
-def _same_pid_again(pid: int, argv: list[str]) -> subprocess.Popen | None:
-    """A new process with ``pid`` (ns_last_pid), or None where the PID cannot be chosen."""
-    for _ in range(50):
-        try:
-            Path("/proc/sys/kernel/ns_last_pid").write_text(str(pid - 1))
-        except OSError:
-            return None
-        candidate = subprocess.Popen(argv)
-        if candidate.pid == pid:
-            return candidate
-        candidate.kill()
-        candidate.wait()
-    return None
-
-
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="no pidfd on this platform")
-def test_a_pinned_process_is_signalled_through_its_pidfd_never_a_later_one_with_its_pid():
+def test_a_pinned_process_is_signalled_through_its_pidfd_never_a_later_one_with_its_pid(same_pid_again):
     """The window between the identity checks and the signal: A is pinned, A exits, B takes A's PID and looks exactly
     as the plan recorded (its own start time and command line). The signal goes to A's pidfd: A is gone, B lives."""
-    from ascendrl.fixes.engine import _pidfd_alive, stop_process
+    from ascendrl.fixes.engine import stop_process
+    from ascendrl.pinned import alive as _pidfd_alive
 
     first = subprocess.Popen(["sleep", "600"])
     pidfd = os.pidfd_open(first.pid)
@@ -360,7 +346,7 @@ def test_a_pinned_process_is_signalled_through_its_pidfd_never_a_later_one_with_
         first.kill()
         first.wait()
         assert not _pidfd_alive(pidfd)
-        second = _same_pid_again(first.pid, ["sleep", "601"])
+        second = same_pid_again(first.pid, ["sleep", "601"])
         if second is None:
             pytest.skip("cannot choose the next PID here")
         try:
