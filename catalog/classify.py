@@ -58,7 +58,8 @@ TRACEBACK = chains.TRACEBACK
 FRAME = chains.FRAME
 EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
-# Also in double quotes (requests' errors print their args so).
+# Also in double quotes (requests' errors print their args so). At a quiet log level (vLLM's "WARNING … Failed to import
+# from vllm._C: ModuleNotFoundError(…)", which it carries on after) the code that logged it handled it.
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
 # A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
 QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
@@ -217,6 +218,11 @@ def _reported(line: str, code: str) -> bool:
     return code not in CAPTURE_CODES and "\\n" not in line and REPORTED_CODE.search(line) is not None
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
+# A named logger's record: a lead-in that names the logger (letters, not only a timestamp) and then the level
+# ("2026-08-27 15:14:40,139 - 1401 - gpustack_runtime.detector.ascend - ERROR - Failed to initialize DCMI"). A traceback
+# under such a record at ERROR (logger.exception) followed at once by the same logger's next record at a quiet level was
+# caught and logged by code that carried on: the process survived it (Classifier._logged_and_survived).
+LOGGER_RECORD = lazy(r"^(?P<head>[^\n]{0,160}?[A-Za-z_]{3,}[\w.]*[^\n]{0,40}?)\b(?P<level>ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
 PROGRESS = b"step:"
 
 
@@ -462,6 +468,8 @@ class Classifier:
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
         self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
+        self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
+        self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
 
     @property
     def versions(self) -> dict[str, str]:
@@ -748,8 +756,8 @@ class Classifier:
                 exc, said = opening
             if exc is not None:
                 stripped = said
-        if exc is None and ((logged := REPR.search(stripped)) is not None or (
-                (logged := REPR_IN_TUPLE.search(stripped)) is not None and not _QUIET_LEVEL.match(stripped))):
+        if exc is None and not _QUIET_LEVEL.match(stripped) and (  # a repr logged at a quiet level was handled
+                (logged := REPR.search(stripped)) is not None or (logged := REPR_IN_TUPLE.search(stripped)) is not None):
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
@@ -816,6 +824,8 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
+            self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
         if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
             tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit
@@ -848,6 +858,29 @@ class Classifier:
             said = f"{WORDED_TYPES[worded.group(1).lower().replace(' ', '')]}: {stripped}"
             return EXCEPTION.match(said), said
         return None, stripped
+
+    def _logged_and_survived(self, stripped: str, exc: re.Match | None, name: str, prefix: str, number: int,
+                             block: bytes, start: int, end: int) -> None:
+        """A traceback printed under a named logger's ERROR record, whose exception line the same logger's next record
+        follows at a quiet level: caught, logged and carried on after (LOGGER_RECORD). Remembered for result()."""
+        key = (name, prefix)
+        if exc is None:  # the Traceback line: the record just above it
+            above = block[block.rfind(b"\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)].decode("utf-8", "replace")
+            record = LOGGER_RECORD.match(above)
+            if record is not None and record.group("level") in ("ERROR", "CRITICAL"):
+                self._logged_tracebacks[key] = re.sub(r"\d", "0", record.group("head"))
+            else:
+                self._logged_tracebacks.pop(key, None)
+            return
+        head = self._logged_tracebacks.pop(key)
+        tracker = self.trackers.get(key)
+        if tracker is None or tracker.current is None or tracker.current.line != number:
+            return
+        stop = block.find(b"\n", end + 1)
+        below = block[end + 1 : len(block) if stop == -1 else stop].decode("utf-8", "replace")
+        record = LOGGER_RECORD.match(below)
+        if record is not None and _QUIET_LEVEL.match(record.group("level")) and re.sub(r"\d", "0", record.group("head")) == head:
+            self._survived.add((name, number))
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
         """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
@@ -1076,7 +1109,8 @@ class Classifier:
         all_chains = list(self.chains.values())
         for c in all_chains:
             c.tail = max(c.tail, c.last_line)
-        fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail for c in all_chains}
+        fatal_chain = {id(c): self.last_progress.get(c.file, 0) < c.tail
+                       and not any((c.file, link.line) in self._survived for link in c.links) for c in all_chains}
         entries = {e.id: e for e in self.catalog.entries}
         derived = derive(all_chains, fatal_chain, self.versions, entries, {h.entry.id: (h.file, h.line) for h in self.hits.values()},
                          self.analyzers, self.settings, tuple(self.unloaded))
