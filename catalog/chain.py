@@ -98,6 +98,11 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 PHRASE = lazy(
     r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
     r"|(?:\(\w+\) )?Fail to open library: \S+ with error: "
+    # MindSpore's device-plugin loader ("Load dynamic library: libmindspore_ascend.so.2 failed. <dlerror>", PluginLoader::
+    # LoadDynamicLib in runtime/hardware/device_context_manager.cc) and Paddle-Lite's NNAdapter ("Failed to load the nnadapter
+    # device HAL library for 'huawei_ascend_npu' from libhuawei_ascend_npu.so, <dlerror>", DeviceManager::Find in
+    # nnadapter/src/runtime/device.cc, under its glog-style "[F … device.cc:529 Find] " prefix): dlerror() after a lead-in
+    r"|Load dynamic library: \S+ failed\. |(?:\[[^\]]{0,120}\] )?Failed to load the nnadapter device HAL library for '[^']*' from \S+, "
     # a library's log record that ends by quoting the OS error it met ("ERROR: megatron.core.dist_checkpointing.strategies.
     # filesystem_async: Local process 0 encountered an error: [Errno 5] Input/output error", THUDM/slime#326)
     r"|[A-Z][^\[]{0,200}?\b(?:encountered an|an|with) error: (?=\[Errno -?\d+\] )"

@@ -29,8 +29,11 @@ DCMI_LIB = lazy(r"DCMIError_LibraryNotFound|DCMI.{0,40}Library Not Found|libdcmi
 OP_PLUGIN_FEATURE_LIBS = "https://github.com/Ascend/op-plugin/blob/acd824ef89ddd38c25d0ca845888ef4087aae5c3/op_plugin/utils/op_api_common.cpp"
 CANN_LIBS = lazy(
     r"^lib(?:ascendcl|ascend_dump|acl_\w+|aclnn_\w+|hccl\w*|opapi(?:_\w+)?|cust_opapi|nnopbase|ge_\w+|graph|register|runtime\w*|platform|c_sec|"
-    r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+)\.so"
+    r"error_manager|msprof\w*|tiling_api|ascend_protobuf|aicpu_\w+|ascendalog|mmpa|tsdclient|fmk_\w+|op_\w+|optiling)\.so"
 )
+# liboptiling.so is the opp's tiling library (opp/built-in/op_impl/ai_core/tbe/op_tiling/lib/linux/<arch>), which the toolkit's
+# set_env.sh puts on LD_LIBRARY_PATH next to lib64 and lib64/plugin/opskernel (libaicpu_ascend_engine.so); MindSpore's Ascend
+# plugin (libmindspore_ascend.so) links it.
 # Libraries of the NNAL package's ATB (Ascend Transformer Boost), in $ATB_HOME_PATH/lib: on the loader's path only after
 # nnal/atb/set_env.sh, and absent when NNAL (a separate package from the toolkit) is not installed. torch_atb loads exactly
 # these (ascend-transformer-boost torch_atb/__init__.py); torch_npu's op-plugin reaches libatb.so the same way.
@@ -38,6 +41,10 @@ NNAL_LIBS = lazy(r"^lib(?:atb|atb_train|atb_mixops|asdops|mki|lcal)\.so")
 ATB_LIBS = "https://github.com/hicann/ascend-transformer-boost/blob/5051d20f12f37a799ae1241506206550349bf1d4/torch_atb/__init__.py"
 VLLM_ASCEND_NNAL = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/faqs.md"
 DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so")
+# FFmpeg's shared libraries (libavutil.so.56, libavcodec.so.60, …): a system package pip never installs, which TorchCodec's
+# libtorchcodec_core<N> (and torchaudio's FFmpeg backend) link against.
+FFMPEG_LIBS = lazy(r"^lib(?:avutil|avcodec|avformat|avdevice|avfilter|swscale|swresample|postproc)\.so")
+TORCHCODEC = "https://github.com/meta-pytorch/torchcodec/blob/v0.16.0/src/torchcodec/_internally_replaced_utils.py"
 CUDA_LIBS = lazy(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
 # torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
 CANN_VARS = lazy(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
@@ -132,6 +139,17 @@ class SharedLibrary(Analyzer):
                  "entry script / sitecustomize of the process that failed)",
                  f"Check it is installed here: python -c 'import {owner}; print({owner}.__file__)'"),
                 evidence(link), (LDSO, TORCH_NPU_LIBS), key=f"lib:{lib}", family="cann-env", kind="torch-npu-not-imported-first",
+            )
+        if FFMPEG_LIBS.match(lib):
+            return Finding(
+                f"FFmpeg's shared libraries are not installed: {lib} not found",
+                f"{lib} is one of FFmpeg's shared libraries, which pip does not install; a package that decodes audio or video "
+                "through FFmpeg (TorchCodec's libtorchcodec_core<N>, torchaudio's FFmpeg backend) links it and cannot load "
+                "in an image or env without a system FFmpeg of that major version.",
+                ("Install a shared-library FFmpeg of a major version the package supports (apt-get install ffmpeg, or "
+                 "conda install -c conda-forge 'ffmpeg<8') in the image or env that runs the job",
+                 "Check: ffmpeg -version; ldconfig -p | grep " + lib.split(".")[0]),
+                evidence(link), (TORCHCODEC, LDSO), key=f"lib:{lib}", family="compat", kind="missing-dependency",
             )
         if CUDA_LIBS.match(lib):
             return Finding(
