@@ -96,3 +96,18 @@ def test_an_hccl_variable_out_of_range_stays_the_hccl_entry(explain_text):
     top, seen = top_of(explain_text, "Config_Error_Invalid_Environment_Variable(EI0001): Value 1000 for environment variable "
                                      "HCCL_RDMA_SL is invalid. Expected value : range[0, 7].\n")
     assert top == "ARL-E374", seen
+
+
+def test_the_rendezvous_client_giving_up_on_every_address_names_the_master_unreachable(explain_text):
+    # PyTorch socket.cpp SocketConnectOp::run, with the error it recorded (not retried: no route to host)
+    top, seen = top_of(explain_text, "torch.distributed.DistNetworkError: The client socket has failed to connect to any "
+                                     "network address of (10.0.0.2, 29500). The client socket has failed to connect to "
+                                     "10.0.0.2:29500 (errno: 113 - No route to host).\n")
+    assert top == "ARL-E136", seen
+
+
+def test_a_retried_connect_warning_alone_is_not_the_rendezvous_failure(explain_text):
+    # the per-attempt warning of the same client (retried until the timeout; harmless when a later attempt connects)
+    top, seen = top_of(explain_text, "[W427 01:04:16.149509694 socket.cpp:752] [c10d] The client socket has failed to "
+                                     "connect to [::ffff:198.18.0.1]:3254 (errno: 110 - Connection timed out).\n")
+    assert top != "ARL-E136", seen
