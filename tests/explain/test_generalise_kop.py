@@ -32,6 +32,13 @@ def top_of(explain_text, text: str) -> tuple[str | None, list]:
      "ARL-E850"),
     ("[rank3]:[E416 20:40:12.986007770 ProcessGroupNCCL.cpp:1664] [PG 5 Rank 3] Exception (either an error or timeout) "
      "detected by watchdog at work: 8, last enqueued NCCL work: 10, last completed NCCL work: 7.", "ARL-E850"),
+    # the failed branch: the communicator's asynchronous error (torch_npu v7.2 checkAndSetException, v7.3 checkHcclComms),
+    # and the watchdog's exit line with its error on the next line (the trailing space lost in a paste)
+    ("[E ProcessGroupHCCL.cpp:606] [Rank 3] found async exception when checking for HCCL errors: HCCL error in: "
+     "torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:412, ", "ARL-E850"),
+    ("[rank5]:[E compiler_depend.ts:1795] [Rank 5] checkHcclComms found HcclComms vector 0:1 got ERROR via "
+     "HcclGetCommAsyncError : HCCL error in: torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:1790, ", "ARL-E850"),
+    ("[E ProcessGroupHCCL.cpp:1673] [Rank 0] HCCL watchdog thread terminated with exception:", "ARL-E850"),
 ])
 def test_each_watchdog_record_alone_names_its_entry(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
