@@ -68,3 +68,30 @@ def test_hub_unreachable_sibling_forms(catalog, text):
 ])
 def test_hub_unreachable_look_alikes_are_not(catalog, text):
     assert (top(catalog, text) or ("", ""))[1] != "hf-hub-unreachable"
+
+
+@pytest.mark.parametrize("text", [
+    # verl's own preprocessing script (examples/data_preprocess/gsm8k.py make_map_fn -> process_fn) on data with other columns
+    'Traceback (most recent call last):\n  File "examples/data_preprocess/gsm8k.py", line 54, in process_fn\n'
+    '    question_raw = example.pop("question")\nKeyError: \'question\'\n',
+    # a trainer's datasets.map callback reading a single-turn field from multi-turn data
+    'Traceback (most recent call last):\n  File "/home/user/MedicalGPT/rl_training.py", line 334, in preprocess_function\n'
+    "    for instruction, input in zip(examples['instruction'], examples['input']):\nKeyError: 'instruction'\n",
+])
+def test_keyerror_in_a_row_mapping_function_is_a_missing_field(catalog, text):
+    assert top(catalog, text) == ("DRV-dataset-columns", "data-missing-field")
+
+
+@pytest.mark.parametrize("text", [
+    # a weight name missing from a model's parameters (dotted key, loader function): a checkpoint mismatch, not data
+    'Traceback (most recent call last):\n  File "/home/user/vllm/model_executor/models/qwen2.py", line 400, in load_weights\n'
+    "    param = params_dict[name]\nKeyError: 'model.layers.0.mlp.gate_up_proj.weight'\n",
+    # a bare field missing outside any row-mapping function
+    'Traceback (most recent call last):\n  File "/home/user/app/server.py", line 12, in process_request\n'
+    "    user = payload['user']\nKeyError: 'user'\n",
+    # an integer key inside a preprocessing function is an index, not a column
+    'Traceback (most recent call last):\n  File "/home/user/prep.py", line 9, in preprocess_function\n'
+    "    first = turns[0]\nKeyError: 0\n",
+])
+def test_keyerror_look_alikes_are_not_a_missing_field(catalog, text):
+    assert (top(catalog, text) or ("", ""))[1] != "data-missing-field"
