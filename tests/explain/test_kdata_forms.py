@@ -49,49 +49,39 @@ def test_entry_look_alikes_are_not_named(catalog, entry_id, text):
     assert entry_id not in [d.entry.id for d in result.diagnoses]
 
 
-@pytest.mark.parametrize("text", [
-    # huggingface_hub < 0.10 (a plain ValueError), datasets 1.18 (its 'Couln't' spelling) and datasets < 2.x fetching a
+# Derived kinds read by the analyzers (DRV-hub, DRV-dataset-columns): (paste, kind, whether that kind must be the top answer).
+DERIVED = [
+    # huggingface_hub < 0.10 (a plain ValueError), datasets 1.18 (its "Couln't" spelling) and datasets < 2.x fetching a
     # canonical dataset's loading script from GitHub
-    "ValueError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure "
-    "your Internet connection is on.\n",
-    "ConnectionError: Couln't reach the Hugging Face Hub for dataset 'gsm8k': Offline mode is enabled.\n",
-    "ConnectionError: Couldn't reach https://raw.githubusercontent.com/huggingface/datasets/1.18.3/datasets/gsm8k/gsm8k.py "
-    "(ConnectionError(MaxRetryError(\"HTTPSConnectionPool(host='raw.githubusercontent.com', port=443): Max retries exceeded\")))\n",
-])
-def test_hub_unreachable_sibling_forms(catalog, text):
-    assert top(catalog, text) == ("DRV-hub", "hf-hub-unreachable")
-
-
-@pytest.mark.parametrize("text", [
-    "ConnectionError: Couldn't reach https://example.org/files/data.json (error 503)\n",
-    "ValueError: Connection error while reading the socket\n",
-])
-def test_hub_unreachable_look_alikes_are_not(catalog, text):
-    assert (top(catalog, text) or ("", ""))[1] != "hf-hub-unreachable"
-
-
-@pytest.mark.parametrize("text", [
+    ("ValueError: Connection error, and we cannot find the requested files in the cached path. Please try again or make sure "
+     "your Internet connection is on.\n", "hf-hub-unreachable", True),
+    ("ConnectionError: Couln't reach the Hugging Face Hub for dataset 'gsm8k': Offline mode is enabled.\n",
+     "hf-hub-unreachable", True),
+    ("ConnectionError: Couldn't reach https://raw.githubusercontent.com/huggingface/datasets/1.18.3/datasets/gsm8k/gsm8k.py "
+     "(ConnectionError(MaxRetryError(\"HTTPSConnectionPool(host='raw.githubusercontent.com', port=443): Max retries exceeded\")))\n",
+     "hf-hub-unreachable", True),
+    # not the Hub
+    ("ConnectionError: Couldn't reach https://example.org/files/data.json (error 503)\n", "hf-hub-unreachable", False),
+    ("ValueError: Connection error while reading the socket\n", "hf-hub-unreachable", False),
     # verl's own preprocessing script (examples/data_preprocess/gsm8k.py make_map_fn -> process_fn) on data with other columns
-    'Traceback (most recent call last):\n  File "examples/data_preprocess/gsm8k.py", line 54, in process_fn\n'
-    '    question_raw = example.pop("question")\nKeyError: \'question\'\n',
+    ('Traceback (most recent call last):\n  File "examples/data_preprocess/gsm8k.py", line 54, in process_fn\n'
+     '    question_raw = example.pop("question")\nKeyError: \'question\'\n', "data-missing-field", True),
     # a trainer's datasets.map callback reading a single-turn field from multi-turn data
-    'Traceback (most recent call last):\n  File "/home/user/MedicalGPT/rl_training.py", line 334, in preprocess_function\n'
-    "    for instruction, input in zip(examples['instruction'], examples['input']):\nKeyError: 'instruction'\n",
-])
-def test_keyerror_in_a_row_mapping_function_is_a_missing_field(catalog, text):
-    assert top(catalog, text) == ("DRV-dataset-columns", "data-missing-field")
-
-
-@pytest.mark.parametrize("text", [
+    ('Traceback (most recent call last):\n  File "/home/user/MedicalGPT/rl_training.py", line 334, in preprocess_function\n'
+     "    for instruction, input in zip(examples['instruction'], examples['input']):\nKeyError: 'instruction'\n", "data-missing-field", True),
     # a weight name missing from a model's parameters (dotted key, loader function): a checkpoint mismatch, not data
-    'Traceback (most recent call last):\n  File "/home/user/vllm/model_executor/models/qwen2.py", line 400, in load_weights\n'
-    "    param = params_dict[name]\nKeyError: 'model.layers.0.mlp.gate_up_proj.weight'\n",
+    ('Traceback (most recent call last):\n  File "/home/user/vllm/model_executor/models/qwen2.py", line 400, in load_weights\n'
+     "    param = params_dict[name]\nKeyError: 'model.layers.0.mlp.gate_up_proj.weight'\n", "data-missing-field", False),
     # a bare field missing outside any row-mapping function
-    'Traceback (most recent call last):\n  File "/home/user/app/server.py", line 12, in process_request\n'
-    "    user = payload['user']\nKeyError: 'user'\n",
+    ('Traceback (most recent call last):\n  File "/home/user/app/server.py", line 12, in process_request\n'
+     "    user = payload['user']\nKeyError: 'user'\n", "data-missing-field", False),
     # an integer key inside a preprocessing function is an index, not a column
-    'Traceback (most recent call last):\n  File "/home/user/prep.py", line 9, in preprocess_function\n'
-    "    first = turns[0]\nKeyError: 0\n",
-])
-def test_keyerror_look_alikes_are_not_a_missing_field(catalog, text):
-    assert (top(catalog, text) or ("", ""))[1] != "data-missing-field"
+    ('Traceback (most recent call last):\n  File "/home/user/prep.py", line 9, in preprocess_function\n'
+     "    first = turns[0]\nKeyError: 0\n", "data-missing-field", False),
+]
+
+
+@pytest.mark.parametrize("text, kind, named", DERIVED)
+def test_derived_forms_both_ways(catalog, text, kind, named):
+    got = (top(catalog, text) or ("", ""))[1]
+    assert (got == kind) if named else (got != kind)
