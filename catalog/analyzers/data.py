@@ -237,6 +237,12 @@ class RewardNone(Analyzer):
         )
 
 
+# A dataset-map / preprocessing function (datasets .map callbacks, verl's make_map_fn, trainers' tokenize / format /
+# collate functions): a KeyError naming a bare field inside one is a row that lacks that field.
+MAP_FUNC = lazy(r"^(?:_?preprocess\w*|tokeni[sz]e\w*|_?format_\w+|make_map_fn|process_fn|_?map_fn|convert_\w+|_?collate\w*)$")
+ROW_KEY = lazy(r"^['\"]([A-Za-z_][\w -]{0,40})['\"]$")
+
+
 class DatasetColumns(Analyzer):
     id = "DRV-dataset-columns"
     title = "The dataset lacks the columns the loader needs"
@@ -246,6 +252,20 @@ class DatasetColumns(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link) or link.short_type not in ("KeyError", "ValueError"):
             return None
+        row = ROW_KEY.match(link.message.strip()) if link.short_type == "KeyError" else None
+        mapper = next((f for f in link.frames if MAP_FUNC.match(f.func)), None)
+        if row and mapper:
+            field = row.group(1)
+            return Finding(
+                f"Dataset row lacks the field {field!r} its preprocessing reads",
+                f"KeyError: {link.message[:80]} inside {mapper.func}() ({mapper.path.rsplit('/', 1)[-1]}:{mapper.line}), the "
+                f"function that maps each dataset row: the rows do not carry '{field}' — the data is in another format "
+                "(another trainer's columns, a multi-turn / chat layout where a single-turn one is read) or names the field otherwise.",
+                (f"Give the rows a '{field}' field (convert the data to the format that script reads), or point the script / "
+                 "trainer at the column the data has (verl: data.prompt_key; a datasets .rename_column)",
+                 "Print one row (dataset[0]) and compare its keys with what the preprocessing function reads"),
+                evidence(link), (HF_COLUMNS, VERL_CONFIG), key=f"rowkey:{field}", family="data-model", kind="data-missing-field",
+            )
         m = COLUMNS.search(" ".join([link.message, *link.detail]))
         if m is None:
             return None

@@ -16,10 +16,15 @@ from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
 from ...lazyre import lazy
 
-# datasets words it "Couldn't reach '<repo>' on the Hub (ConnectionError)" (datasets/load.py, 2.x).
-HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/|' on the Hub\b", re.I)
+# datasets words it "Couldn't reach '<repo>' on the Hub (ConnectionError)" (datasets/load.py, 2.x), "Couldn't reach the
+# Hugging Face Hub for dataset '<repo>'" (1.18 spells it "Couln't"), and datasets < 2.x fetch a canonical dataset's loading
+# script from raw.githubusercontent.com/huggingface/datasets ("Couldn't reach <url> (...)", file_utils.get_from_cache).
+HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api/models/|' on the Hub\b|the Hugging Face Hub for dataset|"
+                r"raw\.githubusercontent\.com/huggingface/datasets/", re.I)
+# huggingface_hub < 0.10 raised a plain ValueError (later LocalEntryNotFoundError) with this text.
+OLD_HUB_TEXT = lazy(r"Connection error, and we cannot find the requested files in the (?:cached path|disk cache)")
 UNREACHABLE = lazy(
-    r"couldn't connect to|Cannot reach|Couldn't reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
+    r"couldn't connect to|Cannot reach|Couldn't reach|Couln't reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
     r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled",
     re.I,
 )
@@ -40,7 +45,8 @@ class HubUnreachable(Analyzer):
         if not raised(link):
             return None
         text = " ".join([link.type, link.message, *link.detail])
-        hub_type = HUB_TYPES.search(link.type) or (link.short_type == "OSError" and "couldn't connect to" in text)
+        hub_type = (HUB_TYPES.search(link.type) or (link.short_type == "OSError" and "couldn't connect to" in text)
+                    or OLD_HUB_TEXT.search(link.message))
         if not hub_type and not (HUB_HOST.search(text) and UNREACHABLE.search(text)):
             return None
         host = re.search(r"host='([^']+)'|https?://([\w.-]+)", text)
