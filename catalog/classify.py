@@ -223,6 +223,7 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 # under such a record at ERROR (logger.exception) followed at once by the same logger's next record at a quiet level was
 # caught and logged by code that carried on: the process survived it (Classifier._logged_and_survived).
 LOGGER_RECORD = lazy(r"^(?P<head>[^\n]{0,160}?[A-Za-z_]{3,}[\w.]*[^\n]{0,40}?)\b(?P<level>ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
+MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
 
 
@@ -868,6 +869,8 @@ class Classifier:
             above = block[block.rfind(b"\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)].decode("utf-8", "replace")
             record = LOGGER_RECORD.match(above)
             if record is not None and record.group("level") in ("ERROR", "CRITICAL"):
+                if len(self._logged_tracebacks) >= MAX_TRACKERS:  # writers whose exception line never came
+                    self._logged_tracebacks.clear()
                 self._logged_tracebacks[key] = re.sub(r"\d", "0", record.group("head"))
             else:
                 self._logged_tracebacks.pop(key, None)
@@ -879,7 +882,8 @@ class Classifier:
         stop = block.find(b"\n", end + 1)
         below = block[end + 1 : len(block) if stop == -1 else stop].decode("utf-8", "replace")
         record = LOGGER_RECORD.match(below)
-        if record is not None and _QUIET_LEVEL.match(record.group("level")) and re.sub(r"\d", "0", record.group("head")) == head:
+        if record is not None and _QUIET_LEVEL.match(record.group("level")) and re.sub(r"\d", "0", record.group("head")) == head \
+                and len(self._survived) < MAX_SURVIVED:
             self._survived.add((name, number))
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
