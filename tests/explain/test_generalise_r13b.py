@@ -7,6 +7,7 @@
 - New entries ARL-E930..E935 (vLLM's compute-capability gate, Ray's unpicklable worker exception, the sleep-mode
   allocators' OOM, serving warmup past the device memory, MindIE's missing model_type, paddle-custom-npu kernels): each
   wording their emitters print names its entry, and the near wordings that are another failure do not.
+- triton-ascend's extension operations called on triton.language (DRV-triton, kind triton-ascend-extension-op).
 """
 
 from __future__ import annotations
@@ -112,3 +113,14 @@ def test_near_wordings_do_not_name_it(explain_text, text, not_id):
     top, seen = top_of(explain_text, text)
     assert top != not_id, seen
 
+
+def test_a_triton_ascend_extension_op_on_triton_language_names_the_extension_module(explain_text):
+    result, top = explain_text("AttributeError: module 'triton.language' has no attribute 'insert_slice'\n")
+    assert top is not None and top.kind == "triton-ascend-extension-op", [(d.entry.id, d.kind) for d in result.diagnoses]
+    assert any("extra.cann.extension" in f for f in top.entry.fix)
+
+
+def test_another_missing_triton_language_name_stays_a_version_mismatch(explain_text):
+    # an upstream name (tl.any never existed; here the caller expects another triton release)
+    result, top = explain_text("AttributeError: module 'triton.language' has no attribute 'target_info'\n")
+    assert top is not None and top.kind == "triton-ascend-mismatch", [(d.entry.id, d.kind) for d in result.diagnoses]
