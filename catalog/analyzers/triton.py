@@ -20,6 +20,16 @@ MISMATCH = lazy(
     r"No module named '(triton\.[\w.]+)'|cannot import name '(\w+)' from '(triton(?:\.[\w.]+)?)'"
     r"|module '(triton\.[\w.]+)' has no attribute '(\w+)'"
 )
+# triton-ascend's Ascend-only language operations are not in triton.language: they are exported by
+# triton.language.extra.cann.extension (third_party/ascend/language/cann/extension/__init__.py: aux_ops, vec_ops,
+# mem_ops, core), so `tl.compile_hint(...)` from an older doc or sample raises AttributeError on triton.language.
+# Only names upstream triton.language does not also define (sort, flip, cast, debug_barrier are upstream ops).
+EXTENSION_OPS = frozenset((
+    "compile_hint", "multibuffer", "parallel", "insert_slice", "extract_slice", "get_element", "index_put",
+    "gather_out_to_ub", "scatter_ub_to_out", "index_select_simd", "sync_block_all", "sync_block_set",
+    "sync_block_wait", "sub_vec_id", "sub_vec_num", "copy_from_ub_to_l1", "fixpipe", "isfinited", "finitef",
+))
+EXTENSION = "https://github.com/triton-lang/triton-ascend/blob/a84b1eb52b6215e2c171632f2df0892f1003cfc8/third_party/ascend/language/cann/extension/__init__.py"
 INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 
@@ -60,6 +70,17 @@ class TritonOnNpu(Analyzer):
                 (f"{install}; do not install the plain (CUDA) triton next to it",
                  "If a triton folder without its files remains in site-packages, remove it and reinstall triton-ascend"),
                 evidence(link), (INSTALL, MATRIX), key="triton:missing", family="compat", kind="triton-missing",
+            )
+        if m.group(4) == "triton.language" and m.group(5) in EXTENSION_OPS:
+            op = m.group(5)
+            return Finding(
+                f"tl.{op} is a triton-ascend extension operation: it is not in triton.language",
+                f"{link.short_type}: {msg[:160]}. triton-ascend exports its Ascend-only operations ({op}, multibuffer, "
+                "insert_slice, sync_block_* …) from triton.language.extra.cann.extension, not from triton.language; code "
+                "written from an older document or sample calls them as tl.<op>. The installed triton-ascend is fine.",
+                (f"Import the extension and call it there: import triton.language.extra.cann.extension as extension; extension.{op}(...)",
+                 "If that module is missing too, the installed triton-ascend predates the extension API: upgrade triton-ascend"),
+                evidence(link), (EXTENSION,), key=f"triton:ext:{op}", family="operator", kind="triton-ascend-extension-op",
             )
         what = m.group(1) or (f"{m.group(3)}.{m.group(2)}" if m.group(2) else f"{m.group(4)}.{m.group(5)}")
         return Finding(
