@@ -67,3 +67,16 @@ def test_an_undefined_symbol_no_rule_assigns_names_no_empty_package(explain_text
         "undefined symbol: _ZN13custom_kernel14GatherNdKernelIbN3phi13CustomContextEEEvRKT0_\n")
     assert top is not None and top.entry.id == "DRV-package", top
     assert "  " not in top.entry.title and " and  " not in top.entry.cause and "into ," not in top.entry.cause, top.entry.title
+
+
+def test_a_cuda_extension_build_on_the_npu_host_is_the_cuda_build_of_a_package(explain_text):
+    # torch.utils.cpp_extension._join_cuda_home, reached from a package's setup.py CUDAExtension(...)
+    result, top = explain_text(
+        "Traceback (most recent call last):\n"
+        "  File \"/tmp/pip-install-x/flash-attn_1/setup.py\", line 133, in <module>\n    CUDAExtension(\n"
+        "  File \"/usr/local/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", line 1074, in CUDAExtension\n"
+        "    library_dirs += library_paths(cuda=True)\n"
+        "  File \"/usr/local/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", line 1252, in _join_cuda_home\n"
+        "    raise EnvironmentError('CUDA_HOME environment variable is not set. '\n"
+        "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install root.\n")
+    assert top is not None and top.entry.id == "DRV-cuda-only" and top.kind == "cuda-only-package-on-npu" and result.fatal, top
