@@ -180,6 +180,10 @@ FLASH_STUB = "https://github.com/vllm-project/vllm-ascend/pull/7277"
 # "No module named 'flash_attn.ops'" raised in other code: that code reached for a CUDA-only package.
 MISSING_CUDA_MODULE = lazy(r"No module named '((\w+)[\w.]*)'")
 NO_METADATA = lazy(r"No package metadata was found for ([\w.-]+)")
+# torch.utils.cpp_extension._join_cuda_home: a CUDAExtension (a package's CUDA kernels) is being built with no CUDA toolkit
+# (OSError / EnvironmentError, same text in torch 1.x and 2.x).
+CUDA_HOME_UNSET = lazy(r"CUDA_HOME environment variable is not set")
+CPP_EXTENSION = "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/utils/cpp_extension.py"
 
 
 class CudaOnlyPackage(Analyzer):
@@ -190,6 +194,8 @@ class CudaOnlyPackage(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("python", "remote", "bare", "cut"):
             return None
+        if CUDA_HOME_UNSET.search(link.message):
+            return self._cuda_build(link)
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
         package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
@@ -215,6 +221,21 @@ class CudaOnlyPackage(Analyzer):
               "If the framework needs it, use its NPU build or disable the feature that imports it")),
             evidence(link) if link.type else (f'File "{frame.path}", line {frame.line}, in {frame.func}',), (LDSO,), key=f"cuda:{package}", family="compat",
             kind="flash-attn-on-npu" if flash else "cuda-only-package-on-npu",
+        )
+
+    def _cuda_build(self, link: Link) -> Finding:
+        """A package's install builds CUDA kernels (torch's CUDAExtension) on the NPU host, which has no CUDA toolkit."""
+        package = next((f.package for f in reversed(link.frames) if f.package and f.package not in ("torch", "setuptools")), None)
+        return Finding(
+            f"The CUDA build of {package or 'a package'} is being compiled on the Ascend host (no CUDA toolkit)",
+            f"{link.short_type or 'Error'}: {link.message[:160]}. torch's C++-extension builder raises this when a package's "
+            "setup builds CUDA kernels (CUDAExtension) and finds no CUDA toolkit. On an Ascend host that is the package's "
+            "GPU build being installed (flash-attn, an LMCache or vLLM source build without its NPU target, a CUDA op "
+            "extension): setting CUDA_HOME cannot help, there is no CUDA to build for.",
+            ("Install the package's Ascend build instead (its NPU fork or wheel: LMCache-Ascend, vllm-ascend with vllm "
+             "built for an empty target, torch_npu's fused attention instead of flash-attn), or drop it from the requirements",
+             "If a requirements file pulls it in (flash-attn, deepspeed ops), install the rest with that line removed"),
+            evidence(link), (CPP_EXTENSION,), key="cuda-build", family="compat", kind="cuda-only-package-on-npu",
         )
 
     def _imported(self, link: Link, module: str, package: str) -> Finding:

@@ -506,6 +506,18 @@ class PackageMismatch(Analyzer):
             if owner == caller:
                 return None
         caller = caller or "your code"
+        if not owner:
+            # An undefined symbol no name-based rule assigns to a package: say so instead of naming an empty package.
+            return Finding(
+                f"{caller}'s compiled library does not fit what it links ({what})"[:160],
+                f"{link.short_type}: {what}. No library loaded with it defines that symbol: {caller} was built against "
+                "another release of one of its dependencies (a framework, a plugin SDK, CANN), or its own build left the "
+                "symbol's code out (a partial or failed source build).",
+                (f"Reinstall {caller} as the release built for the installed framework and CANN (pip show it and its framework), "
+                 "or rebuild it from a clean tree with its documented build options",
+                 "See which library should define it: c++filt the symbol; nm -D --defined-only on the candidate libraries"),
+                evidence(link), (MATRIX,), key=f"{caller}::{what}", kind="package-mismatch",
+            )
         # torch_npu lacking an API its caller uses: the caller was written for a newer torch_npu (APIs are added, rarely removed).
         kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
         if owner == "transformers" and transformers_model_class(msg):
