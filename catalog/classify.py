@@ -221,8 +221,11 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 # A named logger's record: a lead-in that names the logger (letters, not only a timestamp) and then the level
 # ("2026-08-27 15:14:40,139 - 1401 - gpustack_runtime.detector.ascend - ERROR - Failed to initialize DCMI"). A traceback
 # under such a record at ERROR (logger.exception) followed at once by the same logger's next record at a quiet level was
-# caught and logged by code that carried on: the process survived it (Classifier._logged_and_survived).
-LOGGER_RECORD = lazy(r"^(?P<head>[^\n]{0,160}?[A-Za-z_]{3,}[\w.]*[^\n]{0,40}?)\b(?P<level>ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
+# caught and logged by code that carried on: the process survived it (Classifier._logged_and_survived). Found by the
+# level word within the line's first MAX_RECORD_HEAD characters, a logger name before it.
+LOG_LEVEL = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
+LOGGER_NAME = lazy(r"[A-Za-z_]{3,}")
+MAX_RECORD_HEAD = 200
 MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
 
@@ -863,15 +866,15 @@ class Classifier:
     def _logged_and_survived(self, stripped: str, exc: re.Match | None, name: str, prefix: str, number: int,
                              block: bytes, start: int, end: int) -> None:
         """A traceback printed under a named logger's ERROR record, whose exception line the same logger's next record
-        follows at a quiet level: caught, logged and carried on after (LOGGER_RECORD). Remembered for result()."""
+        follows at a quiet level: caught, logged and carried on after (LOG_LEVEL). Remembered for result()."""
         key = (name, prefix)
         if exc is None:  # the Traceback line: the record just above it
-            above = block[block.rfind(b"\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)].decode("utf-8", "replace")
-            record = LOGGER_RECORD.match(above)
-            if record is not None and record.group("level") in ("ERROR", "CRITICAL"):
+            above = block[block.rfind(b"\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)][:MAX_RECORD_HEAD + 10]
+            record = _logger_record(above.decode("utf-8", "replace")) if b"ERROR" in above or b"CRITICAL" in above else None
+            if record is not None and record[1] in ("ERROR", "CRITICAL"):
                 if len(self._logged_tracebacks) >= MAX_TRACKERS:  # writers whose exception line never came
                     self._logged_tracebacks.clear()
-                self._logged_tracebacks[key] = re.sub(r"\d", "0", record.group("head"))
+                self._logged_tracebacks[key] = record[0]
             else:
                 self._logged_tracebacks.pop(key, None)
             return
@@ -880,10 +883,9 @@ class Classifier:
         if tracker is None or tracker.current is None or tracker.current.line != number:
             return
         stop = block.find(b"\n", end + 1)
-        below = block[end + 1 : len(block) if stop == -1 else stop].decode("utf-8", "replace")
-        record = LOGGER_RECORD.match(below)
-        if record is not None and _QUIET_LEVEL.match(record.group("level")) and re.sub(r"\d", "0", record.group("head")) == head \
-                and len(self._survived) < MAX_SURVIVED:
+        below = block[end + 1 : len(block) if stop == -1 else stop][:MAX_RECORD_HEAD + 10].decode("utf-8", "replace")
+        record = _logger_record(below)
+        if record is not None and _QUIET_LEVEL.match(record[1]) and record[0] == head and len(self._survived) < MAX_SURVIVED:
             self._survived.add((name, number))
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
@@ -1169,6 +1171,14 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _logger_record(line: str) -> tuple[str, str] | None:
+    """(the lead-in before the level, digits masked; the level) of a named logger's record (see LOG_LEVEL), else None."""
+    level = LOG_LEVEL.search(line, 0, MAX_RECORD_HEAD)
+    if level is None or LOGGER_NAME.search(line, 0, level.start()) is None:
+        return None
+    return re.sub(r"\d", "0", line[: level.start()]), level.group(1)
 
 
 def _next_is_exception(block: bytes, end: int) -> bool:
