@@ -82,8 +82,8 @@ def test_the_unpickle_failure_outranks_the_task_error_wrapper_but_not_an_earlier
      "ARL-E933"),
     ("RuntimeError: Not enough memory to handle 4096 prefill tokens. You need to decrease `--max-batch-prefill-tokens`\n",
      "ARL-E933"),
-    # atb_llm's model folders: both separators and capitals
-    ("NotImplementedError: Unsupported model type: glm4_moe;请确认atb_llm.models路径下是否存在名为glm4_moe的文件夹。\n", "ARL-E934"),
+    # atb_llm's model folders: both separators and capitals (ARL-E910, which r13a wrote from the same thread)
+    ("NotImplementedError: Unsupported model type: glm4_moe;请确认atb_llm.models路径下是否存在名为glm4_moe的文件夹。\n", "ARL-E910"),
     # paddle-custom-npu kernels
     ("RuntimeError: (NotFound) The kernel with key (npu, Undefined(AnyLayout), bfloat16) of kernel `round` is not "
      "registered and fail to fallback to CPU one. Selected wrong DataType `bfloat16`.\n", "ARL-E935"),
