@@ -55,14 +55,13 @@ def alive(pidfd: int) -> bool:
 
 
 def exited(pidfd: int, timeout: float) -> bool:
-    """Wait up to ``timeout`` seconds for the pinned process to exit; True once it has (a pidfd is readable then)."""
-    poller = select.poll()
-    poller.register(pidfd, select.POLLIN)
-    return bool(poller.poll(max(0, int(timeout * 1000))))
+    """Wait up to ``timeout`` seconds for the pinned process to exit; True once it has."""
+    return bool(first_exits([pidfd], timeout))
 
 
 def first_exits(pidfds: list[int], timeout: float) -> set[int]:
-    """The pidfds among ``pidfds`` whose processes have exited, waiting up to ``timeout`` for the first one."""
+    """The pidfds among ``pidfds`` whose processes have exited, waiting up to ``timeout`` for the first one (a pidfd is
+    readable once its process has exited)."""
     if not pidfds:
         return set()
     poller = select.poll()

@@ -234,3 +234,9 @@ def _same_pid_again(pid: int, argv: list[str]):
 def same_pid_again():
     """Start a process with a PID another process just gave up: the reuse that signals by PID must never hit."""
     return _same_pid_again
+
+
+def top_of(explain_text, text: str) -> tuple[str | None, list]:
+    """The top diagnosis id of ``text`` as a paste, and every (id, kind) read, for an assertion message."""
+    result, top = explain_text(text)
+    return (top.entry.id if top is not None else None), [(d.entry.id, d.kind) for d in result.diagnoses]

@@ -1,18 +1,11 @@
-"""Shared helpers of the session-15 kdata form tests (test_kdata_*.py): a catalog without user entries, one pasted text
-classified, and its top diagnosis as (id, kind)."""
+"""Shared helpers of the kdata form tests (test_kdata_*.py): one pasted text classified by the shared ``catalog``
+fixture (tests/conftest.py), and its top diagnosis as (id, kind)."""
 
 from __future__ import annotations
 
 import io
 
-import pytest
-
-from ascendrl.catalog import Classifier, load_catalog
-
-
-@pytest.fixture(scope="module")
-def catalog(tmp_path_factory):
-    return load_catalog(user_dir=tmp_path_factory.mktemp("no-user"))
+from ascendrl.catalog import Classifier
 
 
 def classify(catalog, text: str):

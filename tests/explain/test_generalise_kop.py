@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def top_of(explain_text, text: str) -> tuple[str | None, list]:
-    """The top diagnosis id of ``text`` as a paste, and every (id, kind) read, for the assertion message."""
-    result, top = explain_text(text)
-    return (top.entry.id if top is not None else None), [(d.entry.id, d.kind) for d in result.diagnoses]
+from conftest import top_of
 
 
 @pytest.mark.parametrize("text, entry_id", [

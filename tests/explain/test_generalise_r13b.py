@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def top_of(explain_text, text: str) -> tuple[str | None, list]:
-    result, top = explain_text(text)
-    return (top.entry.id if top is not None else None), [(d.entry.id, d.kind) for d in result.diagnoses]
+from conftest import top_of
 
 
 CONTEXT_NULL = ("[ERROR] RecentErrMsg: Invalid_Argument(EE1001): The argument is invalid.Reason: rtGetDevMsg execution "
