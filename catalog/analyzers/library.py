@@ -184,6 +184,11 @@ NO_METADATA = lazy(r"No package metadata was found for ([\w.-]+)")
 # (OSError / EnvironmentError, same text in torch 1.x and 2.x).
 CUDA_HOME_UNSET = lazy(r"CUDA_HOME environment variable is not set")
 CPP_EXTENSION = "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/utils/cpp_extension.py"
+# The loader's "undefined symbol" (glibc dl-lookup) comes after every library the extension needs (DT_NEEDED: libc10_cuda,
+# libcudart, …) was found and loaded: the package's CUDA build is loadable here, so the symbol it lacks is a build against
+# another torch (package.PackageMismatch reads it), not a CUDA-only package on a host without CUDA (that fails with
+# "libcudart.so…: cannot open shared object file" or "libc10_cuda.so: cannot open…" first).
+UNDEFINED_SYMBOL = lazy(r"\.so[\w.]*\s?: undefined symbol\b")
 
 
 class CudaOnlyPackage(Analyzer):
@@ -198,6 +203,8 @@ class CudaOnlyPackage(Analyzer):
             return self._cuda_build(link)
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
+        if UNDEFINED_SYMBOL.search(link.message):
+            return None
         package = link.raiser if link.kind != "cut" else next((f.package for f in reversed(link.frames) if f.package in CUDA_ONLY), None)
         wanted = NO_METADATA.search(link.message)  # a library checking for the package's distribution before using it
         if wanted is not None and wanted.group(1).replace("-", "_") in CUDA_ONLY:
