@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kdata_helpers import catalog, classify, top  # noqa: F401  (catalog is a fixture)
+from kdata_helpers import classify, top
 
 
 @pytest.mark.parametrize("entry_id, text", [
