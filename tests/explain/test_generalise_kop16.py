@@ -3,6 +3,8 @@
 - ARL-E1030: a kernel launched on the NPU with more than 65535 blocks, read from triton-ascend's launcher check and
   from the CANN runtime's EE1003 on KernelLaunch's coreDim; other EE1003 refusals and GPU block-size limits are not it.
 - ARL-E1031: FlashAttention-2 refusing a pre-Ampere GPU (flash_api.cpp's compute-capability check), not its argument checks.
+- ARL-E1032: a constant outside float16's range written into an fp16 tensor (c10 report_overflow for Half only).
+- ARL-E935 (widened): Paddle's missing NPU kernel with CPU fallback off, and the plugin's older device name 'ascend'.
 """
 
 from __future__ import annotations
@@ -25,6 +27,12 @@ from test_generalise_kop import top_of  # the top diagnosis id of a paste, and e
     # vLLM's model runner re-raises the worker's error with the input-dump prefix
     ("RuntimeError: Error in model execution (input dumped to /tmp/err_execute_model_input_20250111-130939.pkl): "
      "FlashAttention only supports Ampere GPUs or newer.", "ARL-E1031"),
+    # Paddle's kernel selection on the NPU plugin with CPU fallback switched off (the sibling of 'fail to fallback')
+    ("RuntimeError: (NotFound) The kernel with key (npu, Undefined(AnyLayout), bfloat16) of kernel `full_like` is not "
+     "registered and the current value of FLAGS_enable_api_kernel_fallback(bool, default true) is false. If you want to "
+     "fallback this kernel to CPU one, please set the flag true before run again.", "ARL-E935"),
+    # c10's report_overflow for a float16 target, under the newer type name
+    ("RuntimeError: value cannot be converted to type c10::Half without overflow", "ARL-E1032"),
 ])
 def test_each_form_names_its_class(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
@@ -42,6 +50,13 @@ def test_each_form_names_its_class(explain_text, text, entry_id):
     # flash_api.cpp's other checks are about the call, not the GPU
     ("RuntimeError: FlashAttention forward only supports head dimension at most 256", "ARL-E1031"),
     ("RuntimeError: FlashAttention only support fp16 and bf16 data type", "ARL-E1031"),
+    # Paddle's missing kernel on a GPU or CPU key is a dtype / build matter, not the NPU plugin
+    ("RuntimeError: (NotFound) The kernel with key (GPU, NCHW, int64) of kernel `sigmoid_cross_entropy_with_logits` is "
+     "not registered and fail to fallback to CPU one.", "ARL-E935"),
+    ("RuntimeError: (NotFound) The kernel with key (CPU, Undefined(AnyLayout), float16) of kernel `multiply` is not "
+     "registered.", "ARL-E935"),
+    # the same check for an integer dtype is a different mistake (a value past int8's range), not float16's range
+    ("RuntimeError: value cannot be converted to type int8_t without overflow", "ARL-E1032"),
 ])
 def test_near_misses_are_not_the_class(explain_text, text, entry_id):
     _, seen = top_of(explain_text, text + "\n")
