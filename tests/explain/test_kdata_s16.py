@@ -31,6 +31,9 @@ from kdata_helpers import classify, top
     # ARL-E650: the GCS's named-actor clash in releases before namespaces (sentence ends after "exists")
     ("ARL-E650", "(pid=gcs_server) [2021-11-20 01:52:06,726 E 259 259] gcs_actor_manager.cc:161: Failed to register actor: "
                  "Invalid: Actor with name 'some_name' already exists., job id = 35000000\n"),
+    # ARL-E117: Ray 1.x's raising memory monitor (module ray._private.memory_monitor from 1.x, top-5 list in 0.6-0.8)
+    ("ARL-E117", "ray._private.memory_monitor.RayOutOfMemoryError: More than 95% of the memory on node gpu-node-3 is used "
+                 "(250.31 / 251.54 GB). The top 10 memory consumers are:\n"),
     # ARL-E128: Ray cancelling an infeasible request (raylet message inside ActorUnschedulableError / TaskUnschedulableError)
     ("ARL-E128", "ray.exceptions.TaskUnschedulableError: The task is not schedulable: Tasks or actors with resource shapes "
                  "[{CPU: 10}] failed to schedule because there are not enough resources for the tasks or actors on the whole cluster.\n"),
@@ -59,6 +62,9 @@ def test_getnext_slow_batch_warning_alone_is_not_fatal(catalog):
     # a request whose max_tokens does not fit beside the prompt is a request setting, not a prompt longer than the limit
     ("ARL-E218", "ValueError: 'max_tokens' or 'max_completion_tokens' is too large: 4096. This model's maximum context length "
                  "is 8192 tokens and your request has 5000 input tokens (4096 > 8192 - 5000).\n"),
+    # Tune's status table line about low memory is a note, not the monitor raising
+    ("ARL-E117", "Memory usage on this node: 31.0/31.3 GiB: ***LOW MEMORY*** less than 10% of the memory on this node is "
+                 "available for use. This can cause unexpected crashes.\n"),
     # a failed online update whose cause is not a name / shape mismatch (the process group broke) is not this class
     ("ARL-E1061", "Failed to update parameter online: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
                   "unhandled system error. The full weights of the ModelRunner are partially updated.\n"),
