@@ -217,6 +217,8 @@ class HydraKey(Analyzer):
 NOT_DIVISIBLE = lazy(r"^(\d+) is not divisible by (\d+)$")
 SPLITTERS = ("vllm", "vllm_ascend", "megatron", "mindspeed", "colossalai")
 VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/main/vllm/distributed/utils.py"
+VLLM_VOCAB = "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/model_executor/layers/vocab_parallel_embedding.py"
+VOCAB_MIN = 64000
 
 
 class ParallelDivisibility(Analyzer):
@@ -232,14 +234,28 @@ class ParallelDivisibility(Analyzer):
             return None
         n, size = int(m.group(1)), int(m.group(2))
         fits = [d for d in range(1, min(n, 16) + 1) if n % d == 0]
+        # vLLM's VocabParallelEmbedding / ParallelLMHead split the vocabulary (padded to a multiple of 64) over the TP
+        # ranks with the same divide(); a frame there says so, and without frames a count this large is no head,
+        # KV-head or expert count (those are at most a few hundred) and no MLP width of current models: a vocabulary.
+        vocab = any("vocab_parallel_embedding" in f.path for f in link.frames) \
+            or (n >= VOCAB_MIN and not any(f.path.endswith(("linear.py", "attention.py")) for f in link.frames[-3:]))
+        if vocab:
+            title = f"The vocabulary ({n}) is not divisible by the tensor-parallel size {size}"
+            cause = (f"vLLM splits the embedding and LM head over the tensor-parallel ranks along the vocabulary "
+                     f"(VocabParallelEmbedding: the vocabulary padded to a multiple of 64, then divide() by the TP size); "
+                     f"{n} rows cannot be shared by {size} ranks. Head counts may divide by {size} and still this fails.")
+            other = "Or keep a TP size that divides it and use the remaining cards as data-parallel replicas or pipeline stages"
+            source, kind = VLLM_VOCAB, "tp-size-not-divisor-of-vocab"
+        else:
+            title = f"{n} is not divisible by the parallel size {size}"
+            cause = (f"vLLM (and Megatron) split attention heads, KV heads, a vision tower's heads or experts evenly over the "
+                     f"tensor-parallel ranks (ensure_divisibility); this model has {n} of one of them, which {size} ranks "
+                     "cannot share. In a multimodal model the vision tower's head count counts too.")
+            other = "Or use more data-parallel rollout replicas (or pipeline parallelism) instead of a larger TP size"
+            source, kind = VLLM_DIVIDE, "tp-size-not-divisor-of-heads"
         return Finding(
-            f"{n} is not divisible by the parallel size {size}",
-            f"AssertionError: {link.message}. vLLM (and Megatron) split attention heads, KV heads, a vision tower's heads "
-            f"or experts evenly over the tensor-parallel ranks (ensure_divisibility); this model has {n} of one of them, "
-            f"which {size} ranks cannot share. In a multimodal model the vision tower's head count counts too.",
+            title, f"AssertionError: {link.message}. {cause}",
             (f"Set the tensor-parallel size to a divisor of {n}: {', '.join(map(str, fits))} "
-             "(verl: actor_rollout_ref.rollout.tensor_model_parallel_size; vLLM: --tensor-parallel-size)",
-             "Or use more data-parallel rollout replicas (or pipeline parallelism) instead of a larger TP size"),
-            evidence(link), (VLLM_DIVIDE, VERL_CONFIG), key=f"split:{n}:{size}", family="verl-config",
-            kind="tp-size-not-divisor-of-heads",
+             "(verl: actor_rollout_ref.rollout.tensor_model_parallel_size; vLLM: --tensor-parallel-size)", other),
+            evidence(link), (source, VERL_CONFIG), key=f"split:{n}:{size}", family="verl-config", kind=kind,
         )
