@@ -235,8 +235,9 @@ class ParallelDivisibility(Analyzer):
         n, size = int(m.group(1)), int(m.group(2))
         fits = [d for d in range(1, min(n, 16) + 1) if n % d == 0]
         # vLLM's VocabParallelEmbedding / ParallelLMHead split the vocabulary (padded to a multiple of 64) over the TP
-        # ranks with the same divide(); a frame there says so, and without frames a count this large is no head,
-        # KV-head or expert count (those are at most a few hundred) and no MLP width of current models: a vocabulary.
+        # ranks with the same divide(); a frame there says so. Otherwise, unless the innermost frames are a linear or
+        # attention layer's, a count this large is no head, KV-head or expert count (those are at most a few hundred) and
+        # no MLP width of current models: a vocabulary.
         vocab = any("vocab_parallel_embedding" in f.path for f in link.frames) \
             or (n >= VOCAB_MIN and not any(f.path.endswith(("linear.py", "attention.py")) for f in link.frames[-3:]))
         if vocab:

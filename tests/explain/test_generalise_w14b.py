@@ -95,3 +95,12 @@ def test_the_reserved_setup_hook_var_outranks_the_engine_wrapper(explain_text, k
 def test_another_runtime_env_assertion_is_not_the_reserved_var(explain_text):
     _, top = explain_text("AssertionError: The env var, RAY_ADDRESS, must be a string.\n")
     assert top is None or top.entry.id != "ARL-E1110"
+
+
+def test_the_runtimes_e39009_device_connect_failure_is_the_lost_device(explain_text):
+    """E39009's text and its possible-cause line as CANN's error table (hicann/runtime error_code.json) words them."""
+    text = ("[ERROR] RecentErrMsg: Inner_Error_Device_Status_Abnormal(E39009): Failed to connect the device.\n"
+            "        Possible Cause: 1. Heartbeats are missing on the device. 2. The underlying channel is disconnected.\n")
+    _, top = explain_text(text)
+    assert top is not None and top.entry.id == "ARL-E314"
+
