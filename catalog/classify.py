@@ -103,6 +103,10 @@ GENERIC_PREFILTER = (
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
+    # c10::Error's what() (c10/util/Exception.cpp): the message, then "Exception raised from <func> at <file>:<line> (most
+    # recent call first):" and the C++ frames; pasted without the Python exception line that would carry the message
+    # (classify.RAISED_FROM reads the message above it)
+    r"Exception raised from \S.* \(most recent call first\):",
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
@@ -126,6 +130,21 @@ MAX_UNLOADED = 16
 # failed ACL call as "acl set device 0 failed, errorCode = 507033" (ERROR_LOG in Ascend/samples' utils.h callers), and
 # CANN's documented API examples as "aclrtSetDevice failed. ERROR: 507033" (their CHECK_RET / LOG_PRINT macro).
 REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\b(?:NPU (?:function )?|OPS function )error\b.*?error code is [125]\d{5}\b")
+# c10::Error::what() as torch and torch_npu print it: the message, then this line, then the native frames ("frame #0:
+# c10::Error::Error(…)"). c10/util/Exception.cpp (pytorch v2.5.1): Error(SourceLocation, msg) appends "Exception raised from
+# " << source_location << " (most recent call first):\n" << backtrace. Python raises it as RuntimeError with the whole what()
+# as its message; a paste that starts at the message (or torch_npu's glog-style "[E1204 … compiler_depend.ts:444] <msg>"
+# record of it) has no exception line, and the message above this line is then the failure (Classifier._raised_from).
+RAISED_FROM = lazy(r"^Exception raised from \S.* \(most recent call first\):\s*$")
+# glog's record head in torch's C++ logging ("[E1204 11:18:17.728425480 compiler_depend.ts:444] "): level, date, time, file.
+GLOG_RECORD = lazy(r"\[([IWEF])\d{3,4} [\d:.]+ (?:\d+ )?[\w./-]+:\d+\] ?(.*)$")
+# A native frame line of c10's backtrace, or the frame list's end: the message above them is not one of them.
+NATIVE_FRAME = lazy(r"^frame #\d+: ")
+# torch_npu's error tag, which it appends to a c10::Error's message after a blank line ("[ERROR] 2025-12-04-11:18:17 (PID:186138,
+# Device:0, RankID:0) ERR00006 PTA memory error"; torch_npu/csrc/core/npu/NPUException.h, PTA_ERROR / OPS_ERROR).
+ERR_TAG_LINE = lazy(r"^\[ERROR\] [\d:-]+ \(PID:\d+, Device:-?\d+, RankID:-?\d+\) ERR\d{5} ")
+MAX_RAISED_ABOVE = 6  # lines looked at above RAISED_FROM for its message
+
 # An exception type typed with a full-width colon (a Chinese input method): "RuntimeError：NPU function error: …".
 FULLWIDTH_COLON = re.compile(r"(?<=[A-Za-z_])((?:Error|Exception))\s*\uff1a\s*")
 
@@ -766,6 +785,12 @@ class Classifier:
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
+        raised_from = False
+        if exc is None and block and RAISED_FROM.match(stripped) is not None \
+                and (said := self._raised_from(block, end - len(raw), name, number)) is not None:
+            stripped = f"RuntimeError: {said}"[:MAX_EXCERPT]  # what Python prints for a c10::Error
+            exc = EXCEPTION.match(stripped)
+            raised_from = True
         if exc is not None and chains.PYDANTIC_HEAD.match(exc.group(3) or ""):
             # "ValidationError: 1 validation error for SchedulerConfig": the ValueError it carries is on the lines below
             continued = self._continued(block, end, limit=8)
@@ -793,6 +818,8 @@ class Classifier:
         entries = self.matcher.entries_in(f"{raising.group(1)}: {raising.group(3)}" if raising else text)
         if entries and self._paste and raising is None and chains.NOT_A_REPORT.search(text):
             entries = [(e, sig) for e, sig in entries if not _changed_before(sig.regex, text)]
+        if not entries and raised_from:
+            entries = self.matcher.entries_in(stripped)  # the message above, as Python would print it
         if not entries and exc is not None and self._paste and stripped != text.strip():
             entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
         if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
@@ -862,6 +889,46 @@ class Classifier:
             said = f"{WORDED_TYPES[worded.group(1).lower().replace(' ', '')]}: {stripped}"
             return EXCEPTION.match(said), said
         return None, stripped
+
+    def _raised_from(self, block: bytes, start: int, name: str, number: int) -> str | None:
+        """The message of a c10::Error whose what() was pasted without the Python exception line (RAISED_FROM at ``start``).
+
+        The message is the first of the few lines just above (blank lines skipped, native frames and tracebacks end the
+        look), or the text of a glog ERROR record among them (torch_npu's "[E1204 … compiler_depend.ts:444] <msg>"). None
+        when an exception, a C++ terminate's ``what():`` or a process death was read just above (that link carries the
+        message), or when the record is at a quiet level (glog W / I, a logger's WARNING): logged and carried on after.
+        """
+        for (file, _), tracker in self.trackers.items():
+            link = tracker.current
+            if file == name and link is not None and link.kind not in ("cann", "code") and 0 <= number - link.line <= MAX_RAISED_ABOVE:
+                return None
+        lines: list[str] = []
+        pos = start - 1
+        for _ in range(MAX_RAISED_ABOVE):
+            if pos <= 0:
+                break
+            top = block.rfind(b"\n", 0, pos) + 1
+            line = strip_prefixes(block[top:pos][-MAX_EXCERPT:].decode("utf-8", "replace").rstrip("\r"))[0].strip()
+            pos = top - 1
+            if not line:
+                if lines and not ERR_TAG_LINE.match(lines[-1]):
+                    break  # a blank line above the message: the record before it is another one
+                continue
+            if NATIVE_FRAME.match(line) or FRAME.match(line) or RAISED_FROM.match(line) or line.startswith((TRACEBACK, "what():")):
+                break
+            lines.append(line)
+        lines = [line for line in lines if not ERR_TAG_LINE.match(line)] or lines  # torch_npu's tag ends the message, under a blank line
+        lines.reverse()  # top first: the message's first line, or a glog record that opens it
+        for n, line in enumerate(lines):
+            if (record := GLOG_RECORD.search(line)) is not None:
+                if record.group(1) not in "EF":
+                    return None
+                lines = [record.group(2).strip(), *lines[n + 1:]]
+                break
+        else:
+            if not lines or _QUIET_LEVEL.match(lines[0]) or chains.QUIET_ANYWHERE.search(lines[0][:40]):
+                return None
+        return " ".join(line for line in lines if line)[:MAX_EXCERPT] or None
 
     def _logged_and_survived(self, stripped: str, exc: re.Match | None, name: str, prefix: str, number: int,
                              block: bytes, start: int, end: int) -> None:
