@@ -89,7 +89,7 @@ GENERIC_PREFILTER = (
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv_?(?:Err|RetCode|Ret|ret) ?[=:] ?\d|\bhal[A-Z]\w* [^\n]{0,60}?failed[ ,]{0,4}ret ?[=:] ?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
-    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
+    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error|Floating point exception)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |\.so[\w.]*: undefined symbol\s*$|got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
@@ -159,7 +159,7 @@ PASTE_LINES = 40
 # program's output does not say it so; they are candidates in short pastes only (Classifier._paste_lines).
 PASTE_ONLY = lazy(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|" + chains.WORDED_EXC.pattern
-    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|" + glibc_zh.CANNOT_OPEN_SHARED + r"|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
+    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|Floating point exception|" + glibc_zh.CANNOT_OPEN_SHARED + r"|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
 )
 # Chinese words for "cannot find" around a shared library's name ("导致报错libatb.so找不到"), and the loader's own
 # "cannot open shared object file" in a zh_CN locale (glibc_zh.CANNOT_OPEN_SHARED): the loader's failure in Chinese.
@@ -175,7 +175,7 @@ EN_SO_MISSING = lazy(
 )
 # A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
 # Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
-SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
+SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error|Floating point exception)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
 WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}

@@ -62,6 +62,8 @@ class Facts:
     # Compiled libraries / extension modules the log says could not be loaded, at any level (a warning the program
     # carried on after): "libvllm_ascend_kernels.so", "vllm_ascend.vllm_ascend_C". A later call into them fails.
     unloaded: tuple[str, ...] = ()
+    # The log shows the Ascend stack: an NPU package's version, or NPU words in a failure's lines or frames (npu_seen).
+    npu: bool = False
 
 
 class Analyzer:
@@ -188,7 +190,7 @@ def derive(
     matched the link's own line rather than a line under it: then it names that link, too.
     """
     analyzers = analyzers if analyzers is not None else registry()
-    facts = Facts(dict(versions), _overrides(chains), settings, unloaded)
+    facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu_seen(chains, versions))
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}
@@ -266,6 +268,20 @@ _RAY_DAEMON_LOG = lazy(r"(?:^|/)(?:raylet|gcs_server|dashboard\w*|log_monitor|mo
 def ray_daemon_log(name: str) -> bool:
     """A file name (as the classifier was given it) of one of Ray's daemon logs."""
     return bool(_RAY_DAEMON_LOG.search(name.removeprefix("ray:")))
+
+
+# What says a log comes from an Ascend run: the NPU packages' versions (logversions' keys), or these words in the lines and
+# frame paths of its failures (torch_npu / vllm_ascend code, CANN and HCCL reports, the davinci device nodes).
+NPU_PACKAGES = ("torch_npu", "cann", "vllm_ascend", "mindspore", "mindie")
+NPU_WORDS = lazy(r"(?i)torch_npu|vllm_ascend|\bnpu\b|\bascend|\bcann\b|\bhccl\b|davinci|\b(?:910[ABC]\d?|310P\d?)\b")
+
+
+def npu_seen(chains: list[Chain], versions: dict[str, str]) -> bool:
+    """Whether the log shows the Ascend stack anywhere the classifier read it."""
+    if any(p in versions for p in NPU_PACKAGES):
+        return True
+    return any(NPU_WORDS.search(text) for chain in chains for link in chain.links
+               for text in (link.text, link.message, *link.detail, *(f.path for f in link.frames)) if text)
 
 
 def _findings(analyzers: tuple[Analyzer, ...], link: Link, chain: Chain, facts: Facts) -> list[tuple[Analyzer, Finding]]:

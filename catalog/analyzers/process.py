@@ -17,12 +17,21 @@ SOURCES = {
     "fatal": "https://docs.python.org/3/library/faulthandler.html",
     "signal": "https://github.com/google/glog/blob/master/src/signalhandler.cc",
     "watchdog": "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp",
+    "cublas-fpe": "https://github.com/pytorch/pytorch/issues/133548",
 }
 
 
 # What a shell prints for a job a signal ended, in the C and the zh_CN locale (bash's and glibc's translations).
 SHELL_DEATHS = {"Segmentation fault": "SIGSEGV", "段错误": "SIGSEGV", "Aborted": "SIGABRT", "已放弃": "SIGABRT",
-                "Bus error": "SIGBUS", "总线错误": "SIGBUS", "Killed": "SIGKILL", "已杀死": "SIGKILL"}
+                "Bus error": "SIGBUS", "总线错误": "SIGBUS", "Killed": "SIGKILL", "已杀死": "SIGKILL",
+                "Floating point exception": "SIGFPE"}
+# Each signal's own class: only SIGKILL is a kill from outside (the OOM killer, a container limit); SIGABRT is the
+# process aborting itself (std::terminate, a failed check), SIGSEGV / SIGBUS a bad memory access, SIGFPE an arithmetic
+# trap (integer division by zero) in native code. faulthandler names them by glibc's strsignal text.
+SIGNAL_KINDS = {"SIGSEGV": "process-segfault", "SEGMENTATION FAULT": "process-segfault", "SEGFAULT": "process-segfault",
+                "SIGKILL": "process-killed", "SIGABRT": "process-aborted", "ABORTED": "process-aborted",
+                "SIGBUS": "process-bus-error", "BUS ERROR": "process-bus-error",
+                "SIGFPE": "process-fpe", "FLOATING POINT EXCEPTION": "process-fpe"}
 
 
 def death_kind(m: re.Match) -> tuple[str, str]:
@@ -48,10 +57,11 @@ class ProcessDeath(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind != "process":
             return None
-        return self.finding(link.type, link.message, evidence(link))
+        return self.finding(link.type, link.message, evidence(link), on_npu=facts.npu)
 
     @staticmethod
-    def finding(kind: str, message: str, lines: tuple[str, ...]) -> Finding:
+    def finding(kind: str, message: str, lines: tuple[str, ...], on_npu: bool | None = None) -> Finding:
+        """``on_npu``: whether the log shows the Ascend stack (None: not known, as for a death seen live)."""
         if kind.startswith("terminate:"):
             what = f": {message}" if message else ""
             return Finding(
@@ -76,6 +86,24 @@ class ProcessDeath(Analyzer):
                 lines, (SOURCES["watchdog"],), key="watchdog", family="hccl", weak=True, kind="collective-timeout",
             )
         signal = kind.split(":", 1)[1] if ":" in kind else message
+        signal_kind = SIGNAL_KINDS.get(signal.upper(), "process-killed")
+        if signal_kind == "process-fpe" and on_npu is False:
+            # No NPU in sight: a torch process on an NVIDIA GPU. Its SIGFPE with or without a backtrace is, in every
+            # thread the catalog has (ARL-E1090's sources and the corpus), cuBLASLt's matmul-heuristic divide by zero on
+            # H20 with the cuBLAS of CUDA 12.1-12.4; a backtrace through cublasLt frames is ARL-E1090 itself.
+            return Finding(
+                "Fatal signal SIGFPE in a GPU process: most likely the cuBLAS 12.1-12.4 bug on NVIDIA H20",
+                "The process died of SIGFPE (an integer divide by zero in native code) with no Python exception. In a "
+                "torch / vLLM process on an NVIDIA GPU the known cause is cuBLASLt's matmul heuristic dividing by zero on "
+                "H20 GPUs, in the cuBLAS builds of CUDA 12.1-12.4 (the nvidia-cublas-cu12 wheel torch installs, or a "
+                "container's system cuBLAS), at particular GEMM shapes in fp16 / bf16 (ARL-E1090 when the backtrace "
+                "shows the cublasLt frames). On another GPU, look for a division by zero in a custom extension.",
+                ("Check the GPU model (nvidia-smi) and the cuBLAS that is loaded (pip show nvidia-cublas-cu12; a system "
+                 "cuBLAS first on LD_LIBRARY_PATH wins over the wheel)",
+                 "On H20: pip install nvidia-cublas-cu12==12.4.5.8 (or newer), or a torch / container built on a newer CUDA 12.x",
+                 "Rerun with PYTHONFAULTHANDLER=1 (or under gdb) to see the native frame that trapped"),
+                lines, (SOURCES["cublas-fpe"], SOURCES["fatal"]), key=f"signal:{signal}", kind="cublas-h20-fpe",
+            )
         return Finding(
             f"Fatal signal: the process crashed ({signal})",
             f"The process was killed by {signal} in native code (a C/C++ extension, the driver or a custom op); Python "
@@ -85,5 +113,5 @@ class ProcessDeath(Analyzer):
              "Check torch / torch_npu / CANN / driver versions with `ascendrl check` — mismatched native libraries crash this way",
              "If it is SIGKILL, check `dmesg | grep -i oom` for the kernel OOM killer and host memory"),
             lines, (SOURCES["fatal"] if kind == "fatal" else SOURCES["signal"],), key=f"signal:{signal}",
-            kind="process-segfault" if "SEGV" in signal.upper() or "Segmentation" in signal else "process-killed",
+            kind=signal_kind,
         )
