@@ -436,6 +436,15 @@ def test_a_call_the_callee_does_not_take_across_a_package_boundary(catalog):
         assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "vllm" in top.entry.title, (message, top.entry.title)
 
 
+def test_a_bare_pasted_call_error_names_the_package_that_owns_the_class(catalog):
+    """A one-line paste keeps no frames: the class's owner (class_owners.yaml) is the package on the other side."""
+    top = classify(catalog, "TypeError: ServerArgs.__init__() got an unexpected keyword argument 'mm_attention_backend'\n").diagnoses[0]
+    assert (top.entry.id, top.kind) == ("DRV-package", "package-mismatch") and "sglang" in top.entry.title, top.entry.title
+    # a class no owner entry names stays an unexplained TypeError, not a guessed package
+    other = classify(catalog, "TypeError: RolloutArgs.__init__() got an unexpected keyword argument 'mm_attention_backend'\n")
+    assert all(d.entry.id != "DRV-package" for d in other.diagnoses)
+
+
 def test_an_attribute_a_package_class_lacks_in_its_own_code_is_not_a_pair(catalog):
     own = ('Traceback (most recent call last):\n  File "/x/site-packages/vllm/forward_context.py", line 9, in f\n'
            "    x = meta.cu_tokens_across_dp_cpu\nAttributeError: 'DPMetadata' object has no attribute 'cu_tokens_across_dp_cpu'\n")
