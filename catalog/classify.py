@@ -100,6 +100,9 @@ GENERIC_PREFILTER = (
     rf"\b(?:{chains.ERRNO_SYMBOLS}) ?\(-?\d{{1,3}}\)|(?:{chains.ERRNO_TEXTS})\b",
     r"[\"'“](?i:" + "|".join(chains.OS_STRERRORS) + r")[\"'”]|: (?:" + "|".join(chains.OS_STRERRORS) + r")\s*$",  # chains.PHRASE
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
+    # the runtime's TraceBack line under an AI Core / vector core exception that says the kernel timed out ("Kernel task
+    # happen error, retCode=0x30, [vector core timeout]"): it joins the CANN report above it (analyzers/codes.AICORE_TIMEOUT)
+    r"(?i:(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out))|\[aicore timeout\]",
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",

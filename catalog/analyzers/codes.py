@@ -23,6 +23,9 @@ TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ d
                      r"|^\s*Tiling (?:failed|Failed\.)\s*$|\]\[NNOP\]\[\w+\] errno\[\d+\] OpName:\[\w+\] Tiling (?:failed|Failed\.)\s*$", re.M)
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
+# The runtime's words for a kernel that ran past its time limit rather than faulted ("Kernel task happen error,
+# retCode=0x30, [vector core timeout]", "[Error]: The aicore execution times out.", "[aicore timeout]").
+AICORE_TIMEOUT = lazy(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]")
 # Codes whose meaning is a root-cause class of its own.
 KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
@@ -141,7 +144,7 @@ CONTEXT_KINDS = (
     # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
     (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
     (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
-    (None, re.compile(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]"), "aicore-timeout"),
+    (None, AICORE_TIMEOUT, "aicore-timeout"),
     # An Inner Error (EZ9999 …) whose TraceBack names the aclnn tiling step: opbase's nnopbase logs "Check
     # NnopbaseExecutorDoTiling(executor) failed" when the operator's tiling function failed (it returns
     # ACLNN_ERR_INNER_TILING_ERROR, 561002, indv_executor.cpp), the operator's own tiling says "<Op> do tiling failed".
@@ -211,7 +214,24 @@ class ErrorCodes(Analyzer):
         return tuple(f"code {i.summary()}" for i in self._decoded(link) if _weight(i) >= 2)[:4]
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind == "cann" and (core := AICORE.search(" ".join([link.message, *link.detail]))) and "operator" not in link.families:
+        report = " ".join([link.message, *link.detail])
+        if link.kind == "cann" and (core := AICORE.search(report)) and "operator" not in link.families:
+            if AICORE_TIMEOUT.search(report) or any(KINDS.get(c) == "aicore-timeout" for c in link.codes):
+                # The exception the report opens with is a time-out: the kernel ran past its limit (a hang, a wait on a peer
+                # that never came, or an input far larger than the operator was tuned for) rather than faulted.
+                return Finding(
+                    CONTEXT_TITLES["aicore-timeout"],
+                    f"The CANN report says the device raised an {core.group(0)} because the kernel timed out: it ran past "
+                    "the execution time limit instead of faulting. Any stream / synchronize error printed after it (507034, "
+                    "507014, 507035) is its consequence.",
+                    ("Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator (the report names it with its task and stream)",
+                     "If the kernel waits on another rank or core (a collective or point-to-point op), find the rank that never "
+                     "arrived: its own error is the cause",
+                     "Otherwise read the device log (plog) for the operator and its input shapes; try the newest CANN release "
+                     "that fixes the operator"),
+                    evidence(link), (decode("507034").source if decode("507034") else "",), key="aicore", family="operator",
+                    kind="aicore-timeout", notes=self._notes(link),
+                )
             return Finding(
                 "AI Core / vector core exception on the device",
                 f"The CANN report says the device raised an {core.group(0)} while running an operator: the kernel faulted "

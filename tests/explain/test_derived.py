@@ -588,3 +588,19 @@ def test_torch_writer_failures_without_errno_read_as_a_full_checkpoint_disk(cata
     reader = classify(alone, "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n")
     assert [d.entry.id for d in reader.diagnoses][:1] == ["ARL-E141"]
     assert not any(d.entry.id == "DRV-ckpt-write" for d in reader.diagnoses)
+
+
+def test_an_ai_core_exception_the_runtime_says_timed_out_is_a_time_out(catalog):
+    """The runtime's TraceBack under the exception names the time-out (ptoas board reports, CANN 8.x runtime)."""
+    report = ("[ERROR] RecentErrMsg: EZ9999: Inner Error!\n"
+              "EZ9999[PID: 1] 2026-05-01-22:48:12.951.007 (EZ9999):  The error from device(chipId:2, dieId:1), serial number "
+              "is 98, there is an exception of aivec error, core id is 22, error code = 0\n"
+              "        TraceBack (most recent call last):\n"
+              "       Kernel task happen error, retCode=0x30, [vector core timeout].[FUNC:PreCheckTaskErr]"
+              "[FILE:davinci_kernel_task.cc][LINE:1497]\n")
+    top = classify(catalog, report).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("ARL-E330", "aicore-timeout"), (top.entry.id, top.kind)
+    # the same exception without the time-out line stays an exception
+    faulted = report.replace("retCode=0x30, [vector core timeout]", "retCode=0x2a, [aivec error]")
+    top = classify(catalog, faulted).diagnoses[0]
+    assert (top.entry.id, top.kind) == ("ARL-E330", "aicore-exception"), (top.entry.id, top.kind)
