@@ -27,7 +27,7 @@ from . import glibc_zh
 from . import logversions
 from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
-from .codes import CAPTURE_CODES, ERRNO_NAME_SOURCE
+from .codes import AICORE_TIMEOUT_WORDS, CAPTURE_CODES, ERRNO_NAME_SOURCE
 from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
@@ -102,7 +102,7 @@ GENERIC_PREFILTER = (
     r"\(errno: \d+ - |\"errno\":\d|[{,] ?errno:\d|" + ERRNO_NAME_SOURCE + r"|\[Errno -?\d+\] |which exceeds the memory usage threshold|reserved in total by PyTorch",
     # the runtime's TraceBack line under an AI Core / vector core exception that says the kernel timed out ("Kernel task
     # happen error, retCode=0x30, [vector core timeout]"): it joins the CANN report above it (analyzers/codes.AICORE_TIMEOUT)
-    r"(?i:(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out))|\[aicore timeout\]",
+    AICORE_TIMEOUT_WORDS,
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from ..codes import CAPTURE_CODES, CodeInfo, decode, tables
+from ..codes import AICORE_TIMEOUT_WORDS, CAPTURE_CODES, CodeInfo, decode, tables
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -23,9 +23,8 @@ TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ d
                      r"|^\s*Tiling (?:failed|Failed\.)\s*$|\]\[NNOP\]\[\w+\] errno\[\d+\] OpName:\[\w+\] Tiling (?:failed|Failed\.)\s*$", re.M)
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
-# The runtime's words for a kernel that ran past its time limit rather than faulted ("Kernel task happen error,
-# retCode=0x30, [vector core timeout]", "[Error]: The aicore execution times out.", "[aicore timeout]").
-AICORE_TIMEOUT = lazy(r"(?i)(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out)|\[aicore timeout\]")
+# The runtime's words for a kernel that ran past its time limit rather than faulted (catalog/codes, AICORE_TIMEOUT_WORDS).
+AICORE_TIMEOUT = lazy(AICORE_TIMEOUT_WORDS)
 # Codes whose meaning is a root-cause class of its own.
 KINDS = {
     "507015": "aicore-exception", "507035": "aicore-exception", "507016": "aicore-exception", "507036": "aicore-exception",
@@ -216,32 +215,25 @@ class ErrorCodes(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         report = " ".join([link.message, *link.detail])
         if link.kind == "cann" and (core := AICORE.search(report)) and "operator" not in link.families:
-            if AICORE_TIMEOUT.search(report) or any(KINDS.get(c) == "aicore-timeout" for c in link.codes):
-                # The exception the report opens with is a time-out: the kernel ran past its limit (a hang, a wait on a peer
-                # that never came, or an input far larger than the operator was tuned for) rather than faulted.
-                return Finding(
-                    CONTEXT_TITLES["aicore-timeout"],
-                    f"The CANN report says the device raised an {core.group(0)} because the kernel timed out: it ran past "
-                    "the execution time limit instead of faulting. Any stream / synchronize error printed after it (507034, "
-                    "507014, 507035) is its consequence.",
-                    ("Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator (the report names it with its task and stream)",
-                     "If the kernel waits on another rank or core (a collective or point-to-point op), find the rank that never "
-                     "arrived: its own error is the cause",
-                     "Otherwise read the device log (plog) for the operator and its input shapes; try the newest CANN release "
-                     "that fixes the operator"),
-                    evidence(link), (decode("507034").source if decode("507034") else "",), key="aicore", family="operator",
-                    kind="aicore-timeout", notes=self._notes(link),
-                )
+            # The report's own words (or its code) may say the exception is a time-out: the kernel ran past its limit (a
+            # hang, a wait on a peer that never came) rather than faulted.
+            timed_out = bool(AICORE_TIMEOUT.search(report)) or any(KINDS.get(c) == "aicore-timeout" for c in link.codes)
+            how = ("because the kernel timed out: it ran past the execution time limit instead of faulting" if timed_out else
+                   "while running an operator: the kernel faulted (out-of-range address, bad input shape or dtype, or a bug "
+                   "in the operator)")
+            wait = ("If the kernel waits on another rank or core (a collective or point-to-point op), find the rank that "
+                    "never arrived: its own error is the cause" if timed_out else
+                    "If it happens during graph capture, try enforce_eager / disabling ACL graph to confirm")
+            source = decode("507034" if timed_out else "507015")
             return Finding(
-                "AI Core / vector core exception on the device",
-                f"The CANN report says the device raised an {core.group(0)} while running an operator: the kernel faulted "
-                "(out-of-range address, bad input shape or dtype, or a bug in the operator). Any aclnn/stream error printed "
-                "after it (507011, 507015, 507035, ERR00100) is its consequence.",
+                CONTEXT_TITLES["aicore-timeout"] if timed_out else "AI Core / vector core exception on the device",
+                f"The CANN report says the device raised an {core.group(0)} {how}. Any aclnn/stream error printed after it "
+                "(507011, 507014, 507015, 507034, 507035, ERR00100) is its consequence.",
                 ("Rerun with ASCEND_LAUNCH_BLOCKING=1 to find the operator (the report names it with its task and stream)",
                  "Read the device log (plog) for the operator name and the reason; try the newest CANN / vllm-ascend release that fixes the operator",
-                 "If it happens during graph capture, try enforce_eager / disabling ACL graph to confirm"),
-                evidence(link), (decode("507015").source if decode("507015") else "",), key="aicore", family="operator", kind="aicore-exception",
-                notes=self._notes(link),
+                 wait),
+                evidence(link), (source.source if source else "",), key="aicore", family="operator",
+                kind="aicore-timeout" if timed_out else "aicore-exception", notes=self._notes(link),
             )
         decoded = self._decoded(link)
         if not decoded:

@@ -41,6 +41,10 @@ ERRNO = lazy(r"\(errno: (\d+) - |\"errno\":(\d+)\b|[{,] ?errno:(\d+)\b")
 # use") and as issue titles quote it ("EADDRINUSE (-98) error when setting up NCCL communicator").
 ERRNO_NAMES = {"ENOSPC": 28, "EDQUOT": 122, "EMFILE": 24, "EADDRINUSE": 98, "EACCES": 13, "EROFS": 30, "ENOMEM": 12, "EPERM": 1}
 ERRNO_NAME_SOURCE = r"\b(" + "|".join(ERRNO_NAMES) + r")\b"
+# The runtime's words for an AI Core / vector core kernel that ran past its time limit rather than faulted ("Kernel task
+# happen error, retCode=0x30, [vector core timeout]", "[Error]: The aicore execution times out.", "[aicore timeout]"):
+# the classifier's prefilter lets these lines join their CANN report, and analyzers/codes.py reads them.
+AICORE_TIMEOUT_WORDS = r"(?i:(?:vector |ai ?)core (?:execution )?tim(?:eout|ed out))|\[aicore timeout\]"
 ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # The runtime's stream-capture codes (acl.yaml: ACL_ERROR_RT_CAPTURE_DEPENDENCY .. ACL_ERROR_STREAM_CAPTURE_CONFLICT,
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
