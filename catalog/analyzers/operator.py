@@ -129,13 +129,23 @@ class OperatorParams(Analyzer):
 #   custom device. A keyed CPU / GPU miss is a dtype or build matter, not this class.
 # - PyTorch's dispatcher (OperatorEntry::reportError): "Could not run 'aten::x' with arguments from the 'npu' backend."
 #   — torch_npu renames PrivateUse1 to npu (older: 'PrivateUse1', torch_npu 1.x 'XLA'). The 'CPU' backend is another
-#   class (an NPU-only op handed CPU tensors), and an Autograd* key a missing backward registration.
+#   class (an NPU-only op handed CPU tensors), and an Autograd* key a missing backward registration. A sparse, quantized
+#   or nested tensor's key on the NPU ('Sparsenpu', 'SparsePrivateUse1') is the same class for that layout.
+# - MindSpore's Ascend kernel selection (kernel_select_ascend.cc, CollectNotMatchMessage): "Can not find any available
+#   kernel info for: Xxx. Maybe the operator is not supported on Ascend platform." — neither an AI Core nor an AI CPU
+#   kernel exists for the operator. Its sibling "Can not select a valid kernel info for [X]" (kernels exist, not for
+#   these dtypes / shapes) is an input matter, not this class.
 NO_DEVICE_KERNEL = lazy(
     r"\b(?P<mop>\w+): implementation for device (?P<mdev>(?:npu|xla)(?::\d+)?) not found"
     r"|The kernel `(?P<pop>\w+)` is not registered\."
     r"|The kernel with key \((?P<pdev>npu|ascend|npu_\w+), [\w(), ]{0,80}?\) of kernel `(?P<pkop>\w+)` is not registered"
-    r"|Could not run '(?P<top>[\w:.]+)' with arguments from the '(?P<tdev>npu|NPU|PrivateUse1|XLA)' backend"
+    r"|Could not run '(?P<top>[\w:.]+)' with arguments from the '(?P<tdev>(?:Sparse(?:Csr)?|Quantized|NestedTensor)?"
+    r"(?:npu|NPU|PrivateUse1)|XLA)' backend"
+    r"|Can not find any available kernel info for: (?P<msop>\w+)\. Maybe the operator is not supported on Ascend platform"
 )
+MS_KERNEL_SELECT = ("https://github.com/mindspore-ai/mindspore/blob/2b08f1dcba8a942102addb8c8bc08d9f24445eed/mindspore/ccsrc/plugin/"
+                    "device/ascend/hal/device/kernel_select_ascend.cc")
+MS_OPS = "https://www.mindspore.cn/docs/en/master/api_python/operator_list.html"
 MMCV_REGISTRY = "https://github.com/open-mmlab/mmcv/blob/011ba9a1c946fc34ae0f7e28e6c5aabb4ab0a9f3/mmcv/ops/csrc/common/pytorch_device_registry.hpp"
 MMCV_NPU = "https://mmcv.readthedocs.io/en/latest/get_started/build.html"
 PADDLE_KERNELS = "https://github.com/PaddlePaddle/Paddle/blob/03bae73b2646d7f4ba98d2101fa68b2c20928dce/paddle/phi/core/kernel_factory.cc"
@@ -176,6 +186,15 @@ class OpNoDeviceKernel(Analyzer):
                    "suites' NPU configs do), or a supported dtype",
                    "Upgrade paddle-custom-npu (PaddleCustomDevice) to a release that adds the kernel, matched with the installed paddlepaddle")
             sources = (PADDLE_KERNELS, PADDLE_NPU)
+        elif m.group("msop"):
+            op, where = m.group("msop"), "MindSpore"
+            cause = (f"MindSpore's Ascend kernel selection found neither an AI Core (TBE) nor an AI CPU kernel for {op}: the "
+                     "operator has no implementation on Ascend in the installed MindSpore and CANN (an operator only the "
+                     "GPU / CPU backends have, or one that a newer release adds).")
+            fix = (f"Replace {op} with operators MindSpore lists as supported on Ascend (its operator list shows the platforms "
+                   "of each), or run that part with device_target='CPU'",
+                   "Upgrade MindSpore with its matching CANN to a release whose operator list has it on Ascend")
+            sources = (MS_KERNEL_SELECT, MS_OPS)
         else:
             op, where = m.group("top"), "PyTorch"
             cause = (f"PyTorch's dispatcher found no kernel for {op} on the '{m.group('tdev')}' backend, the key torch_npu "

@@ -3,7 +3,9 @@
 - DRV-op-no-npu-kernel: a framework's dispatcher has no kernel for the operator on the NPU — mmcv's C++ op registry
   (pytorch_device_registry.hpp), Paddle's phi KernelFactory (kernel_factory.cc: the kernel name not registered at all,
   or the npu/ascend key), PyTorch's dispatcher (OperatorEntry::reportError, the 'npu' / 'PrivateUse1' / torch_npu 1.x
-  'XLA' key). Each wording below is the one its source emits; the near misses are other classes and stay so.
+  'XLA' key, the layout-prefixed 'Sparsenpu'), MindSpore's Ascend kernel selection (kernel_select_ascend.cc). Each
+  wording below is the template its source emits (the operator names are examples); the near misses are other classes
+  and stay so.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ def _without(catalog, ids):
     "could be because the operator doesn't exist for this backend, or was omitted during the selective/custom build "
     "process (if using custom build).",
     "NotImplementedError: Could not run 'aten::bucketize.Tensor' with arguments from the 'XLA' backend.",
+    # a sparse tensor on the NPU: the renamed key keeps the layout prefix
+    "NotImplementedError: Could not run 'aten::_sparse_coo_tensor_with_dims_and_tensors' with arguments from the "
+    "'Sparsenpu' backend.",
+    # MindSpore's Ascend kernel selection with no AI Core nor AI CPU kernel (kernel_select_ascend.cc)
+    "RuntimeError: Can not find any available kernel info for: Unique. Maybe the operator is not supported on Ascend "
+    "platform.",
 ])
 def test_each_framework_wording_names_the_missing_npu_kernel(explain_text, text):
     top, seen = top_of(explain_text, text + "\n")
@@ -69,6 +77,8 @@ def test_the_mmcv_wording_is_read_without_its_entry(catalog, tmp_path):
     "not registered and fail to fallback to CPU one.",
     # mmcv on a CUDA device: a CUDA build problem, not the NPU
     "RuntimeError: nms_impl: implementation for device cuda:0 not found.",
+    # MindSpore found kernels, none for these dtypes / shapes: an input matter
+    "TypeError: Can not select a valid kernel info for [Gather] in AI CORE or AI CPU kernel info candidates list.",
 ])
 def test_near_misses_are_not_a_missing_npu_kernel(explain_text, text):
     _, seen = top_of(explain_text, text + "\n")
