@@ -133,7 +133,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, modelarch, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -144,6 +144,7 @@ def registry() -> tuple[Analyzer, ...]:
         oserror.CheckpointWrite,
         device.DeviceVisibility,
         device.CudaOnNpu,
+        mindspore.MindSporeDevice,
         library.SharedLibrary,
         opbuild.CannPython,
         versions.VersionPairs,
@@ -166,6 +167,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.ParallelDivisibility,
         verl.HydraKey,
         cliargs.UnusedArguments,
+        operator.OpNoDeviceKernel,
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,

@@ -118,3 +118,94 @@ class OperatorParams(Analyzer):
             key=f"param:{op}:{arg}:{what}", family="dtype" if quant or bf16 else "operator",
             kind="quant-rollout-dtype" if quant else ("bf16-unsupported-on-device" if bf16 else "aclnn-param-unsupported"),
         )
+
+
+# A framework's dispatcher found no kernel for an operator on the device the tensors are on. Each framework words it its
+# own way, but the class is one: the operator (or this variant of it) has no NPU implementation in the installed build.
+# - mmcv's C++ op registry (pytorch_device_registry.hpp): "nms_impl: implementation for device npu:0 not found." —
+#   torch_npu's tensors report "npu:N", torch_npu 1.x's "xla:N".
+# - PaddlePaddle's phi KernelFactory (kernel_factory.cc): "The kernel `sync_batch_norm` is not registered." (no kernel of
+#   that name in this build for any device: a GPU-only kernel on the NPU plugin), or the keyed form for the npu/ascend
+#   custom device. A keyed CPU / GPU miss is a dtype or build matter, not this class.
+# - PyTorch's dispatcher (OperatorEntry::reportError): "Could not run 'aten::x' with arguments from the 'npu' backend."
+#   — torch_npu renames PrivateUse1 to npu (older: 'PrivateUse1', torch_npu 1.x 'XLA'). The 'CPU' backend is another
+#   class (an NPU-only op handed CPU tensors), and an Autograd* key a missing backward registration. A sparse, quantized
+#   or nested tensor's key on the NPU ('Sparsenpu', 'SparsePrivateUse1') is the same class for that layout.
+# - MindSpore's Ascend kernel selection (kernel_select_ascend.cc, CollectNotMatchMessage): "Can not find any available
+#   kernel info for: Xxx. Maybe the operator is not supported on Ascend platform." — neither an AI Core nor an AI CPU
+#   kernel exists for the operator. Its sibling "Can not select a valid kernel info for [X]" (kernels exist, not for
+#   these dtypes / shapes) is an input matter, not this class.
+NO_DEVICE_KERNEL = lazy(
+    r"\b(?P<mop>\w+): implementation for device (?P<mdev>(?:npu|xla)(?::\d+)?) not found"
+    r"|The kernel `(?P<pop>\w+)` is not registered\."
+    r"|The kernel with key \((?P<pdev>npu|ascend|npu_\w+), [\w(), ]{0,80}?\) of kernel `(?P<pkop>\w+)` is not registered"
+    r"|Could not run '(?P<top>[\w:.]+)' with arguments from the '(?P<tdev>(?:Sparse(?:Csr)?|Quantized|NestedTensor)?"
+    r"(?:npu|NPU|PrivateUse1)|XLA)' backend"
+    r"|Can not find any available kernel info for: (?P<msop>\w+)\. Maybe the operator is not supported on Ascend platform"
+)
+MS_KERNEL_SELECT = ("https://github.com/mindspore-ai/mindspore/blob/2b08f1dcba8a942102addb8c8bc08d9f24445eed/mindspore/ccsrc/plugin/"
+                    "device/ascend/hal/device/kernel_select_ascend.cc")
+MS_OPS = "https://www.mindspore.cn/docs/en/master/api_python/operator_list.html"
+MMCV_REGISTRY = "https://github.com/open-mmlab/mmcv/blob/011ba9a1c946fc34ae0f7e28e6c5aabb4ab0a9f3/mmcv/ops/csrc/common/pytorch_device_registry.hpp"
+MMCV_NPU = "https://mmcv.readthedocs.io/en/latest/get_started/build.html"
+PADDLE_KERNELS = "https://github.com/PaddlePaddle/Paddle/blob/03bae73b2646d7f4ba98d2101fa68b2c20928dce/paddle/phi/core/kernel_factory.cc"
+PADDLE_NPU = "https://github.com/PaddlePaddle/PaddleCustomDevice/tree/develop/backends/npu"
+TORCH_DISPATCH = "https://github.com/pytorch/pytorch/blob/0046a72e189bb931f8932dc6c40780ef485cea4d/aten/src/ATen/core/dispatch/OperatorEntry.cpp"
+TORCH_NPU_OPS = "https://github.com/Ascend/pytorch/blob/master/README.md"
+
+
+class OpNoDeviceKernel(Analyzer):
+    id = "DRV-op-no-npu-kernel"
+    title = "The operator has no kernel for the NPU in the installed framework"
+    family = "operator"
+    stops_run = "the operator has no NPU kernel, so every call to it fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        m = next((m for t in (link.message, *link.detail) if (m := NO_DEVICE_KERNEL.search(t))), None)
+        if m is None:
+            return None
+        if m.group("mop"):
+            op, where = m.group("mop").removesuffix("_impl"), "mmcv"
+            cause = (f"mmcv's C++ operator {op} dispatches on the device of its input tensors and has no implementation registered "
+                     f"for {m.group('mdev')} (the NPU as torch_npu reports it): the installed mmcv was built without its NPU "
+                     "operators, or this operator has no NPU version in that mmcv release.")
+            fix = ("Install an mmcv built with its NPU operators (built from source with MMCV_WITH_OPS=1 FORCE_NPU=1 against the "
+                   "installed torch / torch_npu / CANN), in a release whose NPU operator list has this operator",
+                   f"Or keep {op} off the NPU: run it on CPU tensors (.cpu() before, .npu() after) or use a model config without it")
+            sources = (MMCV_REGISTRY, MMCV_NPU)
+        elif m.group("pop") or m.group("pkop"):
+            op, where = m.group("pop") or m.group("pkop"), "PaddlePaddle"
+            cause = (f"Paddle's kernel registry has no kernel `{op}` for the device the program runs on"
+                     + (f" ({m.group('pdev')})" if m.group("pdev") else " (none of that name in this build at all: a kernel "
+                        "only the GPU build has, such as sync_batch_norm, on the NPU plugin)")
+                     + ". On Ascend, Paddle runs through the paddle-custom-npu plugin, which registers a kernel only for the "
+                     "operators (and dtypes) it supports.")
+            fix = (f"Use an operator the NPU plugin supports instead of {op} (for sync_batch_norm: plain batch_norm, as the model "
+                   "suites' NPU configs do), or a supported dtype",
+                   "Upgrade paddle-custom-npu (PaddleCustomDevice) to a release that adds the kernel, matched with the installed paddlepaddle")
+            sources = (PADDLE_KERNELS, PADDLE_NPU)
+        elif m.group("msop"):
+            op, where = m.group("msop"), "MindSpore"
+            cause = (f"MindSpore's Ascend kernel selection found neither an AI Core (TBE) nor an AI CPU kernel for {op}: the "
+                     "operator has no implementation on Ascend in the installed MindSpore and CANN (an operator only the "
+                     "GPU / CPU backends have, or one that a newer release adds).")
+            fix = (f"Replace {op} with operators MindSpore lists as supported on Ascend (its operator list shows the platforms "
+                   "of each), or run that part with device_target='CPU'",
+                   "Upgrade MindSpore with its matching CANN to a release whose operator list has it on Ascend")
+            sources = (MS_KERNEL_SELECT, MS_OPS)
+        else:
+            op, where = m.group("top"), "PyTorch"
+            cause = (f"PyTorch's dispatcher found no kernel for {op} on the '{m.group('tdev')}' backend, the key torch_npu "
+                     "registers its NPU kernels under: the installed torch_npu implements no NPU version of this operator "
+                     "(or of this overload).")
+            fix = ("Upgrade torch and torch_npu together to a release whose operator list has it (torch_npu's release notes "
+                   "list the operators each release adds)",
+                   f"Or compute {op} on CPU (move its inputs with .cpu(), and the result back with .npu()), or replace the "
+                   "call with operators the NPU supports")
+            sources = (TORCH_DISPATCH, TORCH_NPU_OPS)
+        return Finding(
+            f"{op} has no NPU kernel in the installed {where}", f"{link.short_type}: {m.group(0)[:200]}. {cause}", fix,
+            evidence(link), sources, key=f"no-npu-kernel:{where}:{op}", family="operator", kind="op-not-supported-on-npu",
+        )
