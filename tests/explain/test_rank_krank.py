@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
 DEV = Path(__file__).parent / "realworld" / "dev"
 
 
@@ -35,3 +38,34 @@ def test_a_title_opening_with_a_known_message_is_still_read(explain_text):
     # near miss: the opening-words reading itself stays for titles ("<message's first words> when …")
     _, top = explain_text("Communication_Error_Bind_IP_Port(EJ0003): Failed to bind the IP port. when starting two servers\n")
     assert top is not None and top.entry.id == "ARL-E322"
+
+
+# --- an entry that reads a link more broadly than an analyzer's class yields to it (refined_by) ------------------------
+
+@pytest.mark.parametrize("name", ["ptoas-pr467.log", "ptoas-pr720.log"])
+def test_an_ai_core_report_that_says_timed_out_is_the_time_out_not_the_fault_entry(explain_text, name):
+    # the EZ9999 report names an AI Core / vector core exception (ARL-E330: a kernel that faulted) and its TraceBack says
+    # the kernel timed out ("[aicore timeout]", "[vector core timeout]"): the code analyzer's time-out finding is the
+    # answer, the entry is listed below it
+    result, top = explain_text(_paste(name))
+    assert top is not None and (top.entry.id, top.basis, top.kind) == ("DRV-code", "derived", "aicore-timeout")
+    assert "ARL-E330" in [d.entry.id for d in result.diagnoses[1:]]
+
+
+def test_an_ai_core_fault_still_reads_as_the_entry(explain_text):
+    # near miss: the same report whose TraceBack names a fault, not a time-out, stays ARL-E330
+    paste = _paste("ptoas-pr467.log").replace("retCode=0x30, [vector core timeout]", "retCode=0x31, [vector core exception]")
+    _, top = explain_text(paste)
+    assert top is not None and top.entry.id == "ARL-E330" and top.kind == "aicore-exception"
+
+
+def test_refined_by_is_read_from_the_yaml_and_kept_by_the_cache():
+    from ascendrl.catalog.entries import _from_data, _to_data, parse_catalog_text
+
+    text = (ROOT / "catalog" / "known_failures" / "torch_npu_cann_hccl.yaml").read_text(encoding="utf-8")
+    entries, problems = parse_catalog_text(text, "torch_npu_cann_hccl.yaml")
+    e330 = next(e for e in entries if e.id == "ARL-E330")
+    assert e330.refined_by == ("aicore-timeout",)
+    assert all(e.refined_by == () for e in entries if e.id != "ARL-E330")  # optional: absent means none
+    again, _ = _from_data(_to_data((entries, problems)))
+    assert next(e for e in again if e.id == "ARL-E330") == e330
