@@ -193,6 +193,9 @@ MAX_TITLE_WORDS = 16
 TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
 TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
                          "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
+# The labels of the suggestion block CANN prints under every registered error ("suggestion": {"Possible Cause", "Solution"}
+# in the runtime's error_code.json): template words any error's block opens with, never a title's opening words.
+SUGGESTION_LABEL = lazy(r"^(?:Possible Cause|Solution)\s*:")
 
 
 ZH_STRERROR_TEXT = lazy("|".join(ZH_STRERROR))
@@ -1024,7 +1027,10 @@ class Classifier:
 
     def _opening_words(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         """A title that opens with the first words of a known message, then says where it happened ("[Bug] NPU out of
-        memory when tp=2"): the message those words begin (three words and 16 characters at least, as _known_head)."""
+        memory when tp=2"): the message those words begin (three words and 16 characters at least, as _known_head).
+        A line of CANN's suggestion block ("Possible Cause: 1. For the GetNext operator, …") opens with template words."""
+        if SUGGESTION_LABEL.match(stripped):
+            return []
         words = stripped.split()
         for k in range(min(len(words), MAX_TITLE_WORDS), 2, -1):
             if k < len(words) and words[k].lower() not in TITLE_JOINS:

@@ -62,6 +62,9 @@ class KnownFailure:
     consequences: tuple[str, ...] = ()
     generic: bool = False  # a wrapper or catch-all (RayTaskError, ERR99999): never the root cause when something specific matched
     zh: str | None = None
+    # Root-cause classes (an analyzer finding's kind) narrower than this entry's reading of the same line: where an
+    # analyzer recognises one of them on the link this entry names, that finding is the diagnosis and the entry its echo.
+    refined_by: tuple[str, ...] = ()
     origin: str = ""  # file:line it was loaded from
 
 
@@ -153,8 +156,8 @@ def _from_data(data: dict[str, Any]) -> tuple[list[KnownFailure], list[CatalogPr
     for row in data["entries"]:
         fields = dict(row)
         fields["signatures"] = tuple(Signature(**sig) for sig in row["signatures"])
-        for name in ("fix", "sources", "consequences"):
-            fields[name] = tuple(row[name])
+        for name in ("fix", "sources", "consequences", "refined_by"):
+            fields[name] = tuple(row.get(name) or ())
         entries.append(KnownFailure(**fields))
     return entries, [CatalogProblem(**p) for p in data["problems"]]
 
@@ -285,6 +288,7 @@ def _entry(data: Any, where: str, sig_lines: Sequence[int] = ()) -> tuple[KnownF
         consequences=tuple(str(c) for c in (data.get("consequences") or ())),
         generic=bool(data.get("generic", False)),
         zh=data.get("zh"),
+        refined_by=tuple(str(k) for k in (data.get("refined_by") or ())),
         origin=where,
     )
     return entry, rejected

@@ -209,6 +209,11 @@ def derive(
             # On a link no entry names, an analyzer may defer to a wrapper entry of its family (codes).
             link.families = () if namer is not None else tuple(e.family for e in catalog)
             findings = _findings(analyzers, link, chain, facts)
+            if specific and all(_refined(e, findings) for e in specific):
+                # every entry naming the link reads it more broadly than a finding's class (ARL-E330's AI Core exception
+                # for a kernel the report says timed out): that finding names the link, the entries become its echo
+                findings.sort(key=lambda found: not any(found[1].kind in e.refined_by for e in specific))
+                specific, namer = [], None
             item: DerivedItem | None = None
             if namer is not None:
                 tier, top = 3, namer.id
@@ -297,6 +302,11 @@ def _findings(analyzers: tuple[Analyzer, ...], link: Link, chain: Chain, facts: 
         if finding is not None:
             found.append((analyzer, finding))
     return found
+
+
+def _refined(entry: KnownFailure, findings: list[tuple[Analyzer, Finding]]) -> bool:
+    """Whether an analyzer's finding on the link recognises a class the entry lists as narrower than its own reading."""
+    return bool(entry.refined_by) and any(finding.kind in entry.refined_by for _, finding in findings)
 
 
 def _names_own_line(catalog: list[KnownFailure], link: Link, positions: dict[str, tuple[str, int]]) -> KnownFailure | None:
