@@ -884,12 +884,12 @@ class Classifier:
                 and _a_report(stripped) and not LEVEL_TAG.match(stripped):
             entries = self._opening_words(stripped)
         if not entries and exc is not None:
-            joined = self._wrapped(text, block, end)
-            if joined is not None:
+            for joined in self._wrapped(text, block, end):
                 tail = {e.id for e, _ in self.matcher.entries_in(joined[len(text):])}
                 entries = [(e, s) for e, s in self.matcher.entries_in(joined) if e.id not in tail]  # matched across the cut only
                 if entries:
                     text = stripped = joined.strip()
+                    break
             if not entries:
                 entries = self._known_head(stripped)
         if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
@@ -1049,17 +1049,24 @@ class Classifier:
         head = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))[0].strip()
         return head if QUOTED_VALUE.match(head) else None
 
-    def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
-        """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""
+    def _wrapped(self, text: str, block: bytes, end: int) -> list[str]:
+        """An exception line whose message continues on the next line (terminal or log-driver wrapping): the joined line.
+
+        A terminal's hard wrap cuts at its width, often inside a word ("… the maximum number o" / "f tokens …"): where the
+        cut falls between two letters or digits the line is tried joined as it was cut, then with a space.
+        """
         if not block or end >= len(block) or len(text) < 40:
-            return None
+            return []
         nxt_end = block.find(b"\n", end + 1)
         nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
         nxt_text, _ = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))
         head = nxt_text.strip()
         if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or head.startswith(("Traceback", "[", "(")):
-            return None
-        return f"{text.rstrip()} {head}" if not text.endswith("-") else text + head
+            return []
+        if text.endswith("-"):
+            return [text + head]
+        spaced = f"{text.rstrip()} {head}"
+        return [text + head, spaced] if text[-1:].isalnum() and head[:1].isalnum() else [spaced]
 
     def _opening_phrase(self, stripped: str) -> tuple[re.Match, str] | None:
         """A title that opens with a message the engine reads without its type (chains.PHRASE: an OS error's strerror, a
