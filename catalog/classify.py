@@ -32,7 +32,7 @@ from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
-from .normalize import strip_escapes, strip_prefixes
+from .normalize import strip_escapes, strip_escapes_text, strip_prefixes
 from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
 from .run_settings import GUARD as SETTINGS_LINE
 from .run_settings import PREFILTER as SETTINGS_PREFILTER
@@ -199,6 +199,22 @@ SUGGESTION_LABEL = lazy(r"^(?:Possible Cause|Solution)\s*:")
 
 
 ZH_STRERROR_TEXT = lazy("|".join(ZH_STRERROR))
+# A one-sentence paste read as the error message it states (Classifier._lone_sentence): words that state a failure, and the
+# heads that make a line a log record rather than a message (a level word or tag, glog's "E1204 11:18:17" head).
+MAX_LONE = 400
+# Python's built-in exception classes a title may type in lower case ("importerror: …so: undefined symbol").
+LOWER_TYPES = {t.lower(): t for t in (
+    "ImportError", "ModuleNotFoundError", "RuntimeError", "ValueError", "TypeError", "KeyError", "AttributeError",
+    "OSError", "FileNotFoundError", "PermissionError", "AssertionError", "IndexError", "MemoryError", "NotImplementedError",
+    "ConnectionError", "ConnectionRefusedError", "TimeoutError", "NameError", "ZeroDivisionError", "RecursionError")}
+# A line that opens with a name and a colon ("ArrowInvalid: …", "Tip: …", "pip: …"): a type, a program or a label of its own,
+# which the typed readers judge; a person's sentence does not open so.
+NAME_HEAD = lazy(r"^[A-Za-z_][\w.]*\s?:")
+LOWER_TYPE = lazy(r"^(" + "|".join(LOWER_TYPES) + r")\s*:")
+LONE_FAILURE = lazy(r"(?i)error|fail|\b(?:not|cannot|can't|unable|invalid|exceed\w*|overflow\w*|too (?:long|large|big|many|small|few)"
+                    r"|mismatch\w*|unsupported|missing|undefined|denied|refused|timed? ?out)\b")
+LONE_RECORD = lazy(r"^\W{0,3}(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|NOTICE|CRITICAL|FATAL|TRACE)\b|\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]"
+                   r"|^\[?[EFWI]\d{4} \d\d:\d\d|" + chains.QUIET_ANYWHERE.pattern)
 
 
 def _english_strerror(text: str) -> str:
@@ -680,6 +696,8 @@ class Classifier:
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             self._line(block[start:end], name, line_no + 1, block, end)
+        if self._paste and not self._read_anything():
+            self._lone_sentence(block, name, base)
         # Newlines are counted once per block: up to the last candidate above, then on to the end.
         if self.trackers or self.hits:
             pos = block.rfind(PROGRESS)
@@ -705,6 +723,43 @@ class Classifier:
                 self._paste_only.add(end)
             start = end + 1
         return iter(sorted(found))
+
+    def _read_anything(self) -> bool:
+        """Whether any line so far was read as something: a catalog match, a chain link, a process death."""
+        return bool(self.hits or self.deaths or self.chains) or any(
+            t.chain is not None and t.chain.links for t in self.trackers.values())
+
+    def _lone_sentence(self, block: bytes, name: str, base: int) -> None:
+        """A paste that is one sentence stating a failure, and nothing else read it: the sentence is the error.
+
+        A person who pastes a single line ("Input prompt (6768 tokens) is too long and exceeds limit of 4096", "the
+        socversion Ascend910B1 of bin package does not match the current device socverison Ascend310P3", an issue title
+        "LMcache install failed：CUDA_HOME environment variable is not set") pastes the error message without the type
+        the program raised it with. Read as ``Exception: <sentence>`` (the base class: the type was not pasted), so the
+        analyzers and the similar-failure fallback see its words. Not a log record (a level word or tag opens it, or a
+        quiet level is named), not a sentence naming an exception class or quoting code (the typed readers judged those),
+        not one about handling or fixing an error (_a_report), and only when it states a failure (LONE_FAILURE).
+        """
+        lines = [(i, raw) for i, raw in enumerate(block.split(b"\n")) if raw.strip()]
+        if len(lines) != 1:
+            return
+        index, raw = lines[0]
+        line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
+        text, prefix = strip_prefixes(line)
+        if prefix or text.strip() != line:
+            return  # a program's record (a logger's or a shipper's head came off): not a person's sentence
+        text = text.strip()
+        if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
+            text = text[tag.end():]
+        if len(text) > MAX_LONE or len(text.split()) < 3 or LONE_RECORD.search(text) is not None or not _a_report(text):
+            return
+        if (lower := LOWER_TYPE.match(text)) is not None:  # a title typed in lower case: the type as Python prints it
+            self._line(f"{LOWER_TYPES[lower.group(1)]}: {text[lower.end():].lstrip()}".encode(), name, base + index + 1)
+            return
+        if (chains.BARE_TYPE.search(text) is not None or chains.CODE_LINE.search(text) is not None or NAME_HEAD.match(text) is not None
+                or GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None):
+            return  # an exception class, code, or words one of the engine's readers looked at and declined; or no failure
+        self._line(f"Exception: {text}".encode(), name, base + index + 1)
 
     def _dump_lines(self, block: bytes, name: str) -> None:
         """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""
@@ -832,12 +887,12 @@ class Classifier:
                 and _a_report(stripped) and not LEVEL_TAG.match(stripped):
             entries = self._opening_words(stripped)
         if not entries and exc is not None:
-            joined = self._wrapped(text, block, end)
-            if joined is not None:
+            for joined in self._wrapped(text, block, end):
                 tail = {e.id for e, _ in self.matcher.entries_in(joined[len(text):])}
                 entries = [(e, s) for e, s in self.matcher.entries_in(joined) if e.id not in tail]  # matched across the cut only
                 if entries:
                     text = stripped = joined.strip()
+                    break
             if not entries:
                 entries = self._known_head(stripped)
         if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
@@ -997,17 +1052,24 @@ class Classifier:
         head = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))[0].strip()
         return head if QUOTED_VALUE.match(head) else None
 
-    def _wrapped(self, text: str, block: bytes, end: int) -> str | None:
-        """An exception line whose message continues on the next line (terminal or log-driver wrapping)."""
+    def _wrapped(self, text: str, block: bytes, end: int) -> list[str]:
+        """An exception line whose message continues on the next line (terminal or log-driver wrapping): the joined line.
+
+        A terminal's hard wrap cuts at its width, often inside a word ("… the maximum number o" / "f tokens …"): where the
+        cut falls between two letters or digits the line is tried joined as it was cut, then with a space.
+        """
         if not block or end >= len(block) or len(text) < 40:
-            return None
+            return []
         nxt_end = block.find(b"\n", end + 1)
         nxt = block[end + 1 : nxt_end if nxt_end != -1 else len(block)][:MAX_EXCERPT]
         nxt_text, _ = strip_prefixes(nxt.decode("utf-8", "replace").rstrip("\r\n"))
         head = nxt_text.strip()
         if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or head.startswith(("Traceback", "[", "(")):
-            return None
-        return f"{text.rstrip()} {head}" if not text.endswith("-") else text + head
+            return []
+        if text.endswith("-"):
+            return [text + head]
+        spaced = f"{text.rstrip()} {head}"
+        return [text + head, spaced] if text[-1:].isalnum() and head[:1].isalnum() else [spaced]
 
     def _opening_phrase(self, stripped: str) -> tuple[re.Match, str] | None:
         """A title that opens with a message the engine reads without its type (chains.PHRASE: an OS error's strerror, a
