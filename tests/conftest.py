@@ -14,6 +14,15 @@ from ascendrl.preflight.host import Host
 
 HOSTS = Path(__file__).parent / "hosts"
 NPU_SMI = HOSTS / "npu-smi"
+
+
+def rules_measured_here() -> frozenset[str]:
+    """Rules read on the machine running the command even under --root (free disk, /dev/shm): their status is that
+    machine's, so a test on a fixture host leaves them out (CI has had under R001's 50 GiB free)."""
+    from ascendrl.preflight.rules import all_rules
+    from ascendrl.preflight.rules.resources import SharedMemory, _FreeSpace
+
+    return frozenset(rule.id for rule in all_rules() if isinstance(rule, (_FreeSpace, SharedMemory)))
 IMAGE_NPU_SMI = "usr/local/sbin/npu-smi"  # where the fixture hosts keep their npu-smi, as real hosts do
 SITE = "usr/local/python3.11.13/lib/python3.11/site-packages"
 

@@ -49,10 +49,9 @@ def test_the_readme_sample_is_what_its_command_prints():
     proc = subprocess.run([*command[:4], sys.executable, "-m", "ascendrl", *command[5:]], capture_output=True, text=True, cwd=ROOT, timeout=120)
     # Disk and /dev/shm are measured on the machine running the command even with --root, so
     # their status is that machine's (CI once had under 50 GiB free: R001 warned). Compare the rest.
-    from preflight.rules import all_rules
-    from preflight.rules.resources import SharedMemory, _FreeSpace
+    from conftest import rules_measured_here
 
-    live = {rule.id for rule in all_rules() if isinstance(rule, (_FreeSpace, SharedMemory))}
+    live = rules_measured_here()
     assert {"ARL-R001", "ARL-R002", "ARL-R006"} <= live
     statuses = lambda text: dict((i, s) for s, i in re.findall(r"^  (PASS|FAIL|WARN|SKIP) (ARL-\w+)", text, re.M))  # noqa: E731
     shown = lambda text: {(s, i) for i, s in statuses(text).items() if s in ("FAIL", "WARN") and i not in live}  # noqa: E731

@@ -6,9 +6,10 @@ import json
 import shutil
 import subprocess
 import sys
+from itertools import takewhile
 from pathlib import Path
 
-from conftest import HOSTS, NPU_SMI
+from conftest import HOSTS, NPU_SMI, rules_measured_here
 
 VERL_SCRIPTS = Path(__file__).parents[1] / "recipes" / "verl_npu_scripts"
 VLLM = VERL_SCRIPTS / "special_npu_run_qwen2_5_05b_grpo.sh"  # actor_rollout_ref.rollout.name=vllm
@@ -108,7 +109,14 @@ def test_second_apply_has_no_empty_heading_and_status_says_failures_remain(tmp_p
     first = fix(tmp_path, root, script, "--apply")
     assert "Before → after:" in first.stdout and first.returncode == 1  # applied, yet C-rule failures remain
     second = fix(tmp_path, root, script, "--apply")
-    assert "Nothing to change" in second.stdout and "Before → after:" not in second.stdout
+    assert "Nothing to change" in second.stdout
+    # No empty heading. Rows may remain only for rules read on the machine running the test (its free disk can be
+    # under R001's 50 GiB wherever the caches go), unchanged by the second apply.
+    lines = second.stdout.splitlines()
+    if "Before → after:" in lines:
+        rows = list(takewhile(lambda line: line.startswith("  "), lines[lines.index("Before → after:") + 1 :]))
+        assert rows and {row.split(":")[0].strip() for row in rows} <= rules_measured_here()
+        assert all(row.split(": ", 1)[1].split(" → ")[0] == row.split(" → ")[1] for row in rows), rows
     assert second.returncode == 1 and "have no automatic fix:" in second.stdout
 
 
