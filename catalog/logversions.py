@@ -54,7 +54,7 @@ _ANYWHERE = (
 )
 _ENV = lazy(r"\b(ASCEND_(?:RT_)?VISIBLE_DEVICES)=['\"]?([\d,]+)")
 _CANN = lazy(r"(?:ascend-toolkit/|\bcann-?|CANN[ :]+v?)(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)
-_PIP_CONFLICT = lazy(r"\b([\w.-]+) (\d[\w.+-]*) requires ([\w.-]+)[^,]*, but you have ([\w.-]+) (\d[\w.+-]*) which is incompatible")
+_PIP_CONFLICT = lazy(r"\b([\w.-]+) (\d[\w.+-]*) requires ([\w.-]+)(?:[^,]|,(?=\s*[<>=!~]))*, but you have ([\w.-]+) (\d[\w.+-]*) which is incompatible")
 
 # The release-shaped forms, each from where it is printed (case as the tools print it, or any):
 _VER = r"v?(\d+(?:\.\d+)+(?:[.-]?(?:rc|a|b|alpha|beta|post|dev)\.?\d*)*(?:\+[\w.]+)?)"

@@ -31,6 +31,16 @@ def test_pip_conflict_names_what_is_installed_not_what_is_required():
     assert versions_in(line) == [("torch_npu", "2.7.1.dev20250724"), ("torch", "2.8.0+cpu")]
 
 
+
+def test_pip_conflict_reads_a_requirement_of_several_comma_joined_specifiers():
+    # pip joins a requirement's specifiers with commas (the Hunyuan-MT issue 18 paste, from a LLaMA-Factory install)
+    line = ("llamafactory 0.9.4.dev0 requires transformers!=4.52.0,<=4.55.0,>=4.49.0, "
+            "but you have transformers 4.56.1 which is incompatible.")
+    assert pip_conflict(line) == ("llamafactory", "0.9.4.dev0", "transformers!=4.52.0,<=4.55.0,>=4.49.0",
+                                  "transformers", "4.56.1")
+    # a comma that does not start another specifier still ends the requirement: not a conflict line
+    assert pip_conflict("x 1 requires y, and z, but you have y 2 which is incompatible.") is None
+
 def test_classifier_collects_a_pasted_environment_without_calling_it_a_failure():
     c = Classifier(load_catalog())
     c.feed_stream(io.BytesIO((ENV_7587 + PIP_LIST_3793).encode()), "paste")
