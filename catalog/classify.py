@@ -1284,7 +1284,7 @@ class Classifier:
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
                           basis="derived", evidence=item.evidence, kind=item.kind)
-            candidates.append(((0 if item.fatal else 1, int(item.demoted_by is not None), 1 + int(item.weak), item.order), d))
+            candidates.append(((0 if item.fatal else 1, int(item.demoted_by is not None), 1 + int(item.weak or _bare_code(item)), item.order), d))
         diagnoses = tuple(d for _, d in sorted(candidates, key=lambda c: c[0]))
         specific_fatal = any(d.fatal and not d.entry.generic and d.demoted_by is None for d in diagnoses) or any(
             d.fatal and not d.entry.generic for d in diagnoses if d.basis == "catalog"
@@ -1309,6 +1309,11 @@ class Classifier:
             return None
         chosen = min(options, key=lambda o: o[0])[1]
         return UnknownError(chosen.type, chosen.message[:MAX_EXCERPT], chosen.file, chosen.line, _innermost_user_frame(chosen.frames))
+
+
+def _bare_code(item: Any) -> bool:
+    """A derived finding that only decodes a code (kind 'code-XXXX'): any finding naming a root-cause class outranks it."""
+    return item.kind.startswith("code-")
 
 
 def _logger_record(line: str) -> tuple[str, str] | None:
