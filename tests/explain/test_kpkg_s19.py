@@ -1,4 +1,5 @@
-"""DRV-package on a transformers model family's config / processor object lacking an attribute another package reads."""
+"""Session 19, kpkg: DRV-package on a transformers model family's config / processor object lacking an attribute another
+package reads; DRV-library on a library the OS's packages install (libGL, libglib, libsndfile, libaio, libquadmath, libgomp)."""
 
 from __future__ import annotations
 
@@ -59,4 +60,30 @@ def test_near_misses_stay_as_they_were(catalog):
 def test_healthy_lines_naming_these_classes_are_not_fatal(catalog):
     log = ("INFO 01-01 00:00:00 [processing.py:10] Loaded Qwen2VLProcessor for Qwen/Qwen2-VL-7B-Instruct\n"
            "WARNING Qwen3MoeConfig has no attribute rope_parameters set; using rope_theta\n")
+    assert not classify(catalog, log).fatal
+
+
+def test_each_system_library_names_its_os_package(catalog):
+    for lib, deb in (("libGL.so.1", "libgl1"), ("libgthread-2.0.so.0", "libglib2.0-0"), ("libsndfile.so.1", "libsndfile1"),
+                     ("libaio.so.1", "libaio1"), ("libquadmath.so.0", "libquadmath0"),
+                     ("libgomp.so.1", "libgomp1")):
+        result = classify(catalog, f"ImportError: {lib}: cannot open shared object file: No such file or directory\n")
+        assert top(result) == ("DRV-library", "missing-dependency"), lib
+        assert any(deb in step for step in result.diagnoses[0].entry.fix), (lib, result.diagnoses[0].entry.fix)
+
+
+def test_other_libraries_keep_their_reading(catalog):
+    # a library no row names stays a search-path finding; CANN's and CUDA's keep theirs
+    for lib, kind in (("libfoo_private.so.3", "ld-library-path-missing"), ("libnuma.so.1", "ld-library-path-missing"),
+                      ("libascendcl.so", "cann-env-not-sourced"), ("libcudart.so.12", "cuda-only-package-on-npu")):
+        result = classify(catalog, f"ImportError: {lib}: cannot open shared object file: No such file or directory\n")
+        assert result.diagnoses and result.diagnoses[0].kind == kind, (lib, top(result))
+    # a name that only starts like a row's is not that row (libGLU, libGLX are other packages)
+    result = classify(catalog, "ImportError: libGLU.so.1: cannot open shared object file: No such file or directory\n")
+    assert top(result) != ("DRV-library", "missing-dependency")
+
+
+def test_a_warning_that_a_system_library_is_missing_is_not_fatal(catalog):
+    log = ("WARNING 01-01 00:00:00 [x.py:1] Failed to load libGL.so.1: cannot open shared object file: No such file or directory; "
+           "rendering disabled\nINFO step:1 - loss:0.5\n")
     assert not classify(catalog, log).fatal
