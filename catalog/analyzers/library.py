@@ -45,6 +45,21 @@ DRIVER_LIBS = lazy(r"^lib(?:ascend_hal|drvdsmi_host|dcmi|c_sec_drv|mmpa_drv)\.so
 # libtorchcodec_core<N> (and torchaudio's FFmpeg backend) link against.
 FFMPEG_LIBS = lazy(r"^lib(?:avutil|avcodec|avformat|avdevice|avfilter|swscale|swresample|postproc)\.so")
 TORCHCODEC = "https://github.com/meta-pytorch/torchcodec/blob/v0.16.0/src/torchcodec/_internally_replaced_utils.py"
+# Libraries a Linux distribution's packages install, never pip: the Python package that loads them cannot bring them, so
+# a slim container image or a minimal host lacks them. The loader's name (group 2 of CANNOT_OPEN) -> (who loads it, the
+# Debian / Ubuntu package, the RHEL / openEuler package).
+SYSTEM_LIBS = {
+    "libGL.so": ("opencv-python's cv2 (the opencv-python-headless wheel needs no libGL)", "libgl1", "libglvnd-glx (or mesa-libGL)"),
+    "libgthread-2.0.so": ("opencv-python's cv2", "libglib2.0-0", "glib2"),
+    "libglib-2.0.so": ("opencv-python's cv2", "libglib2.0-0", "glib2"),
+    "libsndfile.so": ("soundfile (audio decoding in datasets and reward code)", "libsndfile1", "libsndfile"),
+    "libaio.so": ("DeepSpeed's async_io op (NVMe offload)", "libaio1", "libaio"),
+    "libquadmath.so": ("gfortran-built code (libgfortran: SciPy / OpenBLAS builds, common on aarch64)", "libquadmath0", "libquadmath"),
+    "libgomp.so": ("OpenMP-parallel native code (onnxruntime, CPU kernels of compiled extensions)", "libgomp1", "libgomp"),
+}
+SYSTEM_LIB_SOURCES = ("https://github.com/containers/ramalama/pull/2031", "https://github.com/libsndfile/libsndfile/issues/297",
+                      "https://github.com/deepspeedai/DeepSpeed/issues/6972", "https://github.com/AnacondaRecipes/aggregate/issues/32",
+                      "https://github.com/microsoft/onnxruntime/issues/6020")
 CUDA_LIBS = lazy(r"^lib(?:cuda|cudart|cudnn\w*|cublas\w*|nvrtc\w*|nccl|nvToolsExt|cufft|curand|cusparse\w*|nvidia-ml)\.so")
 # torch_npu's CANN check at import: a CANN variable unset or pointing at a missing folder ("… please run 'source set_env.sh'").
 CANN_VARS = lazy(r"ASCEND_(?:HOME|OPP|RUNTIME|COMPILER|TOOLKIT_HOME|AICPU)_PATH\b.{0,120}?(?:not set|does not exist|not exist)|run '?source [\w/.-]*set_env\.sh", re.I)
@@ -150,6 +165,18 @@ class SharedLibrary(Analyzer):
                  "conda install -c conda-forge 'ffmpeg<8') in the image or env that runs the job",
                  "Check: ffmpeg -version; ldconfig -p | grep " + lib.split(".")[0]),
                 evidence(link), (TORCHCODEC, LDSO), key=f"lib:{lib}", family="compat", kind="missing-dependency",
+            )
+        if (row := SYSTEM_LIBS.get(lib)) is not None:
+            user, deb, rpm = row
+            return Finding(
+                f"A system library is not installed: {path.rsplit('/', 1)[-1]} (OS package {deb} / {rpm})",
+                f"The dynamic loader could not find {path}. It is a library of the operating system's packages, which pip never "
+                f"installs (its usual user: {user}), and the image or host that ran this does not have the package (slim "
+                "container images and minimal server installs leave it out).",
+                (f"Install the OS package into the image or host that runs the job: apt-get install -y {deb} (Debian / Ubuntu); "
+                 f"yum install -y {rpm} (RHEL, CentOS, openEuler)",
+                 f"Check: ldconfig -p | grep {lib.split('.')[0]}; in a Dockerfile, add it to the image's package list"),
+                evidence(link), SYSTEM_LIB_SOURCES + (LDSO,), key=f"lib:{lib}", family="compat", kind="missing-dependency",
             )
         if CUDA_LIBS.match(lib):
             return Finding(

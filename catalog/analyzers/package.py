@@ -127,14 +127,78 @@ def dist(module: str) -> str:
 
 
 @functools.cache
-def class_owners() -> dict[str, str]:
-    """{class name: import name of the package that defines it}, from class_owners.yaml."""
+def _owners_data() -> dict:
+    """class_owners.yaml as read."""
     from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
 
     import yaml
 
-    data = yaml.safe_load(resources.files(__package__).joinpath("class_owners.yaml").read_text(encoding="utf-8")) or {}
-    return {name: package for package, row in data.items() for name in row.get("names", ())}
+    return yaml.safe_load(resources.files(__package__).joinpath("class_owners.yaml").read_text(encoding="utf-8")) or {}
+
+
+@functools.cache
+def class_owners() -> dict[str, str]:
+    """{class name: import name of the package that defines it}, from class_owners.yaml."""
+    return {name: package for package, row in _owners_data().items() for name in row.get("names", ())}
+
+
+def _transformers_rows() -> dict:
+    return _owners_data().get("transformers") or {}
+
+
+def transformers_family_class(name: str) -> str:
+    """The suffix (Config, Processor, …) of a model family's configuration or processor class transformers defines, or ''."""
+    row = _transformers_rows()
+    families = set(row.get("families", ()))
+    for suffix in sorted(row.get("family_suffixes", ()), key=len, reverse=True):
+        if name.endswith(suffix) and name[: -len(suffix)] in families:
+            return suffix
+    return ""
+
+
+# Attributes a processor object has as its parts: reading one from a processor class that lacks it means another object
+# (an image processor or a bare tokenizer) was handed over, not that the release lacks it.
+# The same for a tokenizer's own attributes read from a processor (a processor passed where a tokenizer is expected).
+PROCESSOR_PARTS = frozenset(("tokenizer", "image_processor", "video_processor", "feature_extractor", "processor",
+                             "eos_token_id", "pad_token_id", "bos_token_id", "eos_token", "pad_token", "bos_token", "vocab_size"))
+REMOTE_CODE = lazy(r"[/\\]transformers_modules[/\\]")
+
+
+def transformers_class_attribute(link: Link, facts: Facts, name: str, attribute: str) -> Finding | None:
+    """A transformers model family's config / processor object lacks an attribute another package reads."""
+    suffix = transformers_family_class(name)
+    if not suffix or attribute in PROCESSOR_PARTS or any(REMOTE_CODE.search(f.path) for f in link.frames):
+        return None
+    caller = link.raiser
+    if caller == "transformers":
+        return None  # transformers' own code reading it: a bug or a model folder's config, not a pair
+    have = facts.versions.get("transformers", "")
+    major = re.match(r"(\d+)\.", have)
+    added = set(_transformers_rows().get("processor_attributes_added", ()))
+    too_old = "Processor" in suffix and attribute in added and not (major and int(major.group(1)) >= 5)
+    who = caller or "the calling code (vLLM, sglang, lmdeploy, a trainer)"
+    shown = f" (the log shows transformers {have})" if have else ""
+    if too_old:
+        cause = (f"{link.short_type}: '{name}' object has no attribute '{attribute}'. {who} reads the processor's special-token "
+                 f"attribute {attribute}, which transformers' processors set from release 4.47 on; the installed transformers{shown} "
+                 "is older than the release the caller was written for.")
+        fix = ("Upgrade transformers to the release the caller documents (at least 4.47 for image_token / video_token): "
+               "python -m pip install -U 'transformers>=4.47' (keep inside the caller's pin: pip check)",
+               "Check which transformers the job imports: python -c \"import transformers; print(transformers.__version__)\"")
+        kind, title = "transformers-too-old", f"transformers is older than its caller expects ({name} has no {attribute})"
+    else:
+        cause = (f"{link.short_type}: '{name}' object has no attribute '{attribute}'. {who} reads {attribute} from the {name} "
+                 f"that transformers{shown} built, and this release's class has no such attribute: the caller was written for "
+                 "another transformers release. Configuration attributes are renamed across releases as well as added (5.0 "
+                 "moved rope_theta / rope_scaling into rope_parameters), so compare the caller's transformers pin with the installed one.")
+        fix = ("Install the transformers release the caller pins (its requirements or setup.py; pip show transformers), "
+               "or the caller's release written for the installed transformers",
+               "If the attribute comes from the model folder (config.json), re-download the model files for that release")
+        kind, title = "package-mismatch", f"transformers and its caller do not match ({name} has no {attribute})"
+    return Finding(title[:160], cause, fix, evidence(link), (TRANSFORMERS_AUTO,), key=f"transformers-attr:{name}:{attribute}", kind=kind)
+
+
+TRANSFORMERS_AUTO = "https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/configuration_auto.py"
 
 
 def owner_of_name(name: str) -> str:
@@ -431,6 +495,8 @@ class PackageMismatch(Analyzer):
             owner = owner_of_name(m.group(1))
             caller = caller if caller and caller != owner else "vllm"
             what = f"{m.group(1)} has no attribute {m.group(2)}"
+        elif (m := OBJ_ATTR.search(msg)) and not class_owners().get(m.group(1)) and transformers_family_class(m.group(1)):
+            return transformers_class_attribute(link, facts, m.group(1), m.group(2))
         elif (m := OBJ_ATTR.search(msg)) and (owner := class_owners().get(m.group(1), "")):
             if caller == owner:
                 return None  # the class's own package reads an attribute it lacks: a bug there, not a pair
