@@ -1,0 +1,66 @@
+"""Operator / device / CANN-environment classes widened or named in session 19 (kcls).
+
+- ARL-E405 (widened): CANN's registered Unsupported_Operator messages, EZ3002 ('Optype [X] of Ops kernel [Y] is
+  unsupported. Reason: ...') and EZ3003 ('No supported Ops kernel and engine are found for [X], optype [Y]'), moved
+  from ARL-E331: the running SoC's operator information library has no entry for the op (or none for its format and
+  dtype), the operator-not-for-this-SoC class; E331 keeps the kernel-binary lookups of the aclnn path. Also
+  torch_npu's op-plugin refusing an interface on the running chip ('not support on this soc version', 'no longer
+  supported on Ascend950', 'supported only on the Ascend950 platform and after').
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import top_of
+
+
+@pytest.mark.parametrize("text, entry_id", [
+    # EZ3002 as torch_npu's error block prints it under a vLLM engine (code in parentheses, message after it)
+    ("[PID: 1255038] 2025-11-26-11:43:03.835.873 Unsupported_Operator(EZ3002): Optype [TransData] of Ops kernel "
+     "[AIcoreEngine] is unsupported. Reason: [tbe-custom]:op type TransData is not found in this op store.", "ARL-E405"),
+    # EZ3002 with the code first, as the CANN report's header line
+    ("EZ3002: [PID: 2116992] 2026-07-08-02:38:38.087.548 Optype [TransData] of Ops kernel [AIcoreEngine] is unsupported. "
+     "Reason: [Dynamic shape check]: The format and dtype is not precisely equivalent to format and dtype in op "
+     "information library.", "ARL-E405"),
+    # EZ3003 as ATC and an issue title quote it
+    ("EZ3003: No supported Ops kernel and engine are found for [AddDsl], optype [AddDsl].", "ARL-E405"),
+    ("昇腾310p部署报错No supported Ops kernel and engine are found for [ResizeD154], optype [ResizeD].", "ARL-E405"),
+    # the entry's own forms still read as before
+    ("Op MoeDistributeDispatchV2 not support soc version ascend950", "ARL-E405"),
+    ("Get regInfo failed, The binary_info_config.json of socVersion [ascend910] does not support opType "
+     "[ApplyRotaryPosEmb].", "ARL-E405"),
+    # torch_npu's operator library refusing an interface of another chip generation
+    ("RuntimeError: npu_mla_prolog_v2 not support on this soc version, please use npu_mla_prolog_v3\n"
+     "[ERROR] 2026-03-01-10:00:00 (PID:1, Device:0, RankID:-1) ERR01007 OPS feature not supported", "ARL-E405"),
+    ("RuntimeError: Interface npu_prompt_flash_attention is no longer supported on Ascend950.", "ARL-E405"),
+    ("RuntimeError: _scaled_mm is supported only on the Ascend950 platform and after.", "ARL-E405"),
+])
+def test_each_form_names_its_class(explain_text, text, entry_id):
+    top, seen = top_of(explain_text, text + "\n")
+    assert top == entry_id, seen
+
+
+@pytest.mark.parametrize("text, entry_id", [
+    # the aclnn kernel-binary lookup stays ARL-E331 (kernels package missing or older), not the SoC entry
+    ("EZ9999: Inner Error! Op AddRmsNormQuant does not has any binary.", "ARL-E405"),
+    # an operator without an NPU kernel that torch_npu runs on the CPU is a warning of its own (ARL-E335)
+    ("[W compiler_depend.ts:51] Warning: CAUTION: The operator 'aten::isin.Tensor_Tensor_out' is not currently "
+     "supported on the NPU backend and will fall back to run on the CPU. This may have performance implications. "
+     "(function npu_cpu_fallback)", "ARL-E405"),
+    # GE's other operator messages (a compile failure) are not the op store's gap
+    ("E40021: Failed to compile Op [trans_Cast_2,]. (oppath: [Compile /usr/local/Ascend/ascend-toolkit/8.3.RC2/opp/"
+     "built-in/op_impl/ai_core/tbe/impl/dynamic/cast.py failed", "ARL-E405"),
+    # op-plugin's warning that foreach copy falls back from memcpyBatch (ASCEND_LOGW) refuses no operator
+    ("[W] The current situation does not support the use of the memcpyBatch interface in the foreach copy interface."
+     "There may be the following reasons:1.SOC version is not supported; 2.CANN version is not supported;", "ARL-E405"),
+])
+def test_near_misses_are_not_the_class(explain_text, text, entry_id):
+    _, seen = top_of(explain_text, text + "\n")
+    assert all(entry != entry_id for entry, _ in seen), seen
+
+
+def test_the_aclnn_binary_lookup_stays_e331(explain_text):
+    top, seen = top_of(explain_text, "EZ9999: Inner Error! Op AddRmsNormQuant does not has any binary.\n")
+    assert top == "ARL-E331", seen
+
