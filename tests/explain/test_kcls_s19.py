@@ -6,6 +6,10 @@
   dtype), the operator-not-for-this-SoC class; E331 keeps the kernel-binary lookups of the aclnn path. Also
   torch_npu's op-plugin refusing an interface on the running chip ('not support on this soc version', 'no longer
   supported on Ascend950', 'supported only on the Ascend950 platform and after').
+- ARL-E1430: a build's own SoC auto-detection failed (llama.cpp's CANN CMake, vllm-ascend's setup.py): npu-smi
+  missing or unreadable where the build ran, or a chip name the script has no rule for; set SOC_VERSION / SOC_TYPE.
+  The runtime's aclInit 'init soc version failed' (its own causes: device busy, stub HAL) and vllm-ascend's
+  unsupported-chip checks (ARL-E235) are not it.
 """
 
 from __future__ import annotations
@@ -35,6 +39,12 @@ from conftest import top_of
      "[ERROR] 2026-03-01-10:00:00 (PID:1, Device:0, RankID:-1) ERR01007 OPS feature not supported", "ARL-E405"),
     ("RuntimeError: Interface npu_prompt_flash_attention is no longer supported on Ascend950.", "ARL-E405"),
     ("RuntimeError: _scaled_mm is supported only on the Ascend950 platform and after.", "ARL-E405"),
+    # llama.cpp's CANN backend configure step, on one line as an issue title quotes it
+    ("CMake Error: Auto-detech ascend soc type failed, please specify manually or check ascend device working "
+     "normally.", "ARL-E1430"),
+    # vllm-ascend setup.py: the chip name npu-smi printed has no rule, and 0.11's build step without SOC_VERSION
+    ("ValueError: Unable to recognize chip name: Ascend910, please manually set env SOC_VERSION", "ARL-E1430"),
+    ("ValueError: SOC version is not set. Please set SOC_VERSION environment variable.", "ARL-E1430"),
 ])
 def test_each_form_names_its_class(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
@@ -54,6 +64,11 @@ def test_each_form_names_its_class(explain_text, text, entry_id):
     # op-plugin's warning that foreach copy falls back from memcpyBatch (ASCEND_LOGW) refuses no operator
     ("[W] The current situation does not support the use of the memcpyBatch interface in the foreach copy interface."
      "There may be the following reasons:1.SOC version is not supported; 2.CANN version is not supported;", "ARL-E405"),
+    # aclInit's own SoC read failing is the runtime's report (device busy, stub HAL), not a build's detection
+    ("        [Init][Version]init soc version failed, ret = 507008[FUNC:ReportInnerError][FILE:log_inner.cpp]"
+     "[LINE:145]", "ARL-E1430"),
+    # vllm-ascend refusing a chip it knows but does not support is ARL-E235
+    ("RuntimeError: Can not support soc_version: 104", "ARL-E1430"),
 ])
 def test_near_misses_are_not_the_class(explain_text, text, entry_id):
     _, seen = top_of(explain_text, text + "\n")
@@ -64,3 +79,12 @@ def test_the_aclnn_binary_lookup_stays_e331(explain_text):
     top, seen = top_of(explain_text, "EZ9999: Inner Error! Op AddRmsNormQuant does not has any binary.\n")
     assert top == "ARL-E331", seen
 
+
+@pytest.mark.parametrize("text", [
+    # a configure that detected the chip, and vllm-ascend's warning when SOC_VERSION and npu-smi disagree
+    "-- CANN: SOC_VERSION auto-detected is:Ascend910B3\n-- CANN: SOC_VERSION =  ascend910b3\n",
+    "WARNING:root:env SOC_VERSION: ascend910b1 is not equal to soc_version from npu-smi: ascend910b3\n",
+])
+def test_a_build_that_found_its_chip_is_not_fatal(explain_text, text):
+    result, _ = explain_text(text)
+    assert not result.fatal, [(d.entry.id, d.excerpt) for d in result.diagnoses]
