@@ -10,6 +10,9 @@
   missing or unreadable where the build ran, or a chip name the script has no rule for; set SOC_VERSION / SOC_TYPE.
   The runtime's aclInit 'init soc version failed' (its own causes: device busy, stub HAL) and vllm-ascend's
   unsupported-chip checks (ARL-E235) are not it.
+- ARL-E910 (widened): MindIE's atb_llm has the model_type's folder but no module for the checkpoint's variant
+  (No module named 'atb_llm.models.<type>.flash_causal_<type>_v2'): this MindIE release does not support the model.
+  atb_llm itself or its utilities missing (an install or PYTHONPATH matter) are not it.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ from conftest import top_of
     # vllm-ascend setup.py: the chip name npu-smi printed has no rule, and 0.11's build step without SOC_VERSION
     ("ValueError: Unable to recognize chip name: Ascend910, please manually set env SOC_VERSION", "ARL-E1430"),
     ("ValueError: SOC version is not set. Please set SOC_VERSION environment variable.", "ARL-E1430"),
+    # MindIE's model wrapper logging the router's failed import of a model variant's module
+    ("[2025-08-25 09:34:12.025+0800] [63670] [281459881996512] [batchscheduler] [ERROR] [model.py:61] : [Model]\t>>> "
+     "Exception:No module named 'atb_llm.models.qwen2_moe.flash_causal_qwen2_moe_v2'", "ARL-E910"),
+    ("ModuleNotFoundError: No module named 'atb_llm.models.deepseekv2.config_deepseekv2'", "ARL-E910"),
 ])
 def test_each_form_names_its_class(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
@@ -69,6 +76,9 @@ def test_each_form_names_its_class(explain_text, text, entry_id):
      "[LINE:145]", "ARL-E1430"),
     # vllm-ascend refusing a chip it knows but does not support is ARL-E235
     ("RuntimeError: Can not support soc_version: 104", "ARL-E1430"),
+    # atb_llm itself, or its utilities, missing is an install / PYTHONPATH matter, not an unsupported model
+    ("ModuleNotFoundError: No module named 'atb_llm'", "ARL-E910"),
+    ("ModuleNotFoundError: No module named 'atb_llm.utils.env'", "ARL-E910"),
 ])
 def test_near_misses_are_not_the_class(explain_text, text, entry_id):
     _, seen = top_of(explain_text, text + "\n")
