@@ -125,3 +125,49 @@ def strip_prefixes(text: str) -> tuple[str, str]:
             key += m.group(0).strip()
         text = text[m.end():]
     return text, key
+
+
+# A log copied as a string: a traceback or a CANN report inside a JSON value ({"detail":"…\n[Error]: …\n"}, an HTTP error
+# body, a Ray/serving framework's JSON response) or a Python repr of captured output ('Traceback (most recent call
+# last):\n  File …'): its newlines are the two characters backslash and n, so the whole report sits on one line that no
+# reader takes apart. Such a line (two escaped newlines at least) is read as the lines it encodes. A JSON log driver's
+# line ({"log":"…\n","stream":…}) has one, at its end, and stays as it is; so does a Windows path ("C:\new\node"), and
+# a string that some sentence quotes rather than one the line opens with (then it is that sentence's detail).
+ESCAPED_NL = re.compile(rb"(?<!\\)(?:\\r)?\\n")
+ESCAPED_QUOTE = re.compile(rb"\\([\"'\\/])")
+WINDOWS_PATH = re.compile(rb"(?<![\w])[A-Za-z]:\\[\w.$ -]")
+# The opener of the string before the first encoded line ('{"detail":"', "b'", a quote), and its closer after the last.
+STRING_OPEN = re.compile(rb"^\s*(?:\{\s*\"[\w.-]+\"\s*:\s*|\[\s*|\(\s*)?b?[\"']")
+STRING_CLOSE = re.compile(rb"[\"']\s*[}\])]*,?\s*$")
+MIN_ESCAPED = 2
+
+
+def unfold_escaped(block: bytes) -> bytes:
+    """``block`` with each line that carries an escaped log (MIN_ESCAPED ``\\n`` at least) written out as its lines.
+
+    The quotes the string escaped (``\\"``, ``\\'``) and an escaped backslash come back too, and the string's opener and
+    closer come off, so each encoded line reads as the program printed it. Other lines are the same bytes.
+    """
+    if b"\\n" not in block:
+        return block
+    pieces: list[bytes] = []
+    done = pos = 0
+    size = len(block)
+    while (hit := block.find(b"\\n", pos)) != -1:
+        start = block.rfind(b"\n", 0, hit) + 1
+        end = block.find(b"\n", hit)
+        end = size if end == -1 else end
+        line = block[start:end]
+        pos = end
+        if len(ESCAPED_NL.findall(line)) < MIN_ESCAPED or WINDOWS_PATH.search(line) or not STRING_OPEN.match(line):
+            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\n…',)", is that message's detail)
+        parts = ESCAPED_NL.split(line)
+        parts[0] = STRING_OPEN.sub(b"", parts[0])
+        parts[-1] = STRING_CLOSE.sub(b"", parts[-1])
+        unfolded = b"\n".join(ESCAPED_QUOTE.sub(rb"\1", p.replace(b"\\t", b"    ")) for p in parts if p.strip())
+        pieces += [block[done:start], unfolded]
+        done = end
+    if not pieces:
+        return block
+    pieces.append(block[done:])
+    return b"".join(pieces)
