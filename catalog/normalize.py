@@ -56,11 +56,13 @@ PREFIX = re.compile(
 )
 # torch's "[rankN]:", and vLLM-Omni's "[Stage-N] " in front of every line a pipeline stage's worker prints.
 RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?|\[Stage-\d+\] ")
-# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)". A Ray task's
+# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)", "(VllmWorker rank=0 pid=N)" and, in vLLM 0.10's
+# multiproc executor, "(VllmWorker TP0 pid=N)" (the rank a word of its own, as vllm-ascend's and vLLM's threads of Aug-Oct 2025
+# paste it; later releases write "(Worker_TP0 pid=N)"). A Ray task's
 # own name may carry parentheses and slashes when a pid follows it ("(execute_after_dependencies(run_lm)::checkpoints/
 # x-1T) pid=N, ip=X)", marin-community/marin#731).
 RAY_PREFIX = re.compile(
-    r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+|[\w.:<>/()-]+? pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+"
+    r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+| (?:TP|DP|PP|EP)\d+)*|pid=\d+|[\w.:<>/()-]+? pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+"
 )
 
 

@@ -134,3 +134,32 @@ def test_a_program_noting_an_import_error_it_handled_is_no_failure(tmp_path):
             "INFO: step 1 finished\n")
     result = _explain(tmp_path, text)
     assert not result.fatal, (result.diagnoses, result.unknown)
+
+
+# vLLM 0.10's multiproc executor names its workers "(VllmWorker TP0 pid=N)" (vllm-ascend#2754, #2763, #2800 paste it): the
+# prefix comes off like Ray's and vLLM's other process prefixes, so the worker's traceback is read as one.
+def test_a_vllm_worker_prefix_with_its_rank_as_a_word_comes_off():
+    from ascendrl.catalog.normalize import strip_prefixes
+
+    line = "(EngineCore_0 pid=715) (VllmWorker TP0 pid=720) ERROR 10-04 05:07:25 [multiproc_executor.py:596] Traceback (most recent call last):"
+    text, key = strip_prefixes(line)
+    assert text == "Traceback (most recent call last):" and "VllmWorker TP0 pid=720" in key, (text, key)
+
+
+def test_a_vllm_worker_traceback_under_that_prefix_is_read(tmp_path):
+    head = "(VllmWorker TP1 pid=406) ERROR 08-25 12:24:17 [multiproc_executor.py:596] "
+    text = "".join(head + line + "\n" for line in (
+        "WorkerProc hit an exception.",
+        "Traceback (most recent call last):",
+        '  File "/usr/local/lib/python3.11/site-packages/vllm/v1/executor/multiproc_executor.py", line 591, in worker_busy_loop',
+        "    output = func(*args, **kwargs)",
+        "ValueError: the sampler got an empty batch of logits for request 7"))
+    result = _explain(tmp_path, text)
+    assert result.unknown is not None and result.unknown.type == "ValueError", (result.diagnoses, result.unknown)
+
+
+def test_an_info_record_under_that_prefix_stays_quiet(tmp_path):
+    text = ("(VllmWorker TP0 pid=720) INFO 10-04 05:07:25 [gpu_model_runner.py:1892] Model loading took 15.3 GiB\n"
+            "(VllmWorker TP0 pid=720) WARNING 10-04 05:07:26 [fused_moe.py:727] Using default MoE config. ValueError: none\n")
+    result = _explain(tmp_path, text)
+    assert not result.fatal, (result.diagnoses, result.unknown)
