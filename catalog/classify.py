@@ -32,7 +32,7 @@ from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
-from .normalize import strip_escapes, strip_escapes_text, strip_prefixes
+from .normalize import strip_escapes, strip_escapes_text, strip_prefixes, unfold_escaped
 from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
 from .run_settings import GUARD as SETTINGS_LINE
 from .run_settings import PREFILTER as SETTINGS_PREFILTER
@@ -209,7 +209,39 @@ LOWER_TYPES = {t.lower(): t for t in (
     "ConnectionError", "ConnectionRefusedError", "TimeoutError", "NameError", "ZeroDivisionError", "RecursionError")}
 # A line that opens with a name and a colon ("ArrowInvalid: …", "Tip: …", "pip: …"): a type, a program or a label of its own,
 # which the typed readers judge; a person's sentence does not open so.
+# A built-in exception class spelled as words at the head of a paste's line, run into its message or followed by a comma
+# ("Import error sgl_kernel undefined symbol: …", "value error, the checkpoint …"): the class, and its message after it, as
+# Python prints them. Not with a colon: "Import error: …" is how a program prints a condition it handled and went on after.
+SPELLED_TYPE = lazy(r"^(?i:(import|module ?not ?found|value|runtime|type|key|attribute|assertion|index|name|os|file ?not ?found|permission"
+                    r"|memory|not ?implemented|timeout|connection(?: ?refused)?|recursion|zero ?division) ?error)(?:\s*,\s*|\s+)(?=[^\s:：])")
 NAME_HEAD = lazy(r"^[A-Za-z_][\w.]*\s?:")
+# A paste typed (or lower-cased by a chat tool) in lower case ("npu out of memory"): its words spelled as the catalog's
+# signatures spell them ("NPU out of memory"), used only when the line so spelled reads as a known message. A word is a
+# letter run not inside a path, a file name or a snake_case name ("torch_npu" stays as it is).
+CASED_WORD = lazy(r"(?<![\w./\\-])[A-Za-z][A-Za-z0-9]*(?![\w/-])")
+REGEX_ESCAPE = lazy(r"\\[A-Za-z]")
+MIN_CASED_LINE = 12
+
+
+def _cased_words(entries: Iterable[KnownFailure]) -> dict[str, str]:
+    """{a word in lower case: its spelling most signatures use}, for the words signatures mostly spell otherwise."""
+    forms: dict[str, dict[str, int]] = {}
+    for entry in entries:
+        for sig in entry.signatures:
+            for word in CASED_WORD.findall(REGEX_ESCAPE.sub(" ", sig.regex)):
+                if len(word) >= 2:
+                    seen = forms.setdefault(word.lower(), {})
+                    seen[word] = seen.get(word, 0) + 1
+    cased = {}
+    for lower, seen in forms.items():
+        best = max(seen, key=lambda w: (seen[w], w == lower))
+        if best != lower:
+            cased[lower] = best
+    return cased
+
+
+# A quiet level typed in lower case ("warning: value error in …"): a line that says so reports no failure.
+LOWER_QUIET = lazy(r"(?i)\b(?:warn(?:ing)?|info|debug|notice)\b")
 LOWER_TYPE = lazy(r"^(" + "|".join(LOWER_TYPES) + r")\s*:")
 LONE_FAILURE = lazy(r"(?i)error|fail|\b(?:not|cannot|can't|unable|invalid|exceed\w*|overflow\w*|too (?:long|large|big|many|small|few)"
                     r"|mismatch\w*|unsupported|missing|undefined|denied|refused|timed? ?out)\b")
@@ -509,6 +541,7 @@ class Classifier:
         self._streams: dict[str, tuple[bytes, int]] = {}
         self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
         self._word_heads: _WordHeads | None = None
+        self._cased: dict[str, str] | None = None  # the catalog's spelling of words (_spelled_as_known)
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
         self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
@@ -687,7 +720,7 @@ class Classifier:
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
-        block = strip_escapes(block)
+        block = unfold_escaped(strip_escapes(block))  # a report copied as a JSON / repr string: its lines, one each
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
@@ -790,6 +823,9 @@ class Classifier:
         stripped = text.strip()
         if self._paste and not prefix and (tag := TITLE_TAG.match(stripped)) is not None and tag.end() < len(stripped):
             stripped = stripped[tag.end():]  # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows
+        if self._paste and not prefix and len(stripped) >= MIN_CASED_LINE and stripped.islower() and stripped.isascii() \
+                and (cased := self._spelled_as_known(stripped)) is not None:
+            stripped = text = cased  # a lower-cased paste line, as the program printed it
         if self._paste and (said := STRERROR_TEXT.search(stripped)) is not None and said.group(0) not in chains.OS_STRERRORS:
             # strerror's text typed in another case in a title ("too many open files"): as the C library prints it
             canonical = {t.lower(): t for t in chains.OS_STRERRORS}
@@ -834,6 +870,10 @@ class Classifier:
                 and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
             exc = EXCEPTION.match(title.group(1))
             stripped = title.group(1) if exc is not None else stripped
+        if exc is None and self._paste and (spelled := SPELLED_TYPE.match(stripped)) is not None and _a_report(stripped) \
+                and not LOWER_QUIET.search(stripped):
+            said = f"{LOWER_TYPES[re.sub(' ', '', spelled.group(1)).lower() + 'error']}: {stripped[spelled.end():]}"
+            exc, stripped = EXCEPTION.match(said), said
         if exc is None and self._paste:
             exc, said = self._paste_reading(stripped)
             if exc is None and (opening := self._opening_phrase(stripped)) is not None:
@@ -1070,6 +1110,17 @@ class Classifier:
             return [text + head]
         spaced = f"{text.rstrip()} {head}"
         return [text + head, spaced] if text[-1:].isalnum() and head[:1].isalnum() else [spaced]
+
+    def _spelled_as_known(self, stripped: str) -> str | None:
+        """A lower-case line spelled as the catalog spells its words, when that reads as a known message (else None)."""
+        if self._cased is None:
+            self._cased = _cased_words(self.catalog.entries)
+        cased = CASED_WORD.sub(lambda m: self._cased.get(m.group(0), m.group(0)), stripped)
+        if cased == stripped or not _a_report(cased) or LOWER_QUIET.search(stripped):
+            return None
+        if self.matcher.entries_in(cased) or (len(cased) <= MAX_TITLE and self._opening_words(cased)):
+            return cased
+        return None
 
     def _opening_phrase(self, stripped: str) -> tuple[re.Match, str] | None:
         """A title that opens with a message the engine reads without its type (chains.PHRASE: an OS error's strerror, a
@@ -1352,8 +1403,8 @@ def _after_cjk(text: str) -> str:
         rest = text[m.end():].lstrip(": \t").lstrip("'`")
         if n >= 32 or not rest:
             break
-        if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest)):
-            return rest
+        if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest) or SPELLED_TYPE.match(rest)):
+            return rest  # (a class spelled as words, "报错：value error, …", is read as the class by _line)
     for n, m in enumerate(QUOTED.finditer(text)):
         if n >= 8:
             break

@@ -56,11 +56,13 @@ PREFIX = re.compile(
 )
 # torch's "[rankN]:", and vLLM-Omni's "[Stage-N] " in front of every line a pipeline stage's worker prints.
 RANK = re.compile(r"\[(?:rank|default)\d+\]:\s?|\[Stage-\d+\] ")
-# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)" and "(VllmWorker rank=0 pid=N)". A Ray task's
+# Ray's "(WorkerDict pid=N, ip=X)", vLLM's "(EngineCore_DP0 pid=N)", "(VllmWorker rank=0 pid=N)" and, in vLLM 0.10's
+# multiproc executor, "(VllmWorker TP0 pid=N)" (the rank a word of its own, as vllm-ascend's and vLLM's threads of Aug-Oct 2025
+# paste it; later releases write "(Worker_TP0 pid=N)"). A Ray task's
 # own name may carry parentheses and slashes when a pid follows it ("(execute_after_dependencies(run_lm)::checkpoints/
 # x-1T) pid=N, ip=X)", marin-community/marin#731).
 RAY_PREFIX = re.compile(
-    r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+)*|pid=\d+|[\w.:<>/()-]+? pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+"
+    r"^(?:\((?:[\w.:<>-]+(?: (?:pid|rank|TP|DP|PP|EP)=\w+| (?:TP|DP|PP|EP)\d+)*|pid=\d+|[\w.:<>/()-]+? pid=\d+)(?:, ip=[0-9a-fA-F.:]+)?\)\s?)+"
 )
 
 
@@ -125,3 +127,49 @@ def strip_prefixes(text: str) -> tuple[str, str]:
             key += m.group(0).strip()
         text = text[m.end():]
     return text, key
+
+
+# A log copied as a string: a traceback or a CANN report inside a JSON value ({"detail":"…\n[Error]: …\n"}, an HTTP error
+# body, a Ray/serving framework's JSON response) or a Python repr of captured output ('Traceback (most recent call
+# last):\n  File …'): its newlines are the two characters backslash and n, so the whole report sits on one line that no
+# reader takes apart. Such a line (two escaped newlines at least) is read as the lines it encodes. A JSON log driver's
+# line ({"log":"…\n","stream":…}) has one, at its end, and stays as it is; so does a Windows path ("C:\new\node"), and
+# a string that some sentence quotes rather than one the line opens with (then it is that sentence's detail).
+ESCAPED_NL = re.compile(rb"(?<!\\)(?:\\r)?\\n")
+ESCAPED_QUOTE = re.compile(rb"\\([\"'\\/])")
+WINDOWS_PATH = re.compile(rb"(?<![\w])[A-Za-z]:\\[\w.$ -]")
+# The opener of the string before the first encoded line ('{"detail":"', "b'", a quote), and its closer after the last.
+STRING_OPEN = re.compile(rb"^\s*(?:\{\s*\"[\w.-]+\"\s*:\s*|\[\s*|\(\s*)?b?[\"']")
+STRING_CLOSE = re.compile(rb"[\"']\s*[}\])]*,?\s*$")
+MIN_ESCAPED = 2
+
+
+def unfold_escaped(block: bytes) -> bytes:
+    """``block`` with each line that carries an escaped log (MIN_ESCAPED ``\\n`` at least) written out as its lines.
+
+    The quotes the string escaped (``\\"``, ``\\'``) and an escaped backslash come back too, and the string's opener and
+    closer come off, so each encoded line reads as the program printed it. Other lines are the same bytes.
+    """
+    if b"\\n" not in block:
+        return block
+    pieces: list[bytes] = []
+    done = pos = 0
+    size = len(block)
+    while (hit := block.find(b"\\n", pos)) != -1:
+        start = block.rfind(b"\n", 0, hit) + 1
+        end = block.find(b"\n", hit)
+        end = size if end == -1 else end
+        line = block[start:end]
+        pos = end
+        if len(ESCAPED_NL.findall(line)) < MIN_ESCAPED or WINDOWS_PATH.search(line) or not STRING_OPEN.match(line):
+            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\n…',)", is that message's detail)
+        parts = ESCAPED_NL.split(line)
+        parts[0] = STRING_OPEN.sub(b"", parts[0])
+        parts[-1] = STRING_CLOSE.sub(b"", parts[-1])
+        unfolded = b"\n".join(ESCAPED_QUOTE.sub(rb"\1", p.replace(b"\\t", b"    ")) for p in parts if p.strip())
+        pieces += [block[done:start], unfolded]
+        done = end
+    if not pieces:
+        return block
+    pieces.append(block[done:])
+    return b"".join(pieces)
