@@ -75,3 +75,22 @@ def test_a_typed_exception_with_frames_is_not_a_lone_sentence(catalog, tmp_path)
     assert lone(Link("bare", "Exception", "Input prompt (6768 tokens) is too long", "x.log", 1))
     assert not lone(Link("python", "Exception", "Input prompt (6768 tokens) is too long", "x.log", 1, frames=[frame]))
     assert not lone(Link("bare", "RuntimeError", "Input prompt (6768 tokens) is too long", "x.log", 1))
+
+
+# --- DRV-native-build: the NPU packages' setup.py wrapper "CMake configuration failed: <CalledProcessError>" (vllm-ascend
+# setup.py since v0.7.3, LMCache-Ascend's copy): the package's custom-op build, even when the failed command is the pybind11
+# lookup and no NPU word is pasted (dev verl-2706).
+def test_the_npu_setup_cmake_wrapper_is_the_custom_ops_build(catalog, tmp_path):
+    """ARL-E272 (vllm-ascend's build failing) names it with the finding folded in; without it the finding is the diagnosis."""
+    text = ("RuntimeError: CMake configuration failed: Command '['/home/user/envs/py310/bin/python', '-m', 'pybind11', "
+            "'--cmakedir']' returned non-zero exit status 2.\n")
+    _, seen = _explain(catalog, tmp_path, text)
+    assert seen and seen[0][1] == "custom-ops-build-failed", seen
+    _, seen = _explain(catalog, tmp_path, text, drop=["ARL-E272"])
+    assert seen and seen[0] == ("DRV-native-build", "custom-ops-build-failed"), seen
+
+
+def test_a_plain_subprocess_failure_is_not_a_native_build(explain_text):
+    text = "subprocess.CalledProcessError: Command '['git', 'clone', 'https://x/y']' returned non-zero exit status 128.\n"
+    _, seen = top_of(explain_text, text)
+    assert all(i != "DRV-native-build" for i, _ in seen), seen
