@@ -85,6 +85,21 @@ def raised(link: Link) -> bool:
     return link.kind in ("python", "remote", "bare")
 
 
+def lone(link: Link) -> bool:
+    """A paste of the error message alone, with no type: the classifier reads it as ``Exception: <sentence>``.
+
+    (classify._lone_sentence: one sentence, no frames, the base class for the type the person did not paste.) An
+    analyzer that recognises an emitter's exact sentence but checks the exception type first takes this link as any of
+    its types: the type was never pasted, so it cannot rule the sentence out.
+    """
+    return link.kind == "bare" and link.type == "Exception" and not link.frames
+
+
+def typed(link: Link, types: tuple[str, ...]) -> bool:
+    """The link was raised as one of ``types``, or it is a lone sentence whose type was not pasted (see lone)."""
+    return link.short_type in types or lone(link)
+
+
 def evidence(link: Link, limit: int = 6) -> tuple[str, ...]:
     lines = [link.text or f"{link.type}: {link.message}"]
     lines += [d for d in link.detail if d not in lines]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from ...lazyre import lazy
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, raised, typed
 
 HF_ARGPARSER = "https://github.com/huggingface/transformers/blob/main/src/transformers/hf_argparser.py"
 SWIFT_ARGS = "https://github.com/modelscope/ms-swift/blob/main/swift/llm/base.py"
@@ -26,7 +26,7 @@ class UnusedArguments(Analyzer):
     stops_run = "the arguments do not parse: nothing runs"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type != "ValueError":
+        if not raised(link) or not typed(link, ("ValueError",)):
             return None
         m = UNUSED.search(link.message)
         if m is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, raised, typed
 from ...lazyre import lazy
 
 PYARROW = "https://arrow.apache.org/docs/python/parquet.html"
@@ -100,7 +100,7 @@ class PromptLength(Analyzer):
     stops_run = "a prompt longer than the model takes fails the rollout; verl does not skip it"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type not in ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError"):
+        if not raised(link) or not typed(link, ("ValueError", "AssertionError", "RuntimeError", "BadRequestError", "NotImplementedError")):
             return None
         m = PROMPT_LONG.search(link.message)
         if m is None:
@@ -250,7 +250,7 @@ class DatasetColumns(Analyzer):
     stops_run = "a dataset without the columns the trainer reads fails the same way on every start"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type not in ("KeyError", "ValueError"):
+        if not raised(link) or not typed(link, ("KeyError", "ValueError")):
             return None
         row = ROW_KEY.match(link.message.strip()) if link.short_type == "KeyError" else None
         mapper = next((f for f in link.frames if MAP_FUNC.match(f.func)), None)

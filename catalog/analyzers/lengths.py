@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from ...lazyre import lazy
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, raised, typed
 
 VLLM_SCHEDULER = "https://github.com/vllm-project/vllm/blob/v0.8.5/vllm/config.py"
 VLLM_MODEL_LEN = "https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py"
@@ -39,7 +39,7 @@ class EngineLengths(Analyzer):
     stops_run = "the rollout engine refuses its config at start-up: a rerun fails the same way"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type not in TYPES:
+        if not raised(link) or not typed(link, TYPES):
             return None
         if (m := BATCHED.search(link.message)) is not None:
             return self._batched(link, m.group(1), m.group(2))

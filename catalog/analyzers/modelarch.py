@@ -12,7 +12,7 @@ import re
 
 from ..chain import Chain, Link
 from ...lazyre import lazy
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, raised, typed
 
 VLLM_REGISTRY = "https://github.com/vllm-project/vllm/blob/v0.8.5/vllm/model_executor/models/registry.py"
 VLLM_MODELS = "https://docs.vllm.ai/en/latest/models/supported_models.html"
@@ -31,7 +31,7 @@ class ModelArchitecture(Analyzer):
     stops_run = "the engine refuses the model at start-up: a rerun fails the same way"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type != "ValueError":
+        if not raised(link) or not typed(link, ("ValueError",)):
             return None
         m = UNSUPPORTED.search(link.message)
         if m is None:

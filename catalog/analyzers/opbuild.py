@@ -254,6 +254,12 @@ BUILD_COMMAND = lazy(r"Command '(.+?)(?:'\s*returned non-zero exit status (-?\d+
 BUILD_TOOL = lazy(r"(?<![\w/.-])(?:[\w/.-]*/)?(cmake|ninja|bisheng|ccec|g\+\+|gcc|g?make)(?![\w.-])")
 NPU_BUILD = lazy(r"(?i)ascend|torch_npu|\bcann\b|SOC_VERSION|\bbisheng\b|\bccec\b|\bnpu\b")
 EXIT_STATUS = lazy(r"returned non-zero exit status (-?\d+)")
+# The NPU packages' setup.py wrapper around their CMake step (vllm-ascend setup.py since v0.7.3, LMCache-Ascend's copy): it
+# wraps the cmake run and the pybind11 lookup before it ('python -m pybind11 --cmakedir'), so the command it quotes need
+# not name a build tool nor the NPU: the wrapper says both.
+SETUP_CMAKE = lazy(r"CMake configuration failed: ")
+SETUP_SOURCES = ("https://github.com/vllm-project/vllm-ascend/blob/v0.9.1/setup.py",
+                 "https://github.com/LMCache/LMCache-Ascend/blob/169ee7283de1f8ce3b26149f5bc1399fc45b2373/setup.py")
 SUBPROCESS_DOC = "https://docs.python.org/3/library/subprocess.html#subprocess.CalledProcessError"
 
 
@@ -267,10 +273,13 @@ class NativeBuild(Analyzer):
             return None
         text = " ".join([link.message, *link.detail])
         m = BUILD_COMMAND.search(link.message)
-        if m is None or (t := BUILD_TOOL.search(m.group(1))) is None or not NPU_BUILD.search(text):
+        if m is None:
+            return None
+        found = BUILD_TOOL.search(m.group(1))
+        if not SETUP_CMAKE.search(link.message) and (found is None or not NPU_BUILD.search(text)):
             return None
         status = m.group(2) or next((e.group(1) for t in (link.message, link.text, *link.detail) if (e := EXIT_STATUS.search(t))), "")
-        tool = t.group(1)
+        tool = found.group(1) if found else "cmake"
         why = ("Exit status 127 is the shell's 'command not found': a program the command runs (cmake, a compiler, "
                "or a tool CANN's set_env.sh should have put on PATH) is not installed or not on PATH. " if status == "127" else "")
         return Finding(
@@ -284,6 +293,8 @@ class NativeBuild(Analyzer):
              "source the CANN set_env.sh in the same shell, check cmake --version and gcc --version against the package's build "
              "requirements, and use the CANN and torch_npu releases it documents",
              "Or avoid the build: use the package's prebuilt wheel or image for your CANN, or its switch that skips the custom kernels if it has one"),
-            evidence(link), (SUBPROCESS_DOC, MATRIX), key=f"build:{tool}:{status}", family="compat", kind="custom-ops-build-failed",
+            evidence(link), (SUBPROCESS_DOC, MATRIX, *(SETUP_SOURCES if found is None else ())), key=f"build:{tool}:{status}",
+            family="compat", kind="custom-ops-build-failed",
             notes=(f"{tool} exited with status {status}",) if status else None,
         )
+

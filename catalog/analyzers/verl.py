@@ -13,7 +13,7 @@ import functools
 import re
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, typed
 from ...lazyre import lazy
 
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
@@ -129,7 +129,7 @@ class VerlCondition(Analyzer):
         # A ZeroDivisionError or TypeError raised while verl evaluates its own assert: a size in the condition is 0 or None.
         in_assert = link.short_type in ("ZeroDivisionError", "TypeError") and CONFIG_WORDS.search(link.statement)
         condition = f"{msg} ({link.statement})" if in_assert else msg
-        if link.short_type not in ("AssertionError", "ValueError") and not in_assert or not (
+        if not typed(link, ("AssertionError", "ValueError")) and not in_assert or not (
                 _in_verl(link) or link.kind == "bare" and CONFIG_WORDS.search(condition) and not FOREIGN.search(condition)):
             return None
         keys: list[str] = []
