@@ -32,7 +32,7 @@ from .codes import described as described_codes
 from .codes import extract as extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
-from .normalize import strip_escapes, strip_escapes_text, strip_prefixes, unfold_escaped
+from .normalize import UnfoldedLines, strip_escapes, strip_escapes_text, strip_prefixes, unfold_escaped_mapped
 from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
 from .run_settings import GUARD as SETTINGS_LINE
 from .run_settings import PREFILTER as SETTINGS_PREFILTER
@@ -720,7 +720,8 @@ class Classifier:
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
-        block = unfold_escaped(strip_escapes(block))  # a report copied as a JSON / repr string: its lines, one each
+        # A report copied as a JSON / repr string: its lines, one each; `unfolded` maps them back to the input's lines.
+        block, unfolded = unfold_escaped_mapped(strip_escapes(block))
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
@@ -728,19 +729,22 @@ class Classifier:
         for start, end in (self._paste_lines(block) if self._paste else self.matcher.candidate_lines(block)):
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
-            self._line(block[start:end], name, line_no + 1, block, end)
+            at = line_no if unfolded is None else base + unfolded.original(line_no - base)
+            self._line(block[start:end], name, at + 1, block, end)
         if self._paste and not self._read_anything():
-            self._lone_sentence(block, name, base)
+            self._lone_sentence(block, name, base, unfolded)
         # Newlines are counted once per block: up to the last candidate above, then on to the end.
         if self.trackers or self.hits:
             pos = block.rfind(PROGRESS)
             if pos != -1 and pos < counted_to:  # the last progress line is above the last candidate: count back
-                self.last_progress[name] = line_no - block.count(b"\n", pos, counted_to) + 1
+                at = line_no - block.count(b"\n", pos, counted_to)
             elif pos != -1:
                 line_no += block.count(b"\n", counted_to, pos)
                 counted_to = pos
-                self.last_progress[name] = line_no + 1
-        return line_no + block.count(b"\n", counted_to)
+                at = line_no
+            if pos != -1:
+                self.last_progress[name] = (at if unfolded is None else base + unfolded.original(at - base)) + 1
+        return line_no + block.count(b"\n", counted_to) - (0 if unfolded is None else unfolded.added)
 
     def _paste_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
         """A short paste's candidate lines, and the lines where a person names an error in words (PASTE_ONLY)."""
@@ -762,7 +766,7 @@ class Classifier:
         return bool(self.hits or self.deaths or self.chains) or any(
             t.chain is not None and t.chain.links for t in self.trackers.values())
 
-    def _lone_sentence(self, block: bytes, name: str, base: int) -> None:
+    def _lone_sentence(self, block: bytes, name: str, base: int, unfolded: UnfoldedLines | None = None) -> None:
         """A paste that is one sentence stating a failure, and nothing else read it: the sentence is the error.
 
         A person who pastes a single line ("Input prompt (6768 tokens) is too long and exceeds limit of 4096", "the
@@ -777,6 +781,7 @@ class Classifier:
         if len(lines) != 1:
             return
         index, raw = lines[0]
+        index = index if unfolded is None else unfolded.original(index)
         line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
         text, prefix = strip_prefixes(line)
         if prefix or text.strip() != line:

@@ -145,15 +145,47 @@ MIN_ESCAPED = 2
 
 
 def unfold_escaped(block: bytes) -> bytes:
+    """``block`` with each line that carries an escaped log written out as its lines (see unfold_escaped_mapped)."""
+    return unfold_escaped_mapped(block)[0]
+
+
+class UnfoldedLines:
+    """Where an unfolded block's lines came from: each escaped line became ``added + 1`` lines from ``first`` on.
+
+    A finding reports the line of the input it was read on, so a line of an unfolded report is reported at the one line
+    that carried the whole string, and every line after it at its own number in the input.
+    """
+
+    __slots__ = ("groups", "added")
+
+    def __init__(self, groups: list[tuple[int, int]]):
+        self.groups = groups  # (index of the first written-out line in the new block, lines added), in order
+        self.added = sum(added for _, added in groups)
+
+    def original(self, index: int) -> int:
+        """The input's 0-based line index for the new block's line ``index``."""
+        shift = 0
+        for first, added in self.groups:
+            if index < first:
+                break
+            if index <= first + added:
+                return first - shift
+            shift += added
+        return index - shift
+
+
+def unfold_escaped_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
     """``block`` with each line that carries an escaped log (MIN_ESCAPED ``\\n`` at least) written out as its lines.
 
     The quotes the string escaped (``\\"``, ``\\'``) and an escaped backslash come back too, and the string's opener and
-    closer come off, so each encoded line reads as the program printed it. Other lines are the same bytes.
+    closer come off, so each encoded line reads as the program printed it. Other lines are the same bytes. The map is
+    None when nothing was unfolded (the block comes back as it is).
     """
     if b"\\n" not in block:
-        return block
+        return block, None
     pieces: list[bytes] = []
-    done = pos = 0
+    groups: list[tuple[int, int]] = []
+    done = pos = written = 0  # written: newlines in the pieces so far
     size = len(block)
     while (hit := block.find(b"\\n", pos)) != -1:
         start = block.rfind(b"\n", 0, hit) + 1
@@ -162,14 +194,19 @@ def unfold_escaped(block: bytes) -> bytes:
         line = block[start:end]
         pos = end
         if len(ESCAPED_NL.findall(line)) < MIN_ESCAPED or WINDOWS_PATH.search(line) or not STRING_OPEN.match(line):
-            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\n…',)", is that message's detail)
+            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\\n…',)", is that message's detail)
         parts = ESCAPED_NL.split(line)
         parts[0] = STRING_OPEN.sub(b"", parts[0])
         parts[-1] = STRING_CLOSE.sub(b"", parts[-1])
         unfolded = b"\n".join(ESCAPED_QUOTE.sub(rb"\1", p.replace(b"\\t", b"    ")) for p in parts if p.strip())
+        first = written + block.count(b"\n", done, start)
+        added = unfolded.count(b"\n")
+        if added:
+            groups.append((first, added))
+        written = first + added
         pieces += [block[done:start], unfolded]
         done = end
     if not pieces:
-        return block
+        return block, None
     pieces.append(block[done:])
-    return b"".join(pieces)
+    return b"".join(pieces), (UnfoldedLines(groups) if groups else None)
