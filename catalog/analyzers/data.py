@@ -172,6 +172,13 @@ class TensorDevices(Analyzer):
 # reward classes are named for what they check (MathAccuracy, MultiModalAccuracyORM in swift/plugin/orm.py), so
 # "accura" and the ORM/PRM suffix count as reward names too, for a traceback cut before the reward frame.
 REWARD_ARGS = lazy(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-only) arguments?: (.+)$")
+# The same function called with arguments its definition does not take (CPython's "takes N positional arguments but M
+# were given" and "got an unexpected keyword argument 'x'"): the reward was written for another trainer's or release's
+# call (verl calls compute_score(data_source, solution_str, ground_truth, extra_info); EasyR1's reward workers pass two
+# positional arguments; TRL/ms-swift pass prompts, completions and every column as keywords).
+REWARD_CALL = lazy(r"([\w.]+)\(\) (?:takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:were|was) given"
+                   r"|got an unexpected keyword argument '(\w+)')")
+PY_CALL = "https://docs.python.org/3/reference/expressions.html#calls"
 REWARD_NAME = lazy(r"reward|score|verif|accura|(?-i:[OP]RM)\b", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
 
@@ -185,7 +192,9 @@ class RewardArguments(Analyzer):
         if not raised(link) or link.short_type != "TypeError":
             return None
         m = REWARD_ARGS.search(link.message)
-        if m is None or not (REWARD_NAME.search(m.group(1)) or any(REWARD_NAME.search(f.func) for f in link.frames[-2:])):
+        if m is None:
+            return self._call(link)
+        if not (REWARD_NAME.search(m.group(1)) or any(REWARD_NAME.search(f.func) for f in link.frames[-2:])):
             return None
         func = m.group(1)
         fields = re.findall(r"'(\w+)'", m.group(2))
@@ -201,6 +210,31 @@ class RewardArguments(Analyzer):
              f"Or change {func} to read the column your data has, with **kwargs for the rest"),
             evidence(link), (TRL_REWARDS, VERL_CONFIG), key=f"reward-args:{func}:{names}", family="data-model",
             kind="data-missing-field",
+        )
+
+    def _call(self, link: Link) -> Finding | None:
+        """The reward function's own signature does not fit the trainer's call: too many positional arguments, or a keyword it lacks."""
+        m = REWARD_CALL.search(link.message)
+        if m is None:
+            return None
+        func = m.group(1)
+        name = func.rsplit(".", 1)[-1] if func.rsplit(".", 1)[-1] not in ("__call__", "__init__") else func
+        # the function itself is the reward (a model class's forward() with "Reward" in it is a library API change)
+        if not REWARD_NAME.search(name) or "Model" in func or name in ("forward", "generate"):
+            return None
+        keyword = m.group(2)
+        what = f"the keyword argument {keyword!r}" if keyword else "more positional arguments than it takes"
+        return Finding(
+            f"Reward function {func}() does not take the trainer's arguments"[:160],
+            f"TypeError: {link.message[:200]}. The trainer called the reward function with {what}: the function was "
+            "written for another trainer's (or another release's) reward interface. verl calls compute_score(data_source, "
+            "solution_str, ground_truth, extra_info=…); TRL and ms-swift call reward functions with prompts and completions "
+            "and every dataset column as keywords; EasyR1's reward workers pass the response and the ground truth.",
+            (f"Change {func}() to the signature this trainer calls (for verl: def compute_score(data_source, solution_str, "
+             "ground_truth, extra_info=None)), and accept **kwargs so further fields do not break it",
+             "Or point the trainer at a reward function written for it (verl: custom_reward_function.path / .name)"),
+            evidence(link), (TRL_REWARDS, VERL_CONFIG, PY_CALL), key=f"reward-call:{func}:{keyword or ''}",
+            family="data-model", kind="reward-fn-signature-mismatch",
         )
 
 
