@@ -5,6 +5,7 @@
 - ARL-E1562: vllm-ascend refuses a model feature on 310P (MLA, sparse attention, KV transfer, attention state, pooling).
 - ARL-E1563: CANN's graph engine could not parse / build the graph (onnxruntime CANN EP graph mode, OpenCV DNN CANN).
 - ARL-E501 (widened): the 310P quantization scheme registry's refusal of a quant type.
+- ARL-E1564: vLLM's NPU platform refuses the checkpoint's quantization method (awq, gptq, fp8, mxfp4 …).
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ from conftest import top_of
      "NPU=0 ; hostname=d5624f2a4431 ; expr=ge::aclgrphBuildModel(graph, options, model);", "ARL-E1563"),
     ("[ERROR:0@22.642] global net_cann.cpp:291 compileCannGraph CANN graph check failed, ret = 1343266818", "ARL-E1563"),
     ("NotImplementedError: Unsupported quant_type=W4A4_DYNAMIC for layer_type=linear.", "ARL-E501"),
+    # vLLM's platform check, raised plainly and inside newer vLLM's pydantic ValidationError
+    ("ValueError: awq quantization is currently not supported in npu.", "ARL-E1564"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n  Value error, mxfp4 quantization "
+     "is currently not supported in npu. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]", "ARL-E1564"),
 ])
 def test_each_form_names_its_class(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
@@ -49,6 +54,8 @@ def test_each_form_names_its_class(explain_text, text, entry_id):
      "expr=aclrtSynchronizeStream(GetStream(kCannStreamDefault));", "ARL-E1561"),
     # OpenCV's plain ACL check (loadToDevice) is not the graph build
     ("[ERROR:0@12.013] global op_cann.cpp:258 loadToDevice CANN check failed, ret = 100000", "ARL-E1563"),
+    # the same platform check on ROCm is a GPU matter
+    ("ValueError: gptq_bitblas quantization is currently not supported in rocm.", "ARL-E1564"),
 ])
 def test_neighbours_are_not_these_classes(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text + "\n")
