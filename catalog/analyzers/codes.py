@@ -98,6 +98,13 @@ CONTEXT_KINDS = (
     # device's DMA engine failed a copy, e.g. its SMMU could not translate an address (hicann/runtime v9.1.0.pre,
     # errcode_manage.cc and device_error_proc.cc "there is a sdma error, sdma channel is …").
     (("507013",), re.compile(r"there is a sdma error|reason=\[sdma copy error\]"), "sdma-copy-failed"),
+    # CANN's own words that the operator has no implementation for the running SoC, under whatever code carries them
+    # (EZ9999 AclNN_Inner_Error, EZ9903, EZ1001): nnopbase's "Op %s not support soc version %s." (indv_executor.cpp),
+    # its regInfo check "The binary_info_config.json of socVersion [%s] does not support opType [%s]"
+    # (indv_executor_ext.cpp), and the ops-nn aclnn APIs' "support for %s is not implemented" with the SoC's name
+    # (ARL-E405 cites the three sources): the chip, not the installation, lacks the operator.
+    (None, re.compile(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
+                      r"|support for Ascend\w+ is not implemented"), "op-unsupported-on-soc"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
     (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
@@ -155,6 +162,7 @@ CONTEXT_KINDS = (
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
     "op-no-binary": "No kernel binary for the operator (the CANN ops / kernels package is missing, incomplete or older)",
+    "op-unsupported-on-soc": "The operator has no implementation for this SoC (the chip, not the installation, lacks it)",
     "device-lost-heartbeat": "The device stopped answering (task scheduler heartbeat lost)",
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
