@@ -13,6 +13,7 @@ compatibility matrices that ``ascendrl check`` uses (preflight/data/compat.yaml)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -495,6 +496,11 @@ def callback_arguments(link: Link, name: str, what: str, facts: Facts) -> Findin
     )
 
 
+# An error listed under another one's message, as a bullet or an ExceptionGroup's bar: "- ImportError: <msg>", "| OSError: <msg>".
+LISTED_ERROR = lazy(r"^\s*[-*|]\s+((?:ImportError|ModuleNotFoundError|OSError|AttributeError)): (.+)$")
+LISTING_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError", "OSError", "Exception", "ExceptionGroup", "BaseExceptionGroup"))
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -503,6 +509,20 @@ class PackageMismatch(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind in ("cann", "process", "hydra"):
             return None
+        if link.detail and link.short_type in LISTING_TYPES:
+            # A loader that tried several ways and lists each attempt's error under its own ("Error details from previous
+            # import attempts:\n- ImportError: …so: undefined symbol …", an ExceptionGroup's "| ImportError: …"): the
+            # first listed error this analyzer reads is the cause (the outer message joins them all, the later attempts'
+            # fallbacks too: "No module named 'common_ops'").
+            for line in link.detail:
+                m = LISTED_ERROR.match(line)
+                if m and m.group(2) != link.message:
+                    inner = dataclasses.replace(link, type=m.group(1), message=m.group(2)[:300])
+                    if (found := self._analyze(inner, chain, facts)) is not None:
+                        return found
+        return self._analyze(link, chain, facts)
+
+    def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
         if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or unknown_model_type(link, facts)) is not None:

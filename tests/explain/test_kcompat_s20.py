@@ -71,3 +71,18 @@ def test_a_call_inside_torch_tensor_does_not_make_torch_the_callee(catalog):
            'TypeError: format_reward_func() takes 1 positional argument but 2 were given\n')
     result = classify(catalog, log)
     assert top(result) == ("DRV-package", "package-mismatch") and "torch" not in result.diagnoses[0].entry.title
+
+
+def test_an_error_listed_under_a_loaders_message_is_read(catalog):
+    # a loader that lists each attempt's error under its own message (sgl_kernel's "Error details from previous import
+    # attempts", an ExceptionGroup's bars): the first listed error the analyzer reads names the pair
+    for bullet in ("- ", "| "):
+        log = ("ImportError: \n[mylib] CRITICAL: Could not load any ops library!\nError details from previous import attempts:\n"
+               f"{bullet}ImportError: /x/site-packages/mylib/ops.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa\n"
+               f"{bullet}ModuleNotFoundError: No module named 'ops'\n")
+        result = classify(catalog, log)
+        assert top(result) == ("DRV-package", "package-mismatch"), bullet
+        assert "torch" in result.diagnoses[0].entry.title
+    # a listed error the analyzer does not read leaves the outer one unexplained
+    log = "ImportError: \n[mylib] could not load\n- ImportError: something else went wrong\n"
+    assert top(classify(catalog, log))[0] != "DRV-package"
