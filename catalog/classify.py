@@ -1081,9 +1081,15 @@ class Classifier:
         """The line above ``start`` when it is a source line of a traceback (indented code, not a frame or carets)."""
         if not block or start <= 1:
             return ""
-        above = block[block.rfind(b"\n", 0, start - 1) + 1 : start - 1][:MAX_EXCERPT]
-        line = strip_prefixes(above.decode("utf-8", "replace").rstrip("\r\n"))[0]
-        code = line.strip()
+        for _ in range(2):  # Python 3.11+ prints a line of carets under the source line: the code is one further up
+            begin = block.rfind(b"\n", 0, start - 1) + 1
+            above = block[begin : start - 1][:MAX_EXCERPT]
+            line = strip_prefixes(above.decode("utf-8", "replace").rstrip("\r\n"))[0]
+            code = line.strip()
+            if code and not code.strip("^~ ") and begin > 1:
+                start = begin
+                continue
+            break
         if not line[:1].isspace() or not code or FRAME.match(code) or not code.strip("^~ "):
             return ""
         return code

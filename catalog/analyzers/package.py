@@ -13,6 +13,7 @@ compatibility matrices that ``ascendrl check`` uses (preflight/data/compat.yaml)
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 
@@ -216,8 +217,11 @@ def owner_in_call(code: str, name: str) -> str:
     ``name`` is the callable Python named (``Config.__init__``; before Python 3.10 only ``__init__``).
     """
     cls = name.split(".")[0] if "." in name else ""
+    # a plain function's name must be the call's (torch.tensor(reward_func(…)) does not make torch the callee); before
+    # Python 3.10 a constructor's TypeError names only __init__, and the class is whichever call the line makes
+    func = name if not cls and not name.startswith("__") else ""
     for module, called in CALL.findall(code):
-        if cls and called != cls:
+        if (cls and called != cls) or (func and called != func):
             continue
         top = module.split(".")[0]
         if top and top not in ("self", "cls", "super") and top in KNOWN_MODULES:
@@ -424,6 +428,79 @@ def missing_operator(link: Link, facts: Facts) -> Finding | None:
     )
 
 
+# transformers looks a checkpoint's model_type up in CONFIG_MAPPING (_LazyConfigMapping.__getitem__ raises KeyError(key)
+# for a type it does not define); releases before ~4.40 let that KeyError out of AutoConfig.from_pretrained ("KeyError:
+# 'qwen2'" under 4.32, 'mistral' before 4.34), later ones wrap it in the ValueError "… has model type `x` but Transformers
+# does not recognize this architecture" (ARL-E144), which a cut paste may not reach.
+AUTO_CONFIG = lazy(r"transformers[/\\]models[/\\]auto[/\\]configuration_auto\.py$")
+CONFIG_LOOKUP = lazy(r"\bCONFIG_MAPPING\[")
+KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
+AUTO_CONFIG_SRC = "https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/configuration_auto.py"
+
+
+def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
+    """A KeyError out of transformers' config registry: the installed transformers does not define the checkpoint's model_type."""
+    if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
+        return None
+    inner = link.frames[-1] if link.frames else None
+    if not ((inner is not None and AUTO_CONFIG.search(inner.path.replace("\\", "/"))) or CONFIG_LOOKUP.search(link.source)):
+        return None
+    model_type = m.group(1)
+    have = facts.versions.get("transformers", "")
+    shown = f" (the log shows transformers {have})" if have else ""
+    return Finding(
+        f"The installed transformers does not know the model_type '{model_type}' (transformers older than the checkpoint)"[:160],
+        f"KeyError: '{model_type}'. transformers' AutoConfig looked the checkpoint's config.json model_type up in its registry "
+        f"(CONFIG_MAPPING) and the installed transformers{shown} defines no '{model_type}': the release predates the model "
+        "family (each architecture's config class arrives in the release that supports it). Newer releases word the same "
+        "refusal as 'Transformers does not recognize this architecture'. A model_type of a custom architecture that no "
+        "transformers release defines needs the model's own code (trust_remote_code with its auto_map) instead.",
+        (f"Upgrade transformers to a release that supports '{model_type}' (the model card names the minimum), within what the "
+         "trainer and vLLM / vllm-ascend pin: python -m pip install -U 'transformers>=<that release>' && pip check",
+         "Check which transformers the job imports: python -c \"import transformers; print(transformers.__version__)\" "
+         "(and the Ray workers' environment)"),
+        evidence(link), (AUTO_CONFIG_SRC,), key=f"model-type:{model_type}", kind="transformers-too-old",
+    )
+
+
+def callback_arguments(link: Link, name: str, what: str, facts: Facts) -> Finding | None:
+    """An installed trainer calls a function the user passed in (a reward function, a callback) with its own arguments.
+
+    CPython raises an argument-binding TypeError in the caller's frame, before the callee runs. When that frame is an
+    installed package's and its source line calls the function through another name (``reward_func(prompts,
+    completions)`` raising "format_reward_func() takes 1 positional argument but 2 were given"), the callee is a callable
+    handed in from outside: written for another release's calling convention of the package that calls it.
+    """
+    inner = link.frames[-1] if link.frames else None
+    if inner is None or not inner.package or not INSTALLED.search(inner.path) or not link.source:
+        return None
+    called = name.rsplit(".", 1)[-1]
+    if called.startswith("__") or re.search(rf"\b{re.escape(called)}\s*\(", link.source):
+        return None  # the package calls it by its own name: a direct call, not a callable handed in
+    if not CALL.search(link.source):
+        return None
+    pkg = inner.package
+    have = facts.versions.get(pkg, "")
+    shown = f" (the log shows {dist(pkg)} {have})" if have else ""
+    return Finding(
+        f"{dist(pkg)} calls your {called}() with arguments it does not take: written for another {dist(pkg)} release's interface"[:160],
+        f"{link.short_type}: {what}. {dist(pkg)}{shown} called {called}, a function handed to it from outside (a reward "
+        f"function, callback or hook passed in by the training script), as '{link.source.strip()[:120]}', and the function's "
+        f"signature does not accept those arguments. The calling convention changes between {dist(pkg)} releases (positional "
+        "arguments become keyword arguments, new ones are added), so the function was written for another release than "
+        "the installed one, or for another trainer.",
+        (f"Make {called} take what this {dist(pkg)} passes (see the call in {inner.path.rsplit('/', 1)[-1]}: accept **kwargs "
+         "and the named arguments it gives), or install the release the script was written for (its requirements pin)",
+         f"Check the installed release: pip show {dist(pkg)}; compare with the version the example or recipe names"),
+        evidence(link), (CPYTHON_ARGS,), key=f"callback:{pkg}:{called}", kind="package-mismatch",
+    )
+
+
+# An error listed under another one's message, as a bullet or an ExceptionGroup's bar: "- ImportError: <msg>", "| OSError: <msg>".
+LISTED_ERROR = lazy(r"^\s*[-*|]\s+((?:ImportError|ModuleNotFoundError|OSError|AttributeError)): (.+)$")
+LISTING_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError", "OSError", "Exception", "ExceptionGroup", "BaseExceptionGroup"))
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -432,8 +509,23 @@ class PackageMismatch(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind in ("cann", "process", "hydra"):
             return None
+        if link.detail and link.short_type in LISTING_TYPES:
+            # A loader that tried several ways and lists each attempt's error under its own ("Error details from previous
+            # import attempts:\n- ImportError: …so: undefined symbol …", an ExceptionGroup's "| ImportError: …"): the
+            # first listed error this analyzer reads is the cause (the outer message joins them all, the later attempts'
+            # fallbacks too: "No module named 'common_ops'").
+            for line in link.detail:
+                m = LISTED_ERROR.match(line)
+                if m and m.group(2) != link.message:
+                    inner = dataclasses.replace(link, type=m.group(1), message=m.group(2)[:300])
+                    if (found := self._analyze(inner, chain, facts)) is not None:
+                        return found
+        return self._analyze(link, chain, facts)
+
+    def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)) is not None:
+        if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+                or unknown_model_type(link, facts)) is not None:
             return found
         caller = link.raiser
         what, owner = "", ""
@@ -539,6 +631,8 @@ class PackageMismatch(Analyzer):
             owner = owner_of_name(m.group(1).split(".")[0]) if "." in m.group(1) else ""
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
+            if not owner and (found := callback_arguments(link, m.group(1), what, facts)) is not None:
+                return found
             if owner:
                 # A TypeError on a call is raised in the caller's frame; when that frame is the callee's own package
                 # (LLM(**kwargs) passing them on to EngineArgs), the arguments came from the package further out.
