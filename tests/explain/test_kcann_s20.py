@@ -5,6 +5,8 @@
   Its device_id / rankId checks are other classes and are not read by it.
 - ARL-E1601: the MindX DL / MindCluster start scripts' NPU check (npu-smi reports -8020): "npu is busy, check again"
   (a retry, not fatal by itself) and "npu is occupied by others too long, please release it" (the job stops).
+- ARL-E271 (widened): torch_npu's "Unsupported soc version: <chip>" also where an application caught the RuntimeError
+  and printed only its text.
 - ARL-E307 (widened): torch_npu's driver/firmware warning in both spellings, "supportted" up to v7.2.x and
   "supported" from v7.3.0.
 """
@@ -28,6 +30,8 @@ from conftest import top_of
      "cause is that driver and firmware packages do not match.", "ARL-E307"),
     ("[WARN]operator(),build/CMakeFiles/torch_npu.dir/compiler_depend.ts:3663:Feature is not supportted and the possible "
      "cause is that driver and firmware packages do not match.", "ARL-E307"),
+    ("RuntimeError: Unsupported soc version: Ascend910_9391", "ARL-E271"),
+    ("PytorchPaddleOCR init failed: Unsupported soc version: Ascend310", "ARL-E271"),
 ])
 def test_named(explain_text, text, entry_id):
     top, seen = top_of(explain_text, text)
