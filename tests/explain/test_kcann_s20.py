@@ -7,6 +7,10 @@
   (a retry, not fatal by itself) and "npu is occupied by others too long, please release it" (the job stops).
 - ARL-E271 (widened): torch_npu's "Unsupported soc version: <chip>" also where an application caught the RuntimeError
   and printed only its text.
+- ARL-E312 (widened): torch_npu's SetDevice NPU function error with 507033 whatever call site printed it
+  (SetDevice(device_id_), c10_npu::SetDevice(device), SetDevice(device_idx) ...).
+- ARL-E336 (widened): torch_npu's SetPrecisionMode NPU function error (its one check is AclSetCompileopt), also cut
+  before the call text.
 - ARL-E307 (widened): torch_npu's driver/firmware warning in both spellings, "supportted" up to v7.2.x and
   "supported" from v7.3.0.
 """
@@ -31,6 +35,11 @@ from conftest import top_of
     ("[WARN]operator(),build/CMakeFiles/torch_npu.dir/compiler_depend.ts:3663:Feature is not supportted and the possible "
      "cause is that driver and firmware packages do not match.", "ARL-E307"),
     ("RuntimeError: Unsupported soc version: Ascend910_9391", "ARL-E271"),
+    ("RuntimeError: ExchangeDevice:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:253 NPU function error: "
+     "c10_npu::SetDevice(device), error code is 507033", "ARL-E312"),
+    ("RuntimeError: SetDevice:torch_npu/csrc/core/npu/NPUFunctions.cpp:142 NPU function error: SetDevice(device), "
+     "error code is 507033", "ARL-E312"),
+    ("RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:155 NPU function error", "ARL-E336"),
     ("PytorchPaddleOCR init failed: Unsupported soc version: Ascend310", "ARL-E271"),
 ])
 def test_named(explain_text, text, entry_id):
