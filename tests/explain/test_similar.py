@@ -93,9 +93,26 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
     assert wrong(chosen) < wrong(low)
 
 
-# A dev failure (LlamaFactory#9178 / Qwen3#434: transformers without the model type) pasted with another model
-# type, paths and line numbers: nothing but the resemblance names it.
+# A dev failure (vllm#17825: vLLM found no platform, so the base platform's is_async_output_supported raised a bare
+# NotImplementedError) pasted with other paths, line numbers and times: nothing but the resemblance names it. (The
+# paraphrase used before, transformers' CONFIG_MAPPING KeyError, is now read by the package-mismatch analysis itself,
+# which test_unknown_model_type_is_read_without_the_resemblance checks.)
 PARAPHRASE = (
+    "INFO 06-12 09:14:33 [__init__.py:248] No platform detected, vLLM is running on UnspecifiedPlatform\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.11/site-packages/vllm/engine/arg_utils.py", line 1402, in create_engine_config\n'
+    "    config = VllmConfig(\n"
+    '  File "/opt/venv/lib/python3.11/site-packages/vllm/config.py", line 3318, in __post_init__\n'
+    "    self.model_config.verify_async_output_proc(self.parallel_config,\n"
+    '  File "/opt/venv/lib/python3.11/site-packages/vllm/config.py", line 702, in verify_async_output_proc\n'
+    "    if not current_platform.is_async_output_supported(self.enforce_eager):\n"
+    '  File "/opt/venv/lib/python3.11/site-packages/vllm/platforms/interface.py", line 211, in is_async_output_supported\n'
+    "    raise NotImplementedError\n"
+    "NotImplementedError\n"
+)
+
+# transformers without the model type (LlamaFactory#9178 / Qwen3#434) with another model type, paths and line numbers.
+UNKNOWN_MODEL_TYPE = (
     "Traceback (most recent call last):\n"
     '  File "/data/sft/finetune.py", line 318, in train\n'
     "    config = transformers.AutoConfig.from_pretrained(\n"
@@ -107,10 +124,16 @@ PARAPHRASE = (
 )
 
 
+def test_unknown_model_type_is_read_without_the_resemblance(catalog):
+    """The derived reading names it; no resemblance goes over a specific derived diagnosis."""
+    top = _explain(catalog, UNKNOWN_MODEL_TYPE).diagnoses[0]
+    assert top.basis == "derived" and top.kind == "transformers-too-old", top
+
+
 def test_paraphrase_finds_its_label(catalog):
     """A dev failure pasted with other names and numbers: the same label, as a resemblance."""
     top = _explain(catalog, PARAPHRASE).diagnoses[0]
-    assert top.basis == "similar" and top.kind == "package-mismatch"
+    assert top.basis == "similar" and top.kind == "vllm-device-unavailable"
     assert top.similarity >= similar.THRESHOLD
     assert top.evidence[0].startswith("resembles https://github.com/")
 
