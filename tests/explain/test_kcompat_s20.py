@@ -44,17 +44,26 @@ def test_a_keyerror_elsewhere_is_not_read_as_transformers(catalog):
 
 
 def test_a_trainer_calling_a_handed_in_function_with_other_arguments(catalog):
-    # (a missing required argument of a reward function is DRV-reward-args' reading: a dataset column the data lacks)
-    for message in ("format_reward_func() takes 1 positional argument but 2 were given",
-                    "my_reward() got an unexpected keyword argument 'completion_ids'"):
+    # (a reward function is DRV-reward-args' reading, merged at the same time: the reward interface's own advice; any other
+    # function the trainer was handed, a collator here, is this reading's)
+    for message in ("my_collate() takes 1 positional argument but 2 were given",
+                    "my_collate() got an unexpected keyword argument 'processor'"):
         log = ('Traceback (most recent call last):\n'
-               '  File "/home/u/.conda/envs/ml/lib/python3.12/site-packages/trl/trainer/grpo_trainer.py", line 1200, in _calculate_rewards\n'
-               '    output_reward_func = reward_func(prompts=prompts, completions=completions, **reward_kwargs)\n'
-               '                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
+               '  File "/home/u/.conda/envs/ml/lib/python3.12/site-packages/trl/trainer/grpo_trainer.py", line 1200, in _prepare_inputs\n'
+               '    batch = collate_fn(features, processor=processor)\n'
+               '            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
                f'TypeError: {message}\n')
         result = classify(catalog, log)
         assert top(result) == ("DRV-package", "package-mismatch"), message
         assert result.diagnoses[0].entry.title.startswith("trl calls your "), result.diagnoses[0].entry.title
+
+
+def test_a_handed_in_reward_function_is_the_reward_reading(catalog):
+    log = ('Traceback (most recent call last):\n'
+           '  File "/home/u/.conda/envs/ml/lib/python3.12/site-packages/trl/trainer/grpo_trainer.py", line 1200, in _calculate_rewards\n'
+           '    output_reward_func = reward_func(prompts=prompts, completions=completions, **reward_kwargs)\n'
+           'TypeError: my_reward() got an unexpected keyword argument \'completion_ids\'\n')
+    assert top(classify(catalog, log)) == ("DRV-reward-args", "reward-fn-signature-mismatch")
 
 
 def test_a_direct_call_is_not_a_handed_in_function(catalog):
@@ -70,7 +79,9 @@ def test_a_call_inside_torch_tensor_does_not_make_torch_the_callee(catalog):
            '    rewards[i] = torch.tensor(reward_func(prompts, completions))\n'
            'TypeError: format_reward_func() takes 1 positional argument but 2 were given\n')
     result = classify(catalog, log)
-    assert top(result) == ("DRV-package", "package-mismatch") and "torch" not in result.diagnoses[0].entry.title
+    # the reward reading names the reward function, not torch (the package reading did the same before the merge)
+    assert top(result) == ("DRV-reward-args", "reward-fn-signature-mismatch"), top(result)
+    assert "torch" not in result.diagnoses[0].entry.title and "format_reward_func" in result.diagnoses[0].entry.title
 
 
 def test_an_error_listed_under_a_loaders_message_is_read(catalog):
