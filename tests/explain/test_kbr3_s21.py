@@ -75,3 +75,33 @@ def test_check_imports_refusal_wrapped_or_cut_before_its_tail(catalog):
     # transformers' requires_backends wording ends "in your environment." and names a library, not check_imports
     result = classify(catalog, "ImportError: LlamaTokenizer requires the SentencePiece library but it was not found in your environment.\n")
     assert not (result.diagnoses and result.diagnoses[0].entry.id == "ARL-E544")
+
+
+LOADER = ('Traceback (most recent call last):\n'
+          '  File "/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", line 2338, in load_model\n'
+          '    self.model = get_model(vllm_config=self.vllm_config)\n'
+          '  File "/usr/local/python3.11.10/lib/python3.11/site-packages/vllm/model_executor/models/qwen2.py", line 460, in load_weights\n'
+          '    param = params_dict[name]\n')
+
+
+def test_a_quantized_checkpoint_tensor_the_npu_model_lacks(catalog):
+    # (deq_scale / quant_bias / *_offset are ARL-E248's signature, the same root cause; these are the other formats' tensors)
+    for key in ("model.layers.3.self_attn.qkv_proj.weight_scale", "model.layers.0.mlp.down_proj.qweight", "model.layers.0.mlp.down_proj.qzeros"):
+        result = classify(catalog, LOADER + f"KeyError: '{key}'\n")
+        assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("DRV-quant-load", "quant-method-unsupported-on-npu"), key
+    # the failing line says the checkpoint is quantized (an issue title)
+    result = classify(catalog, "KeyError: 'visual.blocks.0.attn.qkv.weight' when Loading FP8 Quantized Qwen2.5-VL Model on Ascend NPU\n")
+    assert result.diagnoses and result.diagnoses[0].kind == "quant-method-unsupported-on-npu"
+
+
+def test_a_missing_weight_without_quantization_or_off_ascend_is_not_this(catalog):
+    # a plain weight name on the NPU loader (a tied lm_head, another model's checkpoint): no quantization in sight
+    result = classify(catalog, LOADER + "KeyError: 'lm_head.weight'\n")
+    assert not (result.diagnoses and result.diagnoses[0].entry.id == "DRV-quant-load")
+    # a quantization tensor on a GPU vLLM: not the NPU loader
+    gpu = LOADER.replace("/vllm-workspace/vllm-ascend/vllm_ascend/worker/model_runner_v1.py", "/usr/local/lib/python3.10/site-packages/vllm/v1/worker/gpu_model_runner.py")
+    result = classify(catalog, gpu + "KeyError: 'layers.0.mlp.down_proj.weight_scale'\n")
+    assert not (result.diagnoses and result.diagnoses[0].entry.id == "DRV-quant-load")
+    # a dict key that is not a parameter path
+    result = classify(catalog, LOADER + "KeyError: 'quantization'\n")
+    assert not (result.diagnoses and result.diagnoses[0].entry.id == "DRV-quant-load")
