@@ -148,7 +148,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -177,6 +177,7 @@ def registry() -> tuple[Analyzer, ...]:
         hub.HubUnreachable,
         hub.WeightsOnly,
         modelarch.ModelArchitecture,
+        quantload.QuantizedWeights,
         package.PackageMismatch,
         verl.VerlCondition,
         verl.ParallelDivisibility,

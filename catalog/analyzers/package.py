@@ -405,6 +405,58 @@ def shadowed_by_local_file(link: Link) -> Finding | None:
     )
 
 
+# kbr3 s21: packages that are never namespace packages when installed, and the names every release of one of them has
+# defined at its top level. A module of that name without one of them is not the installed package: Python took a
+# folder of that name (a source checkout in the working directory, a leftover folder; one without __init__.py is an
+# empty namespace package, whose from-imports CPython reports as "(unknown location)") or a script of that name (a
+# user's vllm.py) first. vllm's top level has exported LLM, SamplingParams, LLMEngine, RequestOutput and
+# CompletionOutput since v0.1.0 (vllm/__init__.py then, and its lazy MODULE_ATTRS now); ray's init/remote/get/put are
+# its core API since its first releases; every release of these packages defines __version__.
+NEVER_NAMESPACE = frozenset(("vllm", "vllm_ascend", "torch", "torch_npu", "transformers", "verl", "ray", "triton", "deepspeed",
+                             "accelerate", "peft", "trl", "numpy", "datasets", "tokenizers", "safetensors", "hydra",
+                             "tensordict", "mindspeed"))
+ALWAYS_DEFINED = {"vllm": frozenset(("LLM", "SamplingParams", "LLMEngine", "RequestOutput", "CompletionOutput")),
+                  "ray": frozenset(("init", "remote", "get", "put", "shutdown"))}
+VLLM_INIT = "https://github.com/vllm-project/vllm/blob/00bf0c8ffad9dfcfe10153622419faf406195636/vllm/__init__.py"
+PEP420 = "https://peps.python.org/pep-0420/"
+
+
+def not_the_installed_package(link: Link) -> Finding | None:
+    """A package without a name every release of it defines: a local folder or script of that name was imported instead."""
+    msg = link.message
+    path = ""
+    if m := CANNOT_IMPORT.search(msg):
+        name, module, path = m.group(1), m.group(2) or "", m.group(3) or ""
+        if not module:
+            return None
+    elif m := NO_ATTR.search(msg):
+        module, name = m.group(1), m.group(2)
+    else:
+        return None
+    top = module.split(".")[0]
+    if module != top or top not in NEVER_NAMESPACE:
+        return None
+    namespace = path == "unknown location"
+    if not namespace and name != "__version__" and name not in ALWAYS_DEFINED.get(top, ()):
+        return None
+    if path and not namespace and INSTALLED.search(path):
+        return None  # the installed package's own __init__.py without it: a broken or foreign install, not shadowing
+    where = ("a folder of that name without __init__.py, imported as an empty namespace package (\"unknown location\")" if namespace
+             else f"{path}" if path else "a folder or script of that name found first on sys.path")
+    return Finding(
+        f"A local {top} folder or script shadows the installed {dist(top)} (its {name} is missing)"[:160],
+        f"{link.short_type}: {msg[:200]}. Every release of {dist(top)} defines {name} at its top level"
+        + (" (and a from-import of the installed package names its file)" if namespace else "")
+        + f", so the module Python imported as {top} is not the installed package: it took {where}: a source checkout "
+        "in the working directory (vllm serve run from the folder holding the vllm clone), a PYTHONPATH entry, a user's "
+        f"script named {top}.py, or a leftover folder after a broken install.",
+        (f"Run from another directory (cd ~) and take source checkouts off PYTHONPATH; rename a script or folder named {top} "
+         "(and delete its __pycache__)",
+         f"Check what is imported: python -c \"import {top}; print({top}.__file__, {top}.__path__)\" must point into site-packages"),
+        evidence(link), (VLLM_INIT, PEP420, CEVAL), key=f"shadow:{top}", kind="local-dir-shadows-package",
+    )
+
+
 def missing_operator(link: Link, facts: Facts) -> Finding | None:
     """torch's dispatcher found no operator a package's compiled library should have registered."""
     m = NO_SUCH_OP.search(link.message)
@@ -525,6 +577,7 @@ class PackageMismatch(Analyzer):
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
         if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+                or not_the_installed_package(link)
                 or unknown_model_type(link, facts)) is not None:
             return found
         caller = link.raiser
@@ -629,6 +682,10 @@ class PackageMismatch(Analyzer):
         elif (m := (kw := UNEXPECTED_KW.search(msg)) or CALL_ARGS.search(msg)):
             what = f"{m.group(1)}() does not take {m.group(2)}=" if kw else f"{m.group(1)}() {m.group(2)}"
             owner = owner_of_name(m.group(1).split(".")[0]) if "." in m.group(1) else ""
+            if not owner and "." not in m.group(1) and caller in KNOWN_MODULES:
+                # a module-level function class_owners.yaml names (vLLM's init_app_state), called from a known framework's
+                # frame: an application's own function of the same name is called from the application's code
+                owner = class_owners().get(m.group(1), "")
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
             if not owner and (found := callback_arguments(link, m.group(1), what, facts)) is not None:

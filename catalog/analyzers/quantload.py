@@ -1,0 +1,69 @@
+"""A quantized checkpoint whose weights the NPU model loader does not know: the quantization format is not supported there.
+
+vLLM's model classes load a checkpoint by looking each stored tensor's name up in the model's parameters
+(``param = params_dict[name]`` in ``load_weights``, vllm/model_executor/models/*.py), and vllm-ascend's quantization
+config looks each layer up in the checkpoint's quantization description (``self.quant_description[prefix + '.weight']``,
+vllm_ascend/quantization/quant_config.py): a name the model built for this quantization method, or the description,
+does not have raises ``KeyError: '<name>'``. On Ascend the layers are vllm-ascend's; a quantized
+checkpoint whose format vllm-ascend does not implement for that model or device (AWQ / GPTQ / FP8 checkpoints, or an
+msModelSlim W8A8 / W4A4 scheme this release or chip lacks) meets exactly this: its scale / offset tensors
+(``deq_scale``, ``weight_scale``, ``input_offset`` …) or its renamed weights have no parameter to go to.
+Read only where the paste shows both the Ascend stack and the quantization (a quantization tensor's name, or the
+failing line saying the checkpoint is quantized); without them a missing weight name is a checkpoint/architecture
+question (tied lm_head, another model's checkpoint), not this.
+"""
+
+from __future__ import annotations
+
+from ..chain import Chain, Link
+from ...lazyre import lazy
+from . import Analyzer, Facts, Finding, evidence, raised
+
+VLLM_LOAD_WEIGHTS = "https://github.com/vllm-project/vllm/blob/v0.7.3/vllm/model_executor/models/llama.py"
+QUANT_CONFIG = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/quantization/quant_config.py"
+QUANT_DOC = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/user_guide/feature_guide/quantization.md"
+
+# A parameter path: dotted module names ending in a tensor name (a pasted title may go on after the quoted key).
+PARAM_KEY = lazy(r"^'((?:\w+\.)+(\w+))'(?:$|\W)")
+# Tensors only quantized checkpoints store (msModelSlim W8A8 / W4A4 / W8A8-dynamic, AWQ / GPTQ, FP8).
+QUANT_TENSORS = frozenset(("deq_scale", "quant_bias", "input_scale", "input_offset", "weight_scale", "weight_offset",
+                           "qweight", "qzeros", "scales", "g_idx", "weight_scale_inv", "weight_packed", "weight_zero_point"))
+# The failing line (an issue title, the reporter's sentence around the error) says the checkpoint is quantized.
+QUANT_WORDS = lazy(r"(?i)\b(?:quantiz\w*|awq|gptq|fp8|w8a8\w*|w4a4\w*|w8a16|w4a16|w4a8\w*)\b|量化")
+# vllm-ascend's quantization config looks each layer up in the checkpoint's quant_model_description
+# (quant_config.py is_layer_skipped_ascend at v0.11.0rc1: self.quant_description[prefix + '.weight']; modelslim_config.py
+# in later releases): a KeyError raised there.
+QUANT_FRAME = lazy(r"[/\\]quantization[/\\]\w+\.py$")
+ASCEND = lazy(r"(?i)vllm[-_]ascend|\bascend\b|\bnpu\b|昇腾")
+
+
+class QuantizedWeights(Analyzer):
+    id = "DRV-quant-load"
+    title = "A quantized checkpoint's weights that the NPU model loader does not know"
+    family = "compat"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "KeyError":
+            return None
+        m = PARAM_KEY.match(link.message.strip())
+        if m is None:
+            return None
+        key, tensor = m.group(1), m.group(2)
+        line = link.text or link.message
+        quant = (tensor in QUANT_TENSORS or bool(QUANT_WORDS.search(line))
+                 or any(QUANT_FRAME.search(f.path) for f in link.frames))
+        ascend = facts.npu or any("vllm_ascend" in f.path for f in link.frames) or bool(ASCEND.search(line))
+        if not (quant and ascend):
+            return None
+        return Finding(
+            f"The quantized checkpoint's tensor {key} has no parameter in the NPU model: its quantization format is not supported"[:160],
+            f"KeyError: '{key}'. The model loader looked the checkpoint's tensor up among the parameters of the model vLLM / "
+            "vllm-ascend built for this quantization and found none: the checkpoint's quantization format (its scale / "
+            "offset tensors or renamed weights) is not one the installed vllm-ascend implements for this model or device.",
+            ("Use a quantization vllm-ascend supports for this model and chip (an msModelSlim W8A8 / W4A8 checkpoint made for "
+             "the installed release, quantization=\"ascend\"), or the unquantized bf16 / fp16 checkpoint",
+             "If the format is listed for a newer vllm-ascend, upgrade vllm-ascend (with the vLLM it pins); AWQ / GPTQ / FP8 "
+             "checkpoints made for GPUs are not loaded by the NPU layers of most releases"),
+            evidence(link), (VLLM_LOAD_WEIGHTS, QUANT_CONFIG, QUANT_DOC), key=f"quant-load:{tensor}",
+            family="compat", kind="quant-method-unsupported-on-npu",
+        )
