@@ -133,6 +133,25 @@ MAX_UNLOADED = 16
 # failed ACL call as "acl set device 0 failed, errorCode = 507033" (ERROR_LOG in Ascend/samples' utils.h callers), and
 # CANN's documented API examples as "aclrtSetDevice failed. ERROR: 507033" (their CHECK_RET / LOG_PRINT macro).
 REPORTED_CODE = re.compile(r"\bfailed(?:, (?:runtime result|errorCode) =|\. ERROR:) [125]\d{5}\b|\b(?:NPU (?:function )?|OPS function )error\b.*?error code is [125]\d{5}\b")
+# The CANN runtime's own report of an rt call that returned an error, at ERROR level: "[ERROR] RUNTIME(…) … rtStreamSynchronize:
+# [EXEC][DEFAULT]ErrCode=507017, desc=[aicpu timeout], InnerCode=0x715002a" (REPORT_FUNC_ERROR_REASON and the
+# COND_RETURN_EXT_ERRCODE_* macros log ErrorcodeManage::GetErrorDesc's "ErrCode=%d, desc=[%s], InnerCode=0x%x" before
+# returning the code; hicann/runtime src/runtime/api/api_c.h, src/runtime/core/src/common/errcode_manage.cc). Its WARNING
+# form (WE0001) is a condition the caller handles, and so are the capture-mode codes (CAPTURE_CODES) in a run's log.
+RT_ERRDESC = lazy(r"\[ERROR\] RUNTIME\([^)\n]*\):.*?\w: ?(?:\[\w+\])*ErrCode=[125]\d{5}, desc=\[")
+# The same report with the plog head cut off, as pastes and CANN's Inner Error blocks carry it: the rt API's own name first
+# (RT_LOG prefixes __func__: rtStreamSynchronize, rtMemcpy, rtsFuncGetByEntry …).
+RT_CALL = lazy(r"(?:^|[\s\]:|])rts?[A-Z]\w*: ?(?:\[\w+\])*ErrCode=[125]\d{5}, desc=\[")
+RT_QUIET = lazy(r"\[(?:WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\]|\b(?:WARNING|INFO|DEBUG) ")
+# An issue title that states a failure with the ACL / runtime return code it got ("All TBE kernels fail with 507015 aicore
+# exception", "vector-core crash (acl error 507035)"): the code as the runtime returned it, read as that code's failure
+# (short pastes only, and only a code the tables know, of the runtime's (107xxx, 207xxx, 507xxx) and aclnn's (161xxx,
+# 361xxx, 561xxx) ranges, not a round ACL parameter code a count may look like). The words must say it failed: a bare
+# number in a title is not a code.
+TITLE_CODE = lazy(r"(?i:\bfail(?:s|ed|ing|ure)?\b|\berror\b|报错|错误|失败)[^\d\n]{0,30}?(?<![A-Za-z0-9_.:/-])([25]07\d{3}|107\d{3}|[135]61\d{3})(?![A-Za-z0-9_.:/-])"
+                  r"(?!\s*(?i:steps?|tokens?|samples?|iter\w*|epochs?|rows?|items?|bytes?|records?|times|seconds?|ms|s)\b)"
+                  r"|(?<![A-Za-z0-9_.:/-])([25]07\d{3}|107\d{3}|[135]61\d{3})(?![A-Za-z0-9_.:/-])\s{0,2}(?i:\(?\w+ )?(?:ai ?core |aicpu |vector core )?(?i:error|exception|报错|错误|异常)")
+SOURCE_PLACE = lazy(r"\S\.(?:cpp|cc|cxx|c|h|hpp|py)[:(]\d+|(?:^|\s)/[\w.-]+/\S")
 # c10::Error::what() as torch and torch_npu print it: the message, then this line, then the native frames ("frame #0:
 # c10::Error::Error(…)"). c10/util/Exception.cpp (pytorch v2.5.1): Error(SourceLocation, msg) appends "Exception raised from
 # " << source_location << " (most recent call first):\n" << backtrace. Python raises it as RuntimeError with the whole what()
@@ -289,6 +308,19 @@ def _changed_before(regex: str, text: str) -> bool:
 
 def _reported(line: str, code: str) -> bool:
     return code not in CAPTURE_CODES and "\\n" not in line and REPORTED_CODE.search(line) is not None
+
+
+def _rt_report(line: str, code: str, paste: bool) -> bool:
+    """The runtime's report of an rt call that returned ``code`` (RT_ERRDESC, RT_CALL), not at a quiet level.
+
+    A graph-capture code is a condition capture probes and handles in a run's log; a short paste that shows it is the
+    failure its author reports.
+    """
+    if "\\n" in line or RT_QUIET.search(line) is not None or (code in CAPTURE_CODES and not paste):
+        return False
+    return RT_ERRDESC.search(line) is not None or RT_CALL.search(line) is not None
+
+
 # A log level that does not report a failure: an OS error logged at it ("WARNING: [Errno 111] … retrying") was handled.
 _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 # A named logger's record: a lead-in that names the logger (letters, not only a timestamp) and then the level
@@ -545,6 +577,7 @@ class Classifier:
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
         self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
+        self._titled: str | None = None  # the code a paste's title line says the failure returned (_title_code)
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
@@ -928,6 +961,10 @@ class Classifier:
             entries = self.matcher.entries_in(stripped)  # the message above, as Python would print it
         if not entries and exc is not None and self._paste and stripped != text.strip():
             entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
+        if not entries and self._paste and not prefix and raising is None and (tail := _cjk_tail(stripped)) is not None \
+                and (entries := self.matcher.entries_in(tail)):
+            text = stripped = tail  # the program's message after a Chinese lead-in ("训练场景报错 assert isinstance(device, …)")
+            exc = EXCEPTION.match(tail)
         if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
                 and _a_report(stripped) and not LEVEL_TAG.match(stripped):
             entries = self._opening_words(stripped)
@@ -940,7 +977,11 @@ class Classifier:
                     break
             if not entries:
                 entries = self._known_head(stripped)
+        self._titled = None
+        if self._paste and not prefix and exc is None and not entries and raising is None:
+            self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
         if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
+                and self._titled is None \
                 and (stripped == text.strip() or GENERIC_LINE.search(stripped) is None):
             return  # a config line, or a paste's sentence that names no error after all: the chains never see it
         self.order += 1
@@ -969,6 +1010,24 @@ class Classifier:
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
+
+    def _title_code(self, stripped: str, tagged: bool) -> str | None:
+        """The ACL / runtime code a title or sentence of a short paste says the failure returned (TITLE_CODE), or None.
+
+        A line whose code the extractor already reads ("acl Error, code: 207001 at …camem_allocator.cpp:63") is a program's
+        own record, judged as such, unless an issue template's tag opens it ("[Bug] … crash (acl error 507035)"); so is a line
+        that names the source file and line it was printed from ("acl Error, code: 207001 at …/camem_allocator.cpp:63").
+        """
+        if len(stripped) > MAX_TITLE or LEVEL_TAG.match(stripped) or LONE_RECORD.search(stripped) or not _a_report(stripped) \
+                or (not tagged and (extract_codes(stripped) or SOURCE_PLACE.search(stripped))):
+            return None
+        m = TITLE_CODE.search(stripped)
+        if m is None:
+            return None
+        code = m.group(1) or m.group(2)
+        from .codes import decode
+
+        return code if code not in CAPTURE_CODES and decode(code) is not None else None
 
     def _paste_reading(self, stripped: str) -> tuple[re.Match | None, str]:
         """The exception a person's sentence in a short paste reports, and its line as Python would print it.
@@ -1241,8 +1300,12 @@ class Classifier:
             done = tracker.cann(cann.group(1), cann.group(2).strip(), stripped, number, hits)
         elif (comp := chains.component(stripped)) is not None:
             done = tracker.cann(comp[0], comp[1], stripped, number, hits)
+        elif self._titled is not None and not tracker.near(number):
+            codes = [self._titled, *(c for c in codes if c != self._titled)]
+            done = tracker.coded(self._titled, stripped, number, hits)  # "… kernels fail with 507015 …": the code's failure
         elif (codes and (described and "[Error]:" not in stripped  # torch_npu's "[Error]: …" line joins the report it precedes (ChainTracker.pending)
-                         or (codes[0].startswith(STANDALONE_CODES) or _reported(stripped, codes[0])) and FAILED.search(stripped))
+                         or (codes[0].startswith(STANDALONE_CODES) or _reported(stripped, codes[0])) and FAILED.search(stripped)
+                         or _rt_report(stripped, codes[0], self._paste))
               and not tracker.near(number)
               and not (codes[0].startswith("errno:") and _QUIET_LEVEL.match(stripped))):  # an OS error at WARNING was handled
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
@@ -1423,6 +1486,25 @@ def _after_cjk(text: str) -> str:
         if said.isascii() and (EXCEPTION.match(said) or chains.PHRASE.match(said)):
             return said
     return text
+
+
+def _cjk_tail(text: str) -> str | None:
+    """The English text after a short paste line's last CJK prose ("…，报错NPU out of memory" -> "NPU out of memory"), or None.
+
+    A person's Chinese lead-in ("训练场景报错", "启动报错") run into the message the program printed: signatures that open
+    the message (an assert statement, "^…") or that need a word boundary before it match the message on its own.
+    """
+    if text.isascii():
+        return None
+    last = None
+    for n, m in enumerate(chains.CJK.finditer(text)):
+        if n >= 32:
+            return None
+        last = m
+    if last is None:
+        return None
+    rest = text[last.end():].strip(" \t:'`\"")
+    return rest if len(rest) >= MIN_CASED_LINE and rest.isascii() and " " in rest else None
 
 
 # op-plugin's failed aclnn call with CANN's report after "detail:" (op_plugin/utils/op_api_common.h).

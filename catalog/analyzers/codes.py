@@ -194,6 +194,20 @@ def _tiling(link: Link, chain: Chain) -> bool:
     return any(TILING_FAILED.search(t) for other in chain.links for t in (other.text, other.message, *other.detail))
 
 
+# ACL's own initialisation failed, whatever code it returned (a SoC version the runtime cannot read, a driver it cannot
+# open): PaddleCustomDevice's "Call aclInit(nullptr) failed : 507008" (RUNTIME_CHECK, backends/npu/runtime/runtime.cc),
+# torch_npu's "NPU function error: aclInit, error code is N" (NpuSysCtrl::Initialize), a sample's "aclInit(nullptr) failed:
+# 500000" (ARL-E1350 cites the first two). Read after KINDS: a code that is a class of its own (107001, an invalid device
+# id) stays that class.
+ACL_INIT_FAILED = lazy(r"\baclInit\b(?:\([^)]{0,20}\))?\s?:?,?\s?(?:execute )?failed\b|NPU function error: aclInit\b")
+
+
+def _acl_init(link: Link, chain: Chain) -> str:
+    """"acl-init-failed" when the chain's own words say aclInit failed."""
+    return "acl-init-failed" if any(ACL_INIT_FAILED.search(t) for other in chain.links
+                                    for t in (other.text, other.message, *other.detail)) else ""
+
+
 def _context_kind(code: str, link: Link, chain: Chain) -> str:
     """The class the chain's own words give a code (a memcpy check, a stream allocation during graph capture)."""
     text = "\n".join(t for other in chain.links for t in (other.text, other.message, *other.detail))
@@ -259,7 +273,8 @@ class ErrorCodes(Analyzer):
         fix = [best.advice] if best.advice else []
         fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
         sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
-        kind = _context_kind(best.code, link, chain) or KINDS.get(best.code) or registry_kind(best.code) or f"code-{best.code}"
+        kind = (_context_kind(best.code, link, chain) or KINDS.get(best.code) or _acl_init(link, chain) or registry_kind(best.code)
+                or f"code-{best.code}")
         title = f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")
         if kind in CONTEXT_TITLES:
             title = f"{CONTEXT_TITLES[kind]} ({title})"
