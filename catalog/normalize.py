@@ -32,8 +32,9 @@ PREFIX = re.compile(
             r"[\w.-]+\s*\| ",  # docker compose service column
             # vLLM's logger, ERROR level only: an exception text in an INFO/WARNING line was handled
             # (older releases: "ERROR 03-18 09:23:40 config.py:102] "; 2026 builds: "ERROR 08-13 11:28:36 (multiproc_executor.py:1004) ",
-            # vllm-ascend#14166)
-            r"(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]|\([\w.]+:\d+\)) ",
+            # vllm-ascend#14166; with the year and milliseconds: "ERROR 2025-10-25 15:32:13.272 [multiproc_executor.py:597] ",
+            # vllm-ascend#3785)
+            r"(?:ERROR|CRITICAL) (?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]|\([\w.]+:\d+\)) ",
             # vLLM's logger trimmed to its location tag ("[core.py:710] "), level and date cut off by the paster
             # (verl-project/verl#4504): only before a traceback's own lines, whose exception line ends the story
             r"\[[\w.]+\.py:\d+\] (?=Traceback \(most recent call last\)|\s+File \")",

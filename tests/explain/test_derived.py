@@ -227,6 +227,9 @@ def test_quoted_indented_and_python_logging_prefixes():
     assert strip_prefixes("    ERROR 08-28 02:33:28 [core.py:634] RuntimeError: x")[0] == "RuntimeError: x"
     assert strip_prefixes("ERROR 08-13 11:28:36 (multiproc_executor.py:1004) RuntimeError: x")[0] == "RuntimeError: x"
     assert strip_prefixes("INFO 08-13 11:28:36 (core.py:1) RuntimeError: x")[0].startswith("INFO")  # handled at INFO
+    # the same logger with the year and milliseconds in its date (vllm-ascend#3785)
+    assert strip_prefixes("ERROR 2025-10-25 15:32:13.272 [multiproc_executor.py:597] KeyError: 'x'")[0] == "KeyError: 'x'"
+    assert strip_prefixes("INFO 2025-10-25 15:32:13.272 [core.py:1] KeyError: 'x'")[0].startswith("INFO")
     # vLLM's logger cut to its location tag by the paster: stripped before a traceback's own lines only
     assert strip_prefixes("[core.py:710] Traceback (most recent call last):")[0] == "Traceback (most recent call last):"
     assert strip_prefixes('[core.py:710]   File "a.py", line 1, in f')[0] == '  File "a.py", line 1, in f'
