@@ -74,3 +74,21 @@ def test_a_wait_read_from_the_report_stays_weak():
     link = Link("cann", "EZ9999", "stream sync timeout on stream 3", "x.log", 2, codes=["EZ9999"])
     finding = ErrorCodes().analyze(link, Chain("x.log", [link]), Facts({}, {}))
     assert finding is not None and finding.kind == "stream-sync-timeout" and finding.weak
+
+
+# --- CANN's own import report (E40020) is CANN's Python: a missing pip dependency there is CANN's ----------------------
+
+def test_e40020_naming_a_cann_dependency_reads_as_cann_python_deps(explain_text):
+    # the hiascend forum thread's ATC paste: E40020 "Failed to import Python module [ModuleNotFoundError: No module named
+    # 'sympy'.]" with no frame in CANN's Python: CANN's report is the witness (the resemblance answered package-mismatch)
+    _, top = explain_text(_paste("hiascend-forum-0221123417913615035.log"))
+    assert top is not None and (top.entry.id, top.kind) == ("DRV-cann-python", "cann-python-deps-missing")
+    # another dependency from CANN's list
+    _, top = explain_text("E40020: Failed to import Python module [ModuleNotFoundError: No module named 'decorator'.].\n")
+    assert top is not None and top.kind == "cann-python-deps-missing"
+
+
+def test_e40020_naming_another_module_is_not_cann_deps(explain_text):
+    # near miss: a module that is not one of CANN's pip dependencies is not read as one
+    result, top = explain_text("E40020: Failed to import Python module [ModuleNotFoundError: No module named 'my_ops'.].\n")
+    assert top is None or top.kind != "cann-python-deps-missing"
