@@ -173,6 +173,9 @@ CONTEXT_TITLES = {
     "sdma-copy-failed": "A device DMA (SDMA) copy failed on the NPU (the copy engine could not read or write an address)",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
 }
+# Context classes that are a wait running out (one side waited for another, or for the device): like the timeout codes,
+# the other side's failure is the cause, so a catch-all read as one of them stays weak.
+WAIT_KINDS = frozenset({"collective-timeout", "stream-sync-timeout", "aicore-timeout", "getnext-aicpu-timeout", "hccl-init-failed"})
 # Timeouts: one rank waited for another; the other rank's failure is the cause.
 TIMEOUTS = {"107019", "107020", "507046", "507047", "507048", "EI0002", "EI0006", "hccl:9"}
 CATCH_ALL = {"507011", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
@@ -273,7 +276,8 @@ class ErrorCodes(Analyzer):
         fix = [best.advice] if best.advice else []
         fix.append("Collect the device-side log for the failing time (ASCEND_PROCESS_LOG_PATH or ~/ascend/log/debug/plog) — it names the operator and the reason")
         sources = tuple(dict.fromkeys(i.source for i in decoded if i.source))
-        kind = (_context_kind(best.code, link, chain) or KINDS.get(best.code) or _acl_init(link, chain) or registry_kind(best.code)
+        context = _context_kind(best.code, link, chain)
+        kind = (context or KINDS.get(best.code) or _acl_init(link, chain) or registry_kind(best.code)
                 or f"code-{best.code}")
         title = f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")
         if kind in CONTEXT_TITLES:
@@ -284,6 +288,10 @@ class ErrorCodes(Analyzer):
             # An ACL code line read as a failure of its own (a torch_npu check or ReportCallError line whose CANN report,
             # if any, went to another writer's chain) ranks below what the report itself says.
             # A catch-all whose report names the failed tiling step stands as the 561002 it hides.
-            weak=(_weight(best) <= 1 and not (kind in ("aclnn-inner-error", "op-tiling-failed") and _tiling(link, chain))) or best.code in TIMEOUTS
+            # A catch-all whose report's own words name a class (CONTEXT_KINDS: "Op X not support soc version", "Cannot find
+            # bin of op X", "captured-stream") is that class, not a bare code: it outranks a wrapper entry that names only
+            # the call ("call aclnnX failed, detail:" ARL-E331) printed with it.
+            weak=(_weight(best) <= 1 and not (kind in ("aclnn-inner-error", "op-tiling-failed") and _tiling(link, chain))
+                  and not (context and context not in WAIT_KINDS and link.kind == "cann")) or best.code in TIMEOUTS
             or (link.kind == "code" and best.family == "acl"), notes=self._notes(link),
         )

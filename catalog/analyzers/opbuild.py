@@ -232,7 +232,10 @@ class CannPython(Analyzer):
                 evidence(link), (CANN_INSTALL,), key=f"cannpy:{module}", family="cann-env", kind="cann-python-path-missing",
             )
         m = CANN_DEPS.search(text)
-        if m is None or not (CANN_FRAME.search(text) or any(CANN_FRAME.search(f.path) for f in link.frames)):
+        # CANN's own report of the import (E40020, Environment_Error_Import_Python_Module_Failed: "Failed to import Python
+        # module %s. Reason: %s.", cann_registry.yaml) says the same as a frame in its Python: its operator compiler did it.
+        if m is None or not (CANN_FRAME.search(text) or any(CANN_FRAME.search(f.path) for f in link.frames)
+                             or "E40020" in link.codes):
             return None
         return Finding(
             f"A Python dependency of CANN is not installed: {m.group(1)}",
