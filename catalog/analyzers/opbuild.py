@@ -29,7 +29,9 @@ MISSING_HEADER = lazy(r"fatal error: '([^']+)' file not found")
 TOOLKIT = lazy(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
 # CANN's own Python packages (pyACL is the module acl, under the toolkit's python/site-packages that set_env.sh puts on
 # PYTHONPATH) and the pip packages they need (CANN's installation guide lists them).
-CANN_MODULES = lazy(r"No module named '((?:te|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool|acl)(?:\.[\w.]+)?)'")
+# te_fusion: the fusion manager shipped in CANN's te wheel (older toolkits, MindSpore's graph compiler imports it); some
+# tracebacks quote the module with double quotes.
+CANN_MODULES = lazy(r"No module named ['\"]((?:te|te_fusion|tbe|op_gen|op_compile_tool|schedule_search|auto_tune|repository_manager|opc_tool|acl)(?:\.[\w.]+)?)['\"]")
 CANN_DEPS = lazy(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
 CANN_FRAME = lazy(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
 OP_API_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
