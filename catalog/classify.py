@@ -151,7 +151,7 @@ RT_QUIET = lazy(r"\[(?:WARNING|WARN|INFO|DEBUG|EVENT|TRACE)\]|\b(?:WARNING|INFO|
 TITLE_CODE = lazy(r"(?i:\bfail(?:s|ed|ing|ure)?\b|\berror\b|报错|错误|失败)[^\d\n]{0,30}?(?<![A-Za-z0-9_.:/-])([25]07\d{3}|107\d{3}|[135]61\d{3})(?![A-Za-z0-9_.:/-])"
                   r"(?!\s*(?i:steps?|tokens?|samples?|iter\w*|epochs?|rows?|items?|bytes?|records?|times|seconds?|ms|s)\b)"
                   r"|(?<![A-Za-z0-9_.:/-])([25]07\d{3}|107\d{3}|[135]61\d{3})(?![A-Za-z0-9_.:/-])\s{0,2}(?i:\(?\w+ )?(?:ai ?core |aicpu |vector core )?(?i:error|exception|报错|错误|异常)")
-SOURCE_PLACE = lazy(r"\S\.(?:cpp|cc|cxx|c|h|hpp|py)[:(]\d+|(?:^|\s)/[\w.-]+/\S")
+SOURCE_PLACE = lazy(r"\S\.(?:cpp|cc|cxx|c|h|hpp|py)(?:[:(]| line )\d+|(?:^|\s)/[\w.-]+/\S")
 # c10::Error::what() as torch and torch_npu print it: the message, then this line, then the native frames ("frame #0:
 # c10::Error::Error(…)"). c10/util/Exception.cpp (pytorch v2.5.1): Error(SourceLocation, msg) appends "Exception raised from
 # " << source_location << " (most recent call first):\n" << backtrace. Python raises it as RuntimeError with the whole what()

@@ -85,10 +85,13 @@ LOADER = ('Traceback (most recent call last):\n'
 
 
 def test_a_quantized_checkpoint_tensor_the_npu_model_lacks(catalog):
-    # (deq_scale / quant_bias / *_offset are ARL-E248's signature, the same root cause; these are the other formats' tensors)
-    for key in ("model.layers.3.self_attn.qkv_proj.weight_scale", "model.layers.0.mlp.down_proj.qweight", "model.layers.0.mlp.down_proj.qzeros"):
+    # (deq_scale / quant_bias / *_offset are ARL-E248's signature and weight_scale / weight_scale_inv ARL-E1991's, the same
+    # root cause; qweight / qzeros are the other formats' tensors, which only this reading names)
+    for key in ("model.layers.0.mlp.down_proj.qweight", "model.layers.0.mlp.down_proj.qzeros"):
         result = classify(catalog, LOADER + f"KeyError: '{key}'\n")
         assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("DRV-quant-load", "quant-method-unsupported-on-npu"), key
+    result = classify(catalog, LOADER + "KeyError: 'model.layers.3.self_attn.qkv_proj.weight_scale'\n")
+    assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("ARL-E1991", "quant-method-unsupported-on-npu")
     # the failing line says the checkpoint is quantized (an issue title)
     result = classify(catalog, "KeyError: 'visual.blocks.0.attn.qkv.weight' when Loading FP8 Quantized Qwen2.5-VL Model on Ascend NPU\n")
     assert result.diagnoses and result.diagnoses[0].kind == "quant-method-unsupported-on-npu"
