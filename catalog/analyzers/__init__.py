@@ -182,6 +182,7 @@ def registry() -> tuple[Analyzer, ...]:
         emitted.VllmV1Unsupported,
         emitted.NpuStreamNoDevice,
         emitted.RayMechanisms,
+        emitted.OwnCheck,
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,

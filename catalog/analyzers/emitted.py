@@ -11,9 +11,13 @@ mechanism behind it rather than the one thread it was first seen in:
 - Ray's own classes and texts: a named actor whose name is taken (python/ray/actor.py, ValueError or its subclass
   ActorAlreadyExistsError), an object whose owner process died (OwnerDiedError, python/ray/exceptions.py), a client
   that could not reach the GCS (``Timed out while waiting for GCS to become available``).
+- Libraries' own config/data checks whose literal text names the condition (own_checks.yaml): verl's multi-turn tool
+  rollout needing GRPO, verl's empty train dataloader, DeepSpeed's batch-size product.
 """
 
 from __future__ import annotations
+
+import functools
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised, typed
@@ -141,5 +145,38 @@ class RayMechanisms(Analyzer):
                  "Check the address the worker uses (RAY_ADDRESS / ray start --address=HEAD_IP:6379) and that the port is "
                  "reachable from this node (firewall, Kubernetes service, container network)"),
                 evidence(link), (RAY_GCS_FT,), key="ray-gcs-timeout", family="ray", kind="ray-gcs-unreachable",
+            )
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def own_checks() -> tuple[dict, ...]:
+    from importlib import resources
+
+    import yaml
+
+    return tuple(yaml.safe_load(resources.files(__package__).joinpath("own_checks.yaml").read_text(encoding="utf-8"))["checks"])
+
+
+class OwnCheck(Analyzer):
+    """A library's own config/data check whose text names the condition (own_checks.yaml)."""
+
+    id = "DRV-own-check"
+    title = "A library's own config or data check failed"
+    family = "verl-config"
+    stops_run = "a config or data check fails the same way on every restart"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        where = f"{link.message}\n{link.statement}"
+        for row in own_checks():
+            if not any(t in where for t in row["texts"]) or not typed(link, tuple(row["types"])):
+                continue
+            fam = "data-model" if row["kind"] == "dataset-too-small" else "verl-config"
+            return Finding(
+                row["title"], f"{link.short_type}: {(link.message or link.statement)[:200]}. " + " ".join(row["cause"].split()),
+                tuple(row["fix"]), evidence(link), tuple(row["sources"]), key=f"check:{row['kind']}", family=fam,
+                kind=row["kind"],
             )
         return None

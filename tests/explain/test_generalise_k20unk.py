@@ -14,7 +14,7 @@ import dataclasses
 import pytest
 
 # entries written from the threads these lines come from (taken out so the analyzer alone must answer)
-OWN = ("ARL-E601", "ARL-E470", "ARL-E650", "ARL-E1641", "ARL-E119")
+OWN = ("ARL-E601", "ARL-E470", "ARL-E650", "ARL-E1641", "ARL-E119", "ARL-E613", "ARL-E611", "ARL-E050")
 
 
 @pytest.fixture
@@ -62,6 +62,15 @@ def explain_without(catalog, tmp_path):
      "DRV-ray-mechanism", "ray-object-owner-died"),
     ("ray.exceptions.RpcError: Timed out while waiting for GCS to become available.\n",
      "DRV-ray-mechanism", "ray-gcs-unreachable"),
+    # libraries' own checks (catalog/analyzers/own_checks.yaml): verl's ray_trainer.py, DeepSpeed's runtime/config.py
+    ("AssertionError: only GRPO is tested for multi-turn with tool\n", "DRV-own-check", "verl-multiturn-tool-requires-grpo"),
+    ('Traceback (most recent call last):\n'
+     '  File "/data/ViLaSR/verl/trainer/ray_trainer.py", line 313, in _create_dataloader\n'
+     '    assert len(self.train_dataloader) >= 1\n'
+     'AssertionError\n', "DRV-own-check", "dataset-too-small"),
+    ("AssertionError: Train dataloader is empty!\n", "DRV-own-check", "dataset-too-small"),
+    ("[rank0]: AssertionError: Check batch related parameters. train_batch_size is not equal to micro_batch_per_gpu * "
+     "gradient_acc_step * world_size 8 != 2 * 1 * 1\n", "DRV-own-check", "deepspeed-batch-config"),
 ])
 def test_the_emitters_text_names_the_mechanism(explain_without, text, analyzer, kind):
     top, top_kind = explain_without(text)
@@ -81,6 +90,7 @@ def test_the_emitters_text_names_the_mechanism(explain_without, text, analyzer, 
      '    assert num_blocks > 0\n'
      'AssertionError\n', "vllm-v1-unsupported-on-device"),
     ("ValueError: The name is already taken, pick another one\n", "ray-named-actor-exists"),
+    ("AssertionError: Validation dataloader is empty!\n", "dataset-too-small"),
 ])
 def test_near_misses_are_not_named_so(explain_without, text, not_kind):
     _, kind = explain_without(text)
