@@ -148,7 +148,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -179,6 +179,10 @@ def registry() -> tuple[Analyzer, ...]:
         modelarch.ModelArchitecture,
         quantload.QuantizedWeights,
         package.PackageMismatch,
+        emitted.VllmV1Unsupported,
+        emitted.NpuStreamNoDevice,
+        emitted.RayMechanisms,
+        emitted.OwnCheck,
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,

@@ -1,0 +1,182 @@
+"""Exceptions whose emitter's own text (or class) states the mechanism, read from the message.
+
+Each class below recognises one template its emitter prints, confirmed in that emitter's source, and names the
+mechanism behind it rather than the one thread it was first seen in:
+
+- vLLM's V1 engine refusing a feature or the device: ``_raise_or_fallback`` in vllm/engine/arg_utils.py raises
+  ``NotImplementedError: VLLM_USE_V1=1 is not supported with <feature>.`` when V1 is forced; the V1 FlashAttention
+  backend's ``assert is_fa_version_supported(self.fa_version)`` fails on a GPU older than FlashAttention 2 needs.
+- torch_npu's stream table asked for device -1: ``Could not compute stream ID for <ptr> on device -1`` (NPUStream.cpp,
+  the same assert as c10's CUDAStream.cpp): the thread has no current device, i.e. set_device was never called there.
+- Ray's own classes and texts: a named actor whose name is taken (python/ray/actor.py, ValueError or its subclass
+  ActorAlreadyExistsError), an object whose owner process died (OwnerDiedError, python/ray/exceptions.py), a client
+  that could not reach the GCS (``Timed out while waiting for GCS to become available``).
+- Libraries' own config/data checks whose literal text names the condition (own_checks.yaml): verl's multi-turn tool
+  rollout needing GRPO, verl's empty train dataloader, DeepSpeed's batch-size product.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence, raised, typed
+from ...lazyre import lazy
+
+VLLM_ARGS = "https://github.com/vllm-project/vllm/blob/v0.8.2/vllm/engine/arg_utils.py"
+VLLM_FA = "https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/v1/attention/backends/flash_attn.py"
+VLLM_V1_DOC = "https://docs.vllm.ai/en/latest/getting_started/v1_user_guide.html"
+NPU_STREAM = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/core/npu/NPUStream.cpp"
+RAY_ACTOR = "https://github.com/ray-project/ray/blob/master/python/ray/actor.py"
+RAY_EXC = "https://github.com/ray-project/ray/blob/master/python/ray/exceptions.py"
+RAY_NAMED = "https://docs.ray.io/en/latest/ray-core/actors/named-actors.html"
+RAY_OWNERSHIP = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/objects.html"
+RAY_GCS_FT = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/gcs.html"
+
+V1_FEATURE = lazy(r"VLLM_USE_V1=1 is not supported with (.+?)\.?$")
+STREAM_NO_DEVICE = lazy(r"Could not compute stream ID for \S+ on device -1\b")
+NAME_TAKEN = lazy(r"The name (\S+) \(namespace=([^)]*)\) is already taken")
+GCS_TIMEOUT = "Timed out while waiting for GCS to become available"
+
+
+class VllmV1Unsupported(Analyzer):
+    """vLLM's V1 engine, forced on, meets a feature or a device it does not run with."""
+
+    id = "DRV-vllm-v1-unsupported"
+    title = "vLLM's V1 engine does not support this feature or device"
+    family = "device"
+    stops_run = "the engine refuses the configuration at start-up, the same way on every retry"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        msg = link.message
+        if "VLLM_USE_V1=1" in msg and typed(link, ("NotImplementedError",)) and (m := V1_FEATURE.search(msg)):
+            what = m.group(1)
+            cause = (f"{link.short_type}: {msg[:200]}. vLLM was told to use its V1 engine (VLLM_USE_V1=1) and the V1 engine "
+                     f"of this release does not support {what}; with VLLM_USE_V1 unset vLLM would have fallen back to V0, "
+                     "but a forced V1 raises instead (vllm/engine/arg_utils.py, _raise_or_fallback).")
+            key = f"v1:{what}"
+        elif link.short_type == "AssertionError" and "is_fa_version_supported" in link.statement + msg and any(
+                "/v1/attention/" in f.path for f in link.frames[-3:]):
+            what = "this GPU (the V1 FlashAttention backend needs a FlashAttention version the device supports)"
+            cause = ("AssertionError at assert is_fa_version_supported(self.fa_version) in vLLM's V1 FlashAttention backend: "
+                     "the V1 engine picked FlashAttention, and the installed vllm-flash-attn does not support this device "
+                     "(FlashAttention 2 needs compute capability 8.0 or newer; V100 / T4 are older).")
+            key = "v1:fa-device"
+        else:
+            return None
+        return Finding(
+            f"vLLM V1 engine does not support {what[:80]}",
+            cause,
+            ("Run the V0 engine: export VLLM_USE_V1=0 (or unset VLLM_USE_V1 on releases that fall back by themselves)",
+             "Or drop the unsupported feature / attention backend from the config (unset VLLM_ATTENTION_BACKEND), or run on a "
+             "device the V1 engine supports (vLLM's V1 user guide lists them)"),
+            evidence(link), (VLLM_ARGS, VLLM_FA, VLLM_V1_DOC), key=key, family="device",
+            kind="vllm-v1-unsupported-on-device",
+        )
+
+
+class NpuStreamNoDevice(Analyzer):
+    """torch_npu looked up a stream on device -1: no NPU was made current in that thread or process."""
+
+    id = "DRV-npu-stream-no-device"
+    title = "NPU stream used before a device was set"
+    family = "device"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if "Could not compute stream ID" not in link.message or not STREAM_NO_DEVICE.search(link.message):
+            return None
+        return Finding(
+            "NPU stream used before a device was set (device -1)",
+            "torch_npu's stream table (NPUStream.cpp) was asked for a stream on device -1: the thread or process that "
+            "created or used the stream had no current NPU. Each process (and each thread that launches work) must select "
+            "its device before the first stream, tensor or collective; multi-NPU scripts that rely on the default device "
+            "hit this in their worker processes.",
+            ("Call torch.npu.set_device(local_rank) (or torch.npu.set_device(f'npu:{local_rank}')) at the start of every "
+             "process / thread, before creating tensors, streams or the process group",
+             "Launch one process per NPU (torchrun --nproc_per_node=N) and take local_rank from the LOCAL_RANK env var"),
+            evidence(link), (NPU_STREAM,), key="npu-stream:-1", family="device",
+            kind="npu-device-not-set",
+        )
+
+
+class RayMechanisms(Analyzer):
+    """Ray's own exception classes and texts that state their cause: a taken actor name, a dead owner, no GCS."""
+
+    id = "DRV-ray-mechanism"
+    title = "A Ray failure named by its class or text"
+    family = "ray"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        msg, short = link.message, link.short_type
+        if "is already taken" in msg and short in ("ValueError", "ActorAlreadyExistsError", "Exception") and (m := NAME_TAKEN.search(msg)):
+            name, namespace = m.group(1), m.group(2)
+            return Finding(
+                f"Ray actor name already taken: {name}",
+                f"{short}: {msg[:200]}. An actor named {name} already exists in namespace {namespace} of this Ray cluster "
+                "(python/ray/actor.py checks the name before creating a named actor): a detached or still-running actor from "
+                "an earlier run, or a second job on the same cluster, holds the name.",
+                ("Stop the old holder: ray stop --force (or kill it: ray.kill(ray.get_actor(NAME, namespace=NS))) before relaunching",
+                 "Or give each run its own namespace: ray.init(namespace='run-<id>'), or create the actor with "
+                 ".options(name=..., get_if_exists=True)"),
+                evidence(link), (RAY_ACTOR, RAY_NAMED), key=f"ray-name:{name}", family="ray", kind="ray-named-actor-exists",
+            )
+        if short == "OwnerDiedError":
+            return Finding(
+                "Ray object lost: its owner process died",
+                f"{short}: {msg[:200]}. The worker or driver that created this ObjectRef (its owner) exited while others "
+                "still held the reference; Ray cannot rebuild an object whose owner is gone (python/ray/exceptions.py). "
+                "The owner's own death is the root cause: look in the owner's log for the crash or the OOM kill.",
+                ("Find why the owner died: the log named in the message (/tmp/ray/session_latest/logs/*<worker id>*), or "
+                 "ray logs / dmesg for an OOM kill",
+                 "Create long-lived objects from a process that outlives their users (the driver or a detached actor), not a "
+                 "short-lived task"),
+                evidence(link), (RAY_EXC, RAY_OWNERSHIP), key="ray-owner-died", family="ray", kind="ray-object-owner-died",
+            )
+        if GCS_TIMEOUT in msg and short in ("RpcError", "RaySystemError", "TimeoutError", "ConnectionError", "Exception"):
+            return Finding(
+                "Ray could not reach the GCS",
+                f"{short}: {msg[:200]}. The Ray client or node gave up connecting to the head node's GCS server: the head is "
+                "not running (crashed, or not started yet), or this node cannot reach its address and port.",
+                ("Check that the head is up: ray status on the head node; look at /tmp/ray/session_latest/logs/gcs_server.out",
+                 "Check the address the worker uses (RAY_ADDRESS / ray start --address=HEAD_IP:6379) and that the port is "
+                 "reachable from this node (firewall, Kubernetes service, container network)"),
+                evidence(link), (RAY_GCS_FT,), key="ray-gcs-timeout", family="ray", kind="ray-gcs-unreachable",
+            )
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def own_checks() -> tuple[dict, ...]:
+    from importlib import resources
+
+    import yaml
+
+    return tuple(yaml.safe_load(resources.files(__package__).joinpath("own_checks.yaml").read_text(encoding="utf-8"))["checks"])
+
+
+class OwnCheck(Analyzer):
+    """A library's own config/data check whose text names the condition (own_checks.yaml)."""
+
+    id = "DRV-own-check"
+    title = "A library's own config or data check failed"
+    family = "verl-config"
+    stops_run = "a config or data check fails the same way on every restart"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        where = f"{link.message}\n{link.statement}"
+        for row in own_checks():
+            if not any(t in where for t in row["texts"]) or not typed(link, tuple(row["types"])):
+                continue
+            fam = "data-model" if row["kind"] == "dataset-too-small" else "verl-config"
+            return Finding(
+                row["title"], f"{link.short_type}: {(link.message or link.statement)[:200]}. " + " ".join(row["cause"].split()),
+                tuple(row["fix"]), evidence(link), tuple(row["sources"]), key=f"check:{row['kind']}", family=fam,
+                kind=row["kind"],
+            )
+        return None
