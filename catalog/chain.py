@@ -52,8 +52,10 @@ CUT_FRAME = lazy(r'^((?:/|[A-Za-z]:\\)[^"\s]*\.py)", line (\d+), in (\S+)\s*$')
 # qualified by its module and followed by its message: a lower-case dotted path, then a capitalised name
 # that is not a warning category.
 QUALIFIED = r"(?:[a-z_]\w*\.)+[A-Z]\w*(?<!Warning)(?=:)"
+# the socket module's lower-case classes: getaddrinfo's and gethostbyaddr's failures ("socket.gaierror: [Errno -2] …")
+SOCKET_ERRORS = r"socket\.(?:gaierror|herror)(?=:)"
 EXCEPTION = re.compile(
-    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
+    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED}|{SOCKET_ERRORS})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
 )
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
@@ -172,11 +174,11 @@ def pydantic_reason(lines: list[str]) -> str:
 # An exception quoted at the end of an English sentence that introduces it ("trl == 0.14.0 would get error:
 # ImportError: cannot import name …"): the sentence starts lower-case or with a version pin and ends in "error:";
 # an issue title may quote it ('… serve Error :"ModuleNotFoundError: No module named …"').
-SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])([A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
+SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
 # An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
 # RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
 # the exception was handled (retried, ignored, caught) keep the line what it was.
-TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ([A-Z][\w.]*(?:Error|Exception): \S.*)$")
+TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ((?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 # Short pastes only (an issue body or title, a chat message: classify.py decides what is short). The forms a person writes
 # around an error, which a program's own output does not have:
@@ -185,7 +187,7 @@ HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|ex
 #   or an exception that a line opens in quotes ("`RuntimeError: expected device cpu but got device cuda:0"); the lead-in may
 #   hold colons and `code spans`, not quotes or braces;
 LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\()|(?P<quote>[`\"“]))"
-                r"(?P<exc>[A-Z][\w.]*(?:Error|Exception): \S.*)$")
+                r"(?P<exc>(?:(?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception)|socket\.(?:gaierror|herror)): \S.*)$")
 # - an exception class named alone in a sentence, in backticks or quotes or as a word ("there are `PermissionError` when
 #   users use shared cache_dir"): the class is all the paste says of the failure;
 BARE_TYPE = lazy(r"(?:^|[\s(])[`\"“']?([A-Z][A-Za-z]*(?:Error|Exception))[`\"”']?(?=[\s,.;!?)]|$)")

@@ -961,10 +961,19 @@ class Classifier:
             entries = self.matcher.entries_in(stripped)  # the message above, as Python would print it
         if not entries and exc is not None and self._paste and stripped != text.strip():
             entries = self.matcher.entries_in(stripped)  # the exception a sentence quoted, for signatures that open its line
+        tail = None
         if not entries and self._paste and not prefix and raising is None and (tail := _cjk_tail(stripped)) is not None \
                 and (entries := self.matcher.entries_in(tail)):
             text = stripped = tail  # the program's message after a Chinese lead-in ("训练场景报错 assert isinstance(device, …)")
             exc = EXCEPTION.match(tail)
+        elif (not entries and exc is None and self._paste and not prefix and raising is None and tail is not None
+                and ZH_REPORTED.search(stripped[: stripped.rfind(tail)]) is not None and _a_report(tail)
+                and (LONE_FAILURE.search(tail) is not None or ZH_TAIL_FAILURE.search(tail) is not None)
+                and TITLE_CODE.search(stripped) is None and not extract_codes(tail)):  # a code the title reader reads below
+            # "…训练时报错：format_reward() takes 1 positional argument but 2 were given": the lead-in says "error:", so the
+            # message after it is the failure, read as a lone sentence is (Exception: the type was not pasted)
+            stripped = f"Exception: {tail}"[:MAX_EXCERPT]
+            exc = EXCEPTION.match(stripped)
         if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
                 and _a_report(stripped) and not LEVEL_TAG.match(stripped):
             entries = self._opening_words(stripped)
@@ -1486,6 +1495,12 @@ def _after_cjk(text: str) -> str:
         if said.isascii() and (EXCEPTION.match(said) or chains.PHRASE.match(said)):
             return said
     return text
+
+
+# A Chinese lead-in that ends in "error" / "failed" (报错, 错误, 出错, 失败, 报错如下), before the English message it introduces.
+ZH_REPORTED = re.compile(r"(?:报错|错误|出错|失败)(?:如下|信息|为|是)?[\s:：'`\"“”]*$")
+# What such a message says beyond LONE_FAILURE's words: memory running out, Python's wrong-arguments sentence.
+ZH_TAIL_FAILURE = re.compile(r"(?i)out of memory|\bOOM\b|\w\(\) (?:takes|missing|got)\b")
 
 
 def _cjk_tail(text: str) -> str | None:

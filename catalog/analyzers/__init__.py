@@ -148,7 +148,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions
+    from . import cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions, wire
 
     return tuple(cls() for cls in (
         process.ProcessDeath,
@@ -176,6 +176,9 @@ def registry() -> tuple[Analyzer, ...]:
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,
+        wire.HubRateLimited,
+        wire.HostUnresolvable,
+        wire.JsonLines,
         modelarch.ModelArchitecture,
         quantload.QuantizedWeights,
         package.PackageMismatch,

@@ -189,7 +189,7 @@ class RewardArguments(Analyzer):
     family = "data-model"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type != "TypeError":
+        if not raised(link) or not typed(link, ("TypeError",)):  # or Python's TypeError sentence pasted without its type
             return None
         m = REWARD_ARGS.search(link.message)
         if m is None:
