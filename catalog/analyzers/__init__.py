@@ -151,6 +151,7 @@ def registry() -> tuple[Analyzer, ...]:
     from . import cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions, wire
 
     return tuple(cls() for cls in (
+        emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
         process.ProcessDeath,
         memory.SharedMemory,
         memory.Memory,
@@ -183,7 +184,6 @@ def registry() -> tuple[Analyzer, ...]:
         quantload.QuantizedWeights,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
-        emitted.NpuStreamNoDevice,
         emitted.RayMechanisms,
         emitted.OwnCheck,
         verl.VerlCondition,
@@ -237,6 +237,10 @@ def derive(
                 # for a kernel the report says timed out): that finding names the link, the entries become its echo
                 findings.sort(key=lambda found: not any(found[1].kind in e.refined_by for e in specific))
                 specific, namer = [], None
+            elif not specific and namer is not None and _refined(namer, findings):
+                # the same for a wrapper entry naming its own line (ARL-E009's std::terminate over the what() it carries)
+                findings.sort(key=lambda found: found[1].kind not in namer.refined_by)
+                namer = None
             item: DerivedItem | None = None
             if namer is not None:
                 tier, top = 3, namer.id

@@ -85,7 +85,9 @@ class NpuStreamNoDevice(Analyzer):
     family = "device"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if "Could not compute stream ID" not in link.message or not STREAM_NO_DEVICE.search(link.message):
+        # A c10::Error that ended the process via std::terminate carries its what() only on the printed line.
+        said = link.message if link.kind != "process" else link.text
+        if "Could not compute stream ID" not in said or not STREAM_NO_DEVICE.search(said):
             return None
         return Finding(
             "NPU stream used before a device was set (device -1)",
