@@ -153,11 +153,22 @@ class RayMechanisms(Analyzer):
 
 @functools.lru_cache(maxsize=1)
 def own_checks() -> tuple[dict, ...]:
-    from importlib import resources
+    """The rows of own_checks.yaml; parsed once, then read from the JSON cache (ascendrl/cache.py)."""
+    from ascendrl import cache
 
-    import yaml
+    text = cache.shipped_text(__file__, __package__, "own_checks.yaml")
 
-    return tuple(yaml.safe_load(resources.files(__package__).joinpath("own_checks.yaml").read_text(encoding="utf-8"))["checks"])
+    def parse() -> list[dict]:
+        import yaml
+
+        return yaml.safe_load(text)["checks"]
+
+    def load(rows: list[dict]) -> tuple[dict, ...]:
+        if not all(isinstance(r, dict) and {"texts", "types", "kind"} <= r.keys() for r in rows):
+            raise ValueError("own_checks rows lack their keys")
+        return tuple(rows)
+
+    return cache.cached("own-checks", cache.content_key("own-checks", cache.own_source(__file__), text), parse, load)
 
 
 class OwnCheck(Analyzer):

@@ -31,14 +31,23 @@ IFNAME = lazy(r"set ifname to \[([^\]]*)\]")
 
 @functools.cache
 def classes() -> tuple[dict[str, Any], ...]:
-    """The HCCL failure classes, in the order they are tried (specific first), with compiled phrases."""
-    from importlib import resources  # here, not at import: a one-line explain never needs it (nor its tempfile, zipfile)
+    """The HCCL failure classes, in the order they are tried (specific first), with compiled phrases.
 
-    import yaml
+    Parsed from the YAML once, then read from the JSON cache (ascendrl/cache.py).
+    """
+    from ascendrl import cache
 
-    text = resources.files(__package__).joinpath("hccl_classes.yaml").read_text(encoding="utf-8")
-    rows = yaml.safe_load(text)["classes"]
-    return tuple({**row, "words": re.compile(row["words"], re.I)} for row in rows)
+    text = cache.shipped_text(__file__, __package__, "hccl_classes.yaml")
+
+    def parse() -> list[dict[str, Any]]:
+        import yaml
+
+        return yaml.safe_load(text)["classes"]
+
+    def load(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+        return tuple({**row, "words": re.compile(row["words"], re.I)} for row in rows)
+
+    return cache.cached("hccl-classes", cache.content_key("hccl-classes", cache.own_source(__file__), text), parse, load)
 
 
 def _hccl_text(link: Link) -> str:
