@@ -201,6 +201,10 @@ SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error|Flo
 WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
+# A sentence that quotes, in a code span, the assert statement whose AssertionError it reports ("… trips the assertion
+# `assert len(seqlen_list) % k_partitions == 0` in … (`AssertionError: 206 % 4 != 0`)"): the condition, as Python would
+# print it above the exception.
+QUOTED_ASSERT = lazy(r"`assert ([^`,]+?)(?:,[^`]*)?`")
 CLOSERS = {"`": "`", '"': '"', "“": "”", "(": ")"}
 # A title's opening words: the tags an issue template puts first ("[Bug]:", "### "), and the words that join the message
 # to where it happened ("NPU out of memory when tp=2", "… on 910B", "… with vLLM 0.9", "… after upgrading").
@@ -578,6 +582,7 @@ class Classifier:
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
         self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
         self._titled: str | None = None  # the code a paste's title line says the failure returned (_title_code)
+        self._quoted_assert: tuple[int, str] | None = None  # (line, condition) of an assert a paste's sentence quotes
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
@@ -914,6 +919,8 @@ class Classifier:
             exc, stripped = EXCEPTION.match(said), said
         if exc is None and self._paste:
             exc, said = self._paste_reading(stripped)
+            if exc is not None and exc.group(1).endswith("AssertionError") and (quoted := QUOTED_ASSERT.search(stripped)) is not None:
+                self._quoted_assert = (number, quoted.group(1).strip())  # "… trips `assert n % k == 0` … (`AssertionError: …`)"
             if exc is None and (opening := self._opening_phrase(stripped)) is not None:
                 exc, said = opening
             if exc is not None:
@@ -1013,9 +1020,9 @@ class Classifier:
         self._track(stripped, exc, name, number, prefix, list(seen))
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
-        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError")) and (tracker := self.trackers.get((name, prefix))) is not None \
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
-            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit
+            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
@@ -1301,6 +1308,9 @@ class Classifier:
             tracker.marker("context", number)
         elif exc is not None:
             done = tracker.exception(exc, stripped, number, hits)
+            if self._quoted_assert is not None and self._quoted_assert[0] == number and tracker.current is not None \
+                    and not tracker.current.statement:
+                tracker.current.statement = f"assert {self._quoted_assert[1]}"[:300]  # as Python prints it above the exception
         elif chains.HYDRA.match(stripped):
             done = tracker.hydra(stripped, number, hits)
         elif (death := chains.PROCESS_DEATH.search(stripped)) is not None:

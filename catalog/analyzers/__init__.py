@@ -186,6 +186,7 @@ def registry() -> tuple[Analyzer, ...]:
         emitted.VllmV1Unsupported,
         emitted.RayMechanisms,
         emitted.OwnCheck,
+        emitted.CustomModelType,
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,
