@@ -181,6 +181,7 @@ def registry() -> tuple[Analyzer, ...]:
         wire.HostUnresolvable,
         wire.JsonLines,
         modelarch.ModelArchitecture,
+        modelarch.VerlModelArchitecture,
         quantload.QuantizedWeights,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
