@@ -47,6 +47,8 @@ TF_MODEL_TYPES = "https://github.com/huggingface/transformers/blob/main/src/tran
 TF_CUSTOM = "https://huggingface.co/docs/transformers/custom_models#registering-a-model-with-custom-code-to-the-auto-classes"
 UNKNOWN_MODEL_TYPE = lazy(r"has model type `([^`]+)` but Transformers does not recognize this architecture")
 FAMILY_STEM = lazy(r"[a-z]+")
+AUTO_CONFIG_FILE = lazy(r"transformers/models/auto/configuration_auto\.py$")
+KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
 
 
 class VllmV1Unsupported(Analyzer):
@@ -218,6 +220,23 @@ def transformers_model_types() -> tuple[frozenset[str], frozenset[str]]:
     return names, stems
 
 
+def config_registry_miss(link: Link) -> str | None:
+    """The model_type of a KeyError out of transformers' config registry (CONFIG_MAPPING's __getitem__), else None."""
+    if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
+        return None
+    inner = link.frames[-1] if link.frames else None
+    if (inner is not None and AUTO_CONFIG_FILE.search(inner.path.replace("\\", "/"))) or "CONFIG_MAPPING[" in link.source:
+        return m.group(1)
+    return None
+
+
+def custom_model_type(model_type: str) -> bool:
+    """No transformers release defines this model_type, nor any of its family (its stem): a custom architecture."""
+    names, stems = transformers_model_types()
+    stem = FAMILY_STEM.match(model_type.lower())
+    return model_type not in names and stem is not None and stem.group(0) not in stems
+
+
 class CustomModelType(Analyzer):
     """transformers refused a model_type that is no release's: a custom architecture whose classes were never registered."""
 
@@ -227,15 +246,13 @@ class CustomModelType(Analyzer):
     stops_run = "every process that loads the checkpoint through AutoConfig fails the same way"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or "does not recognize this architecture" not in link.message:
+        if not raised(link):
             return None
-        m = UNKNOWN_MODEL_TYPE.search(link.message)
-        if m is None:
+        if "does not recognize this architecture" in link.message and (m := UNKNOWN_MODEL_TYPE.search(link.message)):
+            model_type = m.group(1)
+        elif (model_type := config_registry_miss(link)) is None:
             return None
-        model_type = m.group(1)
-        names, stems = transformers_model_types()
-        stem = FAMILY_STEM.match(model_type.lower())
-        if model_type in names or stem is None or stem.group(0) in stems:
+        if not custom_model_type(model_type):
             return None  # a model transformers defines, or a newer member of a family it has: transformers too old (ARL-E144)
         return Finding(
             f"Custom architecture not registered with transformers: model_type '{model_type}'"[:160],
