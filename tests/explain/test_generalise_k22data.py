@@ -5,7 +5,9 @@ analyzers (and data rows) can name them: transformers' Auto-class lookup of a co
 (auto_factory.py ``self._reverse_config_mapping[key.__name__]``, an own_checks row read from the source line above the
 KeyError), a model_type no transformers release defines (emitted.CustomModelType, against transformers' own
 CONFIG_MAPPING_NAMES), the Karmarkar-Karp partitioner's equal-size assert (own_checks row; a sentence quoting the assert
-gives its statement), and verl's own model registries (modelarch.VerlModelArchitecture). Near misses stay something else.
+gives its statement), TRL's reward loop turning a reward function's None into a tensor (own_checks row, read from the
+source line above the TypeError), and verl's own model registries (modelarch.VerlModelArchitecture). Near misses stay
+something else.
 """
 
 from __future__ import annotations
@@ -58,6 +60,10 @@ JANUS = (
     ("which trips the Karmarkar-Karp assertion `assert len(seqlen_list) % k_partitions == 0` in "
      "`miles/utils/seqlen_balancing.py` and crashes the run (`AssertionError: 206 % 4 != 0`).\n",
      "DRV-own-check", "seqlen-balance-count-not-divisible"),
+    # TRL <= 0.15's reward loop (grpo_trainer.py, the line ms-swift#4751 names): a reward function returned None
+    ('  File "/usr/local/lib/python3.10/site-packages/trl/trainer/grpo_trainer.py", line 624, in _prepare_inputs\n'
+     '    rewards_per_func[:, i] = torch.tensor(output_reward_func, dtype=torch.float32, device=device)\n'
+     'TypeError: must be real number, not NoneType\n', "DRV-own-check", "reward-fn-returned-none"),
     # verl#3043: verl's Megatron registry, worded as vLLM's
     ("ValueError: Model architectures ['Qwen3MoeForCausalLM'] are not supported for now. Supported architectures: "
      "['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']\n", "DRV-verl-model-arch", "model-arch-unsupported-by-verl"),
@@ -83,6 +89,8 @@ def test_the_check_names_the_mechanism(explain_without, text, analyzer, kind):
     (JANUS.replace("multi_modality", "qwen2"), "custom-arch-not-registered"),
     # a KeyError naming a config class outside the Auto-class lookup
     ("KeyError: 'Qwen2RMConfig'\n", "custom-arch-not-registered"),
+    # torch's message alone does not say the list held rewards (ms-swift#6868: rollout logprobs)
+    ("[rank7]: TypeError: must be real number, not NoneType\n", "reward-fn-returned-none"),
     # the partitioner's message alone does not say which check it is
     ("AssertionError: 206 % 4 != 0\n", "seqlen-balance-count-not-divisible"),
     # vLLM's own registry (vllm#22231): its list is vLLM's, not verl's
