@@ -201,6 +201,9 @@ SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error|Flo
 WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
+# A paste's note of where a lone exception was raised, quoting the code: a Python file, its line ("line 881", "881行",
+# ":881"), then the statement (an assignment or a call), as a person copies it from the traceback they did not paste.
+PASTED_LOCATION = lazy(r"[\w/.-]+\.py\b\W{0,3}(?:line\s*)?\d+\s*(?:行|lines?)?\W{0,3}?\s*([A-Za-z_][\w.\[\]:, ]*(?:=|\()[^\n]*)$")
 # A sentence that quotes, in a code span, the assert statement whose AssertionError it reports ("… trips the assertion
 # `assert len(seqlen_list) % k_partitions == 0` in … (`AssertionError: 206 % 4 != 0`)"): the condition, as Python would
 # print it above the exception.
@@ -996,6 +999,7 @@ class Classifier:
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
+            self._pasted_location(stripped, name, number)
         if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
                 and self._titled is None \
                 and (stripped == text.strip() or GENERIC_LINE.search(stripped) is None):
@@ -1026,6 +1030,17 @@ class Classifier:
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
+
+    def _pasted_location(self, stripped: str, name: str, number: int) -> None:
+        """A paste's line right under a lone TypeError / KeyError / AttributeError that says where it was raised and quotes
+        the code ("error location: swift/trainers/…/grpo_trainer.py, line 881: rewards_per_func[:, i] = torch.tensor(…)"):
+        the code is the source line Python would have printed above the exception."""
+        link = (tracker := self.trackers.get((name, ""))) and tracker.current
+        if not link or link.kind != "bare" or link.frames or link.source or not 0 < number - link.line <= 2 \
+                or not link.short_type.endswith(("TypeError", "KeyError", "AttributeError")):
+            return
+        if (where := PASTED_LOCATION.search(stripped)) is not None:
+            link.source = where.group(1).strip()[:MAX_EXCERPT]
 
     def _title_code(self, stripped: str, tagged: bool) -> str | None:
         """The ACL / runtime code a title or sentence of a short paste says the failure returned (TITLE_CODE), or None.

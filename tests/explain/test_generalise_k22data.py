@@ -64,6 +64,10 @@ JANUS = (
     ('  File "/usr/local/lib/python3.10/site-packages/trl/trainer/grpo_trainer.py", line 624, in _prepare_inputs\n'
      '    rewards_per_func[:, i] = torch.tensor(output_reward_func, dtype=torch.float32, device=device)\n'
      'TypeError: must be real number, not NoneType\n', "DRV-own-check", "reward-fn-returned-none"),
+    # ms-swift#4751: the exception pasted alone, then where it was raised with the code, as the reporter wrote it
+    ("TypeError: must be real number, not NoneType\n"
+     "报错位置：swift/trainers/rlhf_trainer/grpo_trainer.py，881行 rewards_per_func[:, i] = torch.tensor(output_reward_func, "
+     "dtype=torch.float32, device=device)\n", "DRV-own-check", "reward-fn-returned-none"),
     # verl#3043: verl's Megatron registry, worded as vLLM's
     ("ValueError: Model architectures ['Qwen3MoeForCausalLM'] are not supported for now. Supported architectures: "
      "['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']\n", "DRV-verl-model-arch", "model-arch-unsupported-by-verl"),
@@ -91,6 +95,8 @@ def test_the_check_names_the_mechanism(explain_without, text, analyzer, kind):
     ("KeyError: 'Qwen2RMConfig'\n", "custom-arch-not-registered"),
     # torch's message alone does not say the list held rewards (ms-swift#6868: rollout logprobs)
     ("[rank7]: TypeError: must be real number, not NoneType\n", "reward-fn-returned-none"),
+    # a location without the code says nothing of what was converted
+    ("TypeError: must be real number, not NoneType\nIt is raised in grpo_trainer.py, line 881.\n", "reward-fn-returned-none"),
     # the partitioner's message alone does not say which check it is
     ("AssertionError: 206 % 4 != 0\n", "seqlen-balance-count-not-divisible"),
     # vLLM's own registry (vllm#22231): its list is vLLM's, not verl's
