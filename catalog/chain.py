@@ -183,10 +183,11 @@ HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|ex
 # Short pastes only (an issue body or title, a chat message: classify.py decides what is short). The forms a person writes
 # around an error, which a program's own output does not have:
 # - an exception after a prose lead-in that ends in a colon or opens a quote ("The error message is: RuntimeError: …",
-#   "### [Bug]: RuntimeError: …", "I get `KeyError: 'x'` when …", "… the sample code. (RuntimeError: …)"),
+#   "### [Bug]: RuntimeError: …", "I get `KeyError: 'x'` when …", "… the sample code. (RuntimeError: …)", "… crashes the
+#   run (`AssertionError: 206 % 4 != 0`)."),
 #   or an exception that a line opens in quotes ("`RuntimeError: expected device cpu but got device cuda:0"); the lead-in may
 #   hold colons and `code spans`, not quotes or braces;
-LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\()|(?P<quote>[`\"“]))"
+LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\([`\"“]?)|(?P<quote>[`\"“]))"
                 r"(?P<exc>(?:(?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception)|socket\.(?:gaierror|herror)): \S.*)$")
 # - an exception class named alone in a sentence, in backticks or quotes or as a word ("there are `PermissionError` when
 #   users use shared cache_dir"): the class is all the paste says of the failure;
@@ -330,7 +331,7 @@ class Link:
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
     statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
-    source: str = ""  # the source line Python printed just above a TypeError / AttributeError ("config = uvicorn.Config(app, **kw)")
+    source: str = ""  # the source line Python printed just above a TypeError / AttributeError / KeyError ("config = uvicorn.Config(app, **kw)")
 
     @property
     def short_type(self) -> str:

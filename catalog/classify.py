@@ -201,6 +201,13 @@ SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error|Flo
 WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
+# A paste's note of where a lone exception was raised, quoting the code: a Python file, its line ("line 881", "881行",
+# ":881"), then the statement (an assignment or a call), as a person copies it from the traceback they did not paste.
+PASTED_LOCATION = lazy(r"[\w/.-]+\.py\b\W{0,3}(?:line\s*)?\d+\s*(?:行|lines?)?\W{0,3}?\s*([A-Za-z_][\w.\[\]:, ]*(?:=|\()[^\n]*)$")
+# A sentence that quotes, in a code span, the assert statement whose AssertionError it reports ("… trips the assertion
+# `assert len(seqlen_list) % k_partitions == 0` in … (`AssertionError: 206 % 4 != 0`)"): the condition, as Python would
+# print it above the exception.
+QUOTED_ASSERT = lazy(r"`assert ([^`,]+?)(?:,[^`]*)?`")
 CLOSERS = {"`": "`", '"': '"', "“": "”", "(": ")"}
 # A title's opening words: the tags an issue template puts first ("[Bug]:", "### "), and the words that join the message
 # to where it happened ("NPU out of memory when tp=2", "… on 910B", "… with vLLM 0.9", "… after upgrading").
@@ -578,6 +585,7 @@ class Classifier:
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
         self._paste = False  # the block being scanned is a whole short paste (an issue body, a title): see PASTE_BYTES
         self._titled: str | None = None  # the code a paste's title line says the failure returned (_title_code)
+        self._quoted_assert: tuple[int, str] | None = None  # (line, condition) of an assert a paste's sentence quotes
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
@@ -914,6 +922,8 @@ class Classifier:
             exc, stripped = EXCEPTION.match(said), said
         if exc is None and self._paste:
             exc, said = self._paste_reading(stripped)
+            if exc is not None and exc.group(1).endswith("AssertionError") and (quoted := QUOTED_ASSERT.search(stripped)) is not None:
+                self._quoted_assert = (number, quoted.group(1).strip())  # "… trips `assert n % k == 0` … (`AssertionError: …`)"
             if exc is None and (opening := self._opening_phrase(stripped)) is not None:
                 exc, said = opening
             if exc is not None:
@@ -989,6 +999,7 @@ class Classifier:
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
+            self._pasted_location(stripped, name, number)
         if (settings_line or (self._paste and end in self._paste_only)) and not entries and exc is None and GENERIC_LINE.search(text) is None \
                 and self._titled is None \
                 and (stripped == text.strip() or GENERIC_LINE.search(stripped) is None):
@@ -1013,12 +1024,23 @@ class Classifier:
         self._track(stripped, exc, name, number, prefix, list(seen))
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
-        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError")) and (tracker := self.trackers.get((name, prefix))) is not None \
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
-            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit
+            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
+
+    def _pasted_location(self, stripped: str, name: str, number: int) -> None:
+        """A paste's line right under a lone TypeError / KeyError / AttributeError that says where it was raised and quotes
+        the code ("error location: swift/trainers/…/grpo_trainer.py, line 881: rewards_per_func[:, i] = torch.tensor(…)"):
+        the code is the source line Python would have printed above the exception."""
+        link = (tracker := self.trackers.get((name, ""))) and tracker.current
+        if not link or link.kind != "bare" or link.frames or link.source or not 0 < number - link.line <= 2 \
+                or not link.short_type.endswith(("TypeError", "KeyError", "AttributeError")):
+            return
+        if (where := PASTED_LOCATION.search(stripped)) is not None:
+            link.source = where.group(1).strip()[:MAX_EXCERPT]
 
     def _title_code(self, stripped: str, tagged: bool) -> str | None:
         """The ACL / runtime code a title or sentence of a short paste says the failure returned (TITLE_CODE), or None.
@@ -1301,6 +1323,9 @@ class Classifier:
             tracker.marker("context", number)
         elif exc is not None:
             done = tracker.exception(exc, stripped, number, hits)
+            if self._quoted_assert is not None and self._quoted_assert[0] == number and tracker.current is not None \
+                    and not tracker.current.statement:
+                tracker.current.statement = f"assert {self._quoted_assert[1]}"[:300]  # as Python prints it above the exception
         elif chains.HYDRA.match(stripped):
             done = tracker.hydra(stripped, number, hits)
         elif (death := chains.PROCESS_DEATH.search(stripped)) is not None:

@@ -12,7 +12,12 @@ mechanism behind it rather than the one thread it was first seen in:
   ActorAlreadyExistsError), an object whose owner process died (OwnerDiedError, python/ray/exceptions.py), a client
   that could not reach the GCS (``Timed out while waiting for GCS to become available``).
 - Libraries' own config/data checks whose literal text names the condition (own_checks.yaml): verl's multi-turn tool
-  rollout needing GRPO, verl's empty train dataloader, DeepSpeed's batch-size product.
+  rollout needing GRPO, verl's empty train dataloader, DeepSpeed's batch-size product, transformers' Auto-class lookup of
+  an unregistered config class, the Karmarkar-Karp partitioner's equal-size assert.
+- transformers' AutoConfig refusing a model_type (configuration_auto.py: "… has model type `x` but Transformers does not
+  recognize this architecture"): a model_type that no transformers release defines, of a family none of its model types
+  belongs to (transformers_model_types.txt), is a custom architecture whose classes were not registered, not a checkpoint
+  newer than the installed transformers.
 """
 
 from __future__ import annotations
@@ -37,6 +42,13 @@ V1_FEATURE = lazy(r"VLLM_USE_V1=1 is not supported with (.+?)\.?$")
 STREAM_NO_DEVICE = lazy(r"Could not compute stream ID for \S+ on device -1\b")
 NAME_TAKEN = lazy(r"The name (\S+) \(namespace=([^)]*)\) is already taken")
 GCS_TIMEOUT = "Timed out while waiting for GCS to become available"
+TF_AUTO_CONFIG = "https://github.com/huggingface/transformers/blob/main/src/transformers/models/auto/configuration_auto.py"
+TF_MODEL_TYPES = "https://github.com/huggingface/transformers/blob/main/src/transformers/models/auto/auto_mappings.py"
+TF_CUSTOM = "https://huggingface.co/docs/transformers/custom_models#registering-a-model-with-custom-code-to-the-auto-classes"
+UNKNOWN_MODEL_TYPE = lazy(r"has model type `([^`]+)` but Transformers does not recognize this architecture")
+FAMILY_STEM = lazy(r"[a-z]+")
+AUTO_CONFIG_FILE = lazy(r"transformers/models/auto/configuration_auto\.py$")
+KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
 
 
 class VllmV1Unsupported(Analyzer):
@@ -182,14 +194,78 @@ class OwnCheck(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link):
             return None
-        where = f"{link.message}\n{link.statement}"
+        # the message, the assert statement printed above it (or quoted by a sentence reporting it), and the source line
+        # Python printed above a KeyError / TypeError (the lookup that missed)
+        where = f"{link.message}\n{link.statement}\n{link.source}"
         for row in own_checks():
             if not any(t in where for t in row["texts"]) or not typed(link, tuple(row["types"])):
                 continue
-            fam = "data-model" if row["kind"] == "dataset-too-small" else "verl-config"
+            fam = row.get("family") or ("data-model" if row["kind"] == "dataset-too-small" else "verl-config")
             return Finding(
                 row["title"], f"{link.short_type}: {(link.message or link.statement)[:200]}. " + " ".join(row["cause"].split()),
                 tuple(row["fix"]), evidence(link), tuple(row["sources"]), key=f"check:{row['kind']}", family=fam,
                 kind=row["kind"],
             )
         return None
+
+
+@functools.lru_cache(maxsize=1)
+def transformers_model_types() -> tuple[frozenset[str], frozenset[str]]:
+    """The model_type names transformers defines, and their family stems (the letters they start with: qwen, llama)."""
+    from ascendrl import cache
+
+    text = cache.shipped_text(__file__, __package__, "transformers_model_types.txt")
+    names = frozenset(word for line in text.splitlines() if not line.startswith("#") for word in line.split())
+    stems = frozenset(m.group(0) for name in names if (m := FAMILY_STEM.match(name)) is not None)
+    return names, stems
+
+
+def config_registry_miss(link: Link) -> str | None:
+    """The model_type of a KeyError out of transformers' config registry (CONFIG_MAPPING's __getitem__), else None."""
+    if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
+        return None
+    inner = link.frames[-1] if link.frames else None
+    if (inner is not None and AUTO_CONFIG_FILE.search(inner.path.replace("\\", "/"))) or "CONFIG_MAPPING[" in link.source:
+        return m.group(1)
+    return None
+
+
+def custom_model_type(model_type: str) -> bool:
+    """No transformers release defines this model_type, nor any of its family (its stem): a custom architecture."""
+    names, stems = transformers_model_types()
+    stem = FAMILY_STEM.match(model_type.lower())
+    return model_type not in names and stem is not None and stem.group(0) not in stems
+
+
+class CustomModelType(Analyzer):
+    """transformers refused a model_type that is no release's: a custom architecture whose classes were never registered."""
+
+    id = "DRV-custom-model-type"
+    title = "The checkpoint's model_type is a custom architecture transformers does not define"
+    family = "data-model"
+    stops_run = "every process that loads the checkpoint through AutoConfig fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        if "does not recognize this architecture" in link.message and (m := UNKNOWN_MODEL_TYPE.search(link.message)):
+            model_type = m.group(1)
+        elif (model_type := config_registry_miss(link)) is None:
+            return None
+        if not custom_model_type(model_type):
+            return None  # a model transformers defines, or a newer member of a family it has: transformers too old (ARL-E144)
+        return Finding(
+            f"Custom architecture not registered with transformers: model_type '{model_type}'"[:160],
+            f"{link.short_type}: {link.message[:160]}. '{model_type}' is not a model_type any transformers release defines "
+            "(nor one of a family it has), so upgrading transformers will not help: the checkpoint belongs to a custom "
+            "architecture whose configuration and modeling code live in the model's own repository. AutoConfig finds such "
+            "a model only when its classes are registered in this process (AutoConfig.register / AutoModel*.register) or "
+            "loaded from the checkpoint's auto_map with trust_remote_code.",
+            (f"Import the project's model package and register its classes before loading: AutoConfig.register('{model_type}', "
+             "<ItsConfig>) and AutoModelForCausalLM.register(<ItsConfig>, <ItsModel>) (in the script that loads it, e.g. a "
+             "checkpoint merger, and in every Ray worker)",
+             "Or load with trust_remote_code=True from a checkpoint whose config.json has an auto_map to its modeling / "
+             "configuration files (verl: actor_rollout_ref.model.trust_remote_code=True)"),
+            evidence(link), (TF_AUTO_CONFIG, TF_MODEL_TYPES, TF_CUSTOM), key=f"custom-type:{model_type}", family="data-model",
+            kind="custom-arch-not-registered",
+        )

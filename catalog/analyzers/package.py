@@ -498,6 +498,10 @@ def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
     if not ((inner is not None and AUTO_CONFIG.search(inner.path.replace("\\", "/"))) or CONFIG_LOOKUP.search(link.source)):
         return None
     model_type = m.group(1)
+    from .emitted import custom_model_type
+
+    if custom_model_type(model_type):
+        return None  # no release defines it: a custom architecture (emitted.CustomModelType), not an old transformers
     have = facts.versions.get("transformers", "")
     shown = f" (the log shows transformers {have})" if have else ""
     return Finding(
