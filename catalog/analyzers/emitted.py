@@ -49,6 +49,13 @@ UNKNOWN_MODEL_TYPE = lazy(r"has model type `([^`]+)` but Transformers does not r
 FAMILY_STEM = lazy(r"[a-z]+")
 AUTO_CONFIG_FILE = lazy(r"transformers/models/auto/configuration_auto\.py$")
 KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
+# CPython's pickling refusal (Lib/copyreg.py _reduce_ex / Objects/typeobject.c: "cannot pickle %R object"; Python < 3.8
+# "can't pickle %s objects") for the process-local handles Ray's serialization troubleshooting names: thread locks and
+# conditions, open files, sockets and SSL contexts, queues' locks. Other unpicklable types are left to the entries.
+CPY_COPYREG = "https://github.com/python/cpython/blob/main/Lib/copyreg.py"
+RAY_SERIAL = "https://docs.ray.io/en/latest/ray-core/objects/serialization.html#troubleshooting"
+UNPICKLABLE_HANDLE = lazy(r"(?:cannot pickle '|can't pickle )((?:_thread\.)?(?:R?[Ll]ock|Condition)|_io\.\w+|"
+                          r"(?:_?socket\.)?socket|SSLContext|_queue\.SimpleQueue)'? object")
 
 
 class VllmV1Unsupported(Analyzer):
@@ -159,6 +166,22 @@ class RayMechanisms(Analyzer):
                  "Check the address the worker uses (RAY_ADDRESS / ray start --address=HEAD_IP:6379) and that the port is "
                  "reachable from this node (firewall, Kubernetes service, container network)"),
                 evidence(link), (RAY_GCS_FT,), key="ray-gcs-timeout", family="ray", kind="ray-gcs-unreachable",
+            )
+        if short in ("TypeError", "PicklingError", "RaySystemError") and (m := UNPICKLABLE_HANDLE.search(msg)):
+            what = m.group(1)
+            return Finding(
+                f"An object sent to another process holds a process-local handle ({what}) and cannot be pickled",
+                f"{short}: {msg[:200]}. Pickle (and Ray's cloudpickle, which serializes task/actor arguments, captured "
+                f"closures and ray.put values) refuses {what}: a lock, open file or socket belongs to one process and "
+                "cannot be copied into another (Lib/copyreg.py raises this for types without a reduce method). The object "
+                "being shipped, or something it references (a cache with an RLock, a logger handler, a client), holds it.",
+                ("Create the lock / file / client inside the remote function or the actor's __init__ instead of capturing "
+                 "it from the driver or passing it as an argument; ship only plain data",
+                 "Find the member that holds it: ray.util.inspect_serializability(obj, name='obj') prints the path to the "
+                 "unpicklable attribute",
+                 "Or drop and recreate it in __getstate__ / __setstate__ (or ray.util.register_serializer)"),
+                evidence(link), (CPY_COPYREG, RAY_SERIAL), key=f"unpicklable:{what}", family="ray",
+                kind="ray-object-not-serializable",
             )
         return None
 
