@@ -745,6 +745,12 @@ class PackageMismatch(Analyzer):
             kind = "transformers-too-old"
         if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
             kind = SYMBOL_KINDS[owner]
+        if owner == "vllm_ascend" and caller == "vllm" and link.raiser in (None, "vllm") and OBJ_ATTR.search(msg):
+            # vLLM's own code (its GPU model runner, worker, layers) reads an attribute a vllm-ascend subclass does not set:
+            # vLLM added it after the vllm-ascend release was cut, and each vllm-ascend release follows one vLLM release
+            # (versioning policy), so the vllm-ascend is older than the vLLM installed with it. A paste with no frames (only
+            # the exception line) is read the same way as the branch above reads it: vLLM is the caller.
+            kind = "vllm-ascend-too-old"
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
         cause = (
