@@ -106,6 +106,10 @@ GENERIC_PREFILTER = (
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
+    # the runtime's and the aclnn engine's lines for a kernel function the operator binary lacks (hicann/runtime api_impl.cc
+    # "BinaryGetFunctionByEntry failed, funcEntry=N", opbase op_kernel.cpp "aclrtBinaryGetFunctionByEntry failed, kernel
+    # name: X, tiling key: N"): they join the code line they are printed with (analyzers/cannrt.py)
+    r"BinaryGetFunctionByEntry\b",
     # c10::Error's what() (c10/util/Exception.cpp): the message, then "Exception raised from <func> at <file>:<line> (most
     # recent call first):" and the C++ frames; pasted without the Python exception line that would carry the message
     # (classify.RAISED_FROM reads the message above it)

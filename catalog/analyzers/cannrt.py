@@ -28,8 +28,12 @@ RT_ERROR_REASON = "https://github.com/hicann/runtime/blob/master/src/runtime/cor
 RT_ERROR_CODES = "https://github.com/hicann/runtime/blob/master/docs/api_docs/aclError.md"
 
 # The runtime's and the aclnn engine's words for a kernel function the loaded binary does not hold.
+# Newer runtimes word the first as the registry's EE1011 template ("%s failed. Value %s for parameter %s is invalid.
+# Reason: %s.", cann_registry.yaml) behind the function's name: "BinaryGetFunctionByEntry:… failed. Value N for parameter
+# funcEntry is invalid."
 FUNC_MISSING = lazy(r"\bBinaryGetFunctionByEntry failed, funcEntry=(\d+)"
-                    r"|aclrtBinaryGetFunctionByEntry failed, kernel name: (\w+), tiling key: (\d+)")
+                    r"|aclrtBinaryGetFunctionByEntry failed, kernel name: (\w+), tiling key: (\d+)"
+                    r"|\bBinaryGetFunctionByEntry\b.{0,160}? failed\. Value (\d+) for parameter funcEntry is invalid")
 # FuncErrorReason for RT_ERROR_FEATURE_NOT_SUPPORT, both wordings; the runtime's chip-feature check under it.
 FEATURE = lazy(r"\b(rt\w+) (?:execution failed, the feature is not supported|execute failed, reason=\[feature not support\])")
 CHIP_FEATURE = lazy(r"\bchipType=(\w+) does not support ([\w ]+?) feature")
@@ -51,11 +55,12 @@ class KernelFunctionMissing(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("cann", "code", "python", "remote", "bare"):
             return None
-        found = next((m for t in _texts(chain) if (m := FUNC_MISSING.search(t))), None)
-        if found is None:
+        matches = [m for t in _texts(chain) if (m := FUNC_MISSING.search(t))]
+        if not matches:
             return None
+        found = next((m for m in matches if m.group(2)), matches[0])  # the aclnn engine's line names the kernel
         kernel = found.group(2) or ""
-        entry = found.group(1) or found.group(3)
+        entry = found.group(1) or found.group(3) or found.group(4)
         what = f"kernel {kernel}, tiling key {entry}" if kernel else f"funcEntry {entry}"
         return Finding(
             f"No kernel function in the operator binary for {what}"[:160],
