@@ -71,6 +71,20 @@ FEATURE = "DRV-rt-feature"
      "TraceBack (most recent call last):\n"
      "rtSetStreamFailureMode failed, runtime result = 207000.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\n",
      FEATURE, "npu-driver-too-old"),
+    # modelbox#357: MindSpore 1.9's stream creation with flags the installed driver does not know (older wording, EE8888)
+    ("Ascend kernel runtime initialization failed.\n\n"
+     "----------------------------------------------------\n"
+     "- Ascend Error Message:\n"
+     "----------------------------------------------------\n"
+     "EE8888: Inner Error!\n"
+     "        Unsupport flags, flags=4[FUNC:StreamCreate][FILE:api_error.cc][LINE:300]\n"
+     "        rtStreamCreateWithFlags execute failed, reason=[feature not support][FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:49]\n"
+     "        Solution: Please contact support engineer.\n\n"
+     "----------------------------------------------------\n"
+     "- Framework Error Message: (For framework developers)\n"
+     "----------------------------------------------------\n"
+     "Create stream failed, ret:207000\n",
+     FEATURE, "npu-driver-too-old"),
     # PTOAS#836: aclInit on a board whose runtime cannot read the SoC version (CANN 8.5+ wording)
     ("[ERROR] aclInit(nullptr) failed: 500000 (main.cpp:71)\n"
      "[ERROR] RecentErrMsg: [PID: 1293981] 2026-06-18-14:35:54.265.804 Invalid_Argument(EE1001): The argument is invalid.Reason: "
