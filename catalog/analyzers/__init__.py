@@ -199,6 +199,7 @@ def registry() -> tuple[Analyzer, ...]:
         hccl.HcclLog,
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
+        cannrt.AclnnInnerErrorOnly,
         codes.ErrorCodes,
     ))
 

@@ -127,3 +127,38 @@ class RuntimeFeatureUnsupported(Analyzer):
             evidence(link), (RT_ERROR_REASON, RT_ERROR_CODES), key=f"feature:{api}", family="device",
             kind="npu-driver-too-old",
         )
+
+
+# op-plugin's EXEC_NPU_CMD message (op_plugin/utils/op_api_common.h, "call " #aclnn_api " failed, detail:%s" with CANN's
+# recent error message) when that message is only a module's catch-all "Inner Error!" (EZ9999, cann_registry.yaml): the
+# operator failed inside CANN and the report says nothing more (no missing binary, no SoC, no argument check).
+OP_API_COMMON = "https://github.com/Ascend/op-plugin/blob/master/op_plugin/utils/op_api_common.h"
+INNER_ONLY = lazy(r"\bcall (aclnn\w+) failed, detail:\s*(E[0-9A-Z]9999): Inner Error!?\s*$")
+
+
+class AclnnInnerErrorOnly(Analyzer):
+    """An aclnn call whose whole detail is CANN's catch-all Inner Error, with no report under it."""
+
+    id = "DRV-aclnn-inner-error"
+    title = "An aclnn operator failed inside CANN (Inner Error, no further report)"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or len(chain.links) != 1 or link.detail:
+            return None
+        found = INNER_ONLY.search(link.message)
+        if found is None:
+            return None
+        op, code = found.groups()
+        return Finding(
+            f"{op} failed inside CANN ({code} Inner Error)",
+            (f"torch_npu's call to {op} failed and CANN's message for it is only {code} 'Inner Error!': the operator failed "
+             "inside CANN (its shape inference, tiling or launch), not on an argument check that would name the input, and "
+             "not for a missing kernel binary, which CANN reports in words ('Cannot find binary', 'does not has any binary'). "
+             "The device log (plog) of that moment has the operator's own error lines."),
+            ("Collect the plog for the failing time (ASCEND_PROCESS_LOG_PATH, or rerun with ASCEND_SLOG_PRINT_TO_STDOUT=1 "
+             "ASCEND_GLOBAL_LOG_LEVEL=3) and read the operator's error lines under the Inner Error",
+             "Check that the operator supports this model's shapes, dtypes and quantisation on this chip in the installed CANN / "
+             "vllm-ascend release; try the newest release that fixes the operator"),
+            evidence(link), (OP_API_COMMON,), key=f"inner:{op}", family="operator", kind="aclnn-inner-error",
+        )

@@ -15,6 +15,7 @@ import pytest
 
 # entries written from the threads these lines come from (taken out so the analyzer alone must answer)
 OWN = ("ARL-E331",)
+INNER = "DRV-aclnn-inner-error"
 
 
 @pytest.fixture
@@ -94,6 +95,9 @@ FEATURE = "DRV-rt-feature"
      "        [Init][Version]init soc version failed.[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:132]\n"
      "        chipType=0 does not support get device msg feature.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:6193]\n",
      FEATURE, "soc-version-undetected"),
+    # Ascend/sglang#629: the aclnn call's whole detail is CANN's catch-all Inner Error
+    ('Service startup failed for GLM5.1 model test cases: "RuntimeError: call aclnnFusedDeepMoe failed, detail:EZ9999: Inner Error!"\n',
+     INNER, "aclnn-inner-error"),
 ])
 def test_the_runtimes_words_name_the_class(explain_without, text, analyzer, kind):
     top, top_kind = explain_without(text)
@@ -111,6 +115,11 @@ def test_the_runtimes_words_name_the_class(explain_without, text, analyzer, kind
      "is a null pointer\n", "npu-driver-too-old"),
     # the 207000 code alone names no feature
     ("aclrtSetStreamFailureMode failed, ret:207000\n", "npu-driver-too-old"),
+    # the Inner Error with CANN's report under it naming a missing binary (Ascend/pytorch troubleshooting doc's paste)
+    ("RuntimeError: call aclnnArange failed, detail:EZ9999: Inner Error!\n"
+     "EZ9999: [PID: 775] 2025-02-16-12:18:25.258.321 Cannot find bin of op Range, integral key 0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.\n"
+     "        TraceBack (most recent call last):\n"
+     "       Cannot find binary for op Range.\n", "aclnn-inner-error"),
 ])
 def test_near_misses_are_not_named_so(explain_without, text, not_kind):
     _, kind = explain_without(text)
