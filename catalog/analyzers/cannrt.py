@@ -14,6 +14,9 @@
   not support get device msg feature`` and ``init soc version failed``) means the runtime could not identify the chip
   (soc-version-undetected); any other runtime feature (a stream mode, stream flags) is one the installed driver does not
   provide to this CANN release (npu-driver-too-old).
+- An aclnn call whose whole detail is a module's catch-all ``Inner Error!`` (op-plugin's ``call aclnnX failed,
+  detail:EZ9999: Inner Error!`` with no report under it): the operator failed inside CANN (aclnn-inner-error); a report
+  that says more (a missing binary, the SoC, the tiling step) is read by the entries and DRV-code instead.
 """
 
 from __future__ import annotations
