@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
+from .codes import KINDS
 from ...lazyre import lazy
 
 RT_API_IMPL = "https://github.com/hicann/runtime/blob/master/src/runtime/api/impl/api_impl.cc"
@@ -93,6 +94,10 @@ class RuntimeFeatureUnsupported(Analyzer):
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("cann", "code", "python", "remote", "bare"):
+            return None
+        if any(code in KINDS for other in chain.links for code in other.codes):
+            # a code with a class of its own names why the query failed (the driver's EL0005: the device is busy, so it
+            # answered no SoC version): the refusal is its consequence, DRV-code reads it
             return None
         texts = _texts(chain)
         feature = next((m for t in texts if (m := FEATURE.search(t))), None)

@@ -120,6 +120,16 @@ def test_the_runtimes_words_name_the_class(explain_without, text, analyzer, kind
      "EZ9999: [PID: 775] 2025-02-16-12:18:25.258.321 Cannot find bin of op Range, integral key 0/1/|int64/ND/int64/ND/int64/ND/int64/ND/.\n"
      "        TraceBack (most recent call last):\n"
      "       Cannot find binary for op Range.\n", "aclnn-inner-error"),
+    # PTOAS#765: the same SoC-query refusal under the driver's EL0005 (the device is busy): the busy device is the cause
+    ("[ERROR] aclInit(nullptr) failed: 500000 (main.cpp:93)\n"
+     "[ERROR] RecentErrMsg: [PID: 3698671] 2026-06-24-16:04:09.980.816 Resource_Busy(EL0005): The resources are busy.\n"
+     "        Possible Cause: 1. The resources have been occupied. 2. The device is being reset. 3. Software is not ready.\n"
+     "        Solution: 1. Close applications not in use. 2. Wait for a while and try again.\n"
+     "        TraceBack (most recent call last):\n"
+     "        [Init][Version]init soc version failed.[FUNC:ReportInnerError][FILE:log_inner.cpp][LINE:132]\n"
+     "        chipType=0 does not support get device msg feature.[FUNC:GetDevMsg][FILE:api_impl.cc][LINE:6181]\n"
+     "        The argument is invalid.Reason: rtGetDevMsg execution failed, the feature is not supported.\n",
+     "soc-version-undetected"),
 ])
 def test_near_misses_are_not_named_so(explain_without, text, not_kind):
     _, kind = explain_without(text)
