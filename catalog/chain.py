@@ -562,6 +562,14 @@ class ChainTracker:
         self.chain = Chain(self.file)
         link = Link("code", code, text[:300], self.file, number, codes=[code], text=text[:300])
         link.hits.extend(hits)
+        # The coded lines just above it, held back for want of a link (the runtime's own EE line before its ACL code:
+        # "BinaryGetFunctionByEntry: … ErrorCode=EE1011." then "rtsFuncGetByEntry:ErrCode=107000"), are its report too.
+        for at, before, codes in self.pending:
+            if 0 < number - at <= JOIN_GAP:
+                link.add_detail(before)
+                link.codes.extend(c for c in codes if c not in link.codes)
+        del link.codes[MAX_CODES:]
+        self.pending.clear()
         self.chain.links.append(link)
         self.current, self.anchor, self.last = link, link, number
         return done

@@ -106,6 +106,14 @@ GENERIC_PREFILTER = (
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
+    # the runtime's and the aclnn engine's lines for a kernel function the operator binary lacks (hicann/runtime api_impl.cc
+    # "BinaryGetFunctionByEntry failed, funcEntry=N", opbase op_kernel.cpp "aclrtBinaryGetFunctionByEntry failed, kernel
+    # name: X, tiling key: N"): they join the code line they are printed with (analyzers/cannrt.py)
+    r"BinaryGetFunctionByEntry\b",
+    # the runtime's FuncErrorReason line for a call refused as an unsupported feature (hicann/runtime error_message_manage.cc,
+    # "%s execution failed, %s." / older "%s execute failed, reason=[feature not support]"): a TraceBack line of the
+    # report above it, which names the refused call (analyzers/cannrt.py)
+    r"\brt\w+ execut(?:e|ion) failed, (?:reason=\[feature not support\]|the feature is not supported)",
     # c10::Error's what() (c10/util/Exception.cpp): the message, then "Exception raised from <func> at <file>:<line> (most
     # recent call first):" and the C++ frames; pasted without the Python exception line that would carry the message
     # (classify.RAISED_FROM reads the message above it)

@@ -148,7 +148,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -199,6 +199,9 @@ def registry() -> tuple[Analyzer, ...]:
         opbuild.BuildHeader,
         opbuild.NativeBuild,
         hccl.HcclLog,
+        cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
+        cannrt.RuntimeFeatureUnsupported,
+        cannrt.AclnnInnerErrorOnly,
         codes.ErrorCodes,
     ))
 

@@ -1,0 +1,172 @@
+"""CANN runtime reports whose own words name the mechanism, whatever code (107000, 207000, EE1001, 361001) carries them.
+
+- The kernel binary has no function for the entry asked for: the runtime's ``BinaryGetFunctionByEntry failed,
+  funcEntry=<n>`` (hicann/runtime api_impl.cc, ``ApiImpl::BinaryGetFunctionByEntry``: the program holds no kernel for
+  that tiling key, RT_ERROR_INVALID_VALUE, i.e. 107000 / EE1001) and the aclnn engine's line over it,
+  ``aclrtBinaryGetFunctionByEntry failed, kernel name: <op>, tiling key: <n>`` (hicann/opbase op_kernel.cpp, errno
+  361001). The installed operator binary (the CANN ops package, or a custom op's build) lacks the kernel variant the
+  op's tiling chose: a kernel-binary problem (op-no-binary), not a rejected argument, whatever the aclnn call's
+  generic code (ERR00100, 107000) says.
+- The runtime refusing a feature (RT_ERROR_FEATURE_NOT_SUPPORT, ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000):
+  FuncErrorReason's ``<rtApi> execution failed, the feature is not supported.`` (older releases ``<rtApi> execute
+  failed, reason=[feature not support]``, hicann/runtime error_message_manage.cc). Which call was refused decides the
+  cause: the device-message query the runtime makes to read the SoC version (``rtGetDevMsg``, with ``chipType=<t> does
+  not support get device msg feature`` and ``init soc version failed``) means the runtime could not identify the chip
+  (soc-version-undetected); any other runtime feature (a stream mode, stream flags) is one the installed driver does not
+  provide to this CANN release (npu-driver-too-old).
+- An aclnn call whose whole detail is a module's catch-all ``Inner Error!`` (op-plugin's ``call aclnnX failed,
+  detail:EZ9999: Inner Error!`` with no report under it): the operator failed inside CANN (aclnn-inner-error); a report
+  that says more (a missing binary, the SoC, the tiling step) is read by the entries and DRV-code instead.
+"""
+
+from __future__ import annotations
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+from .codes import KINDS
+from ...lazyre import lazy
+
+RT_API_IMPL = "https://github.com/hicann/runtime/blob/master/src/runtime/api/impl/api_impl.cc"
+OPBASE_KERNEL = "https://github.com/hicann/opbase/blob/v9.1.0.pre/src/nnopbase/composite_op/aclnn_engine/op_kernel.cpp"
+RT_ERROR_REASON = "https://github.com/hicann/runtime/blob/master/src/runtime/core/src/common/error_message_manage.cc"
+RT_ERROR_CODES = "https://github.com/hicann/runtime/blob/master/docs/api_docs/aclError.md"
+
+# The runtime's and the aclnn engine's words for a kernel function the loaded binary does not hold.
+# Newer runtimes word the first as the registry's EE1011 template ("%s failed. Value %s for parameter %s is invalid.
+# Reason: %s.", cann_registry.yaml) behind the function's name: "BinaryGetFunctionByEntry:… failed. Value N for parameter
+# funcEntry is invalid."
+FUNC_MISSING = lazy(r"\bBinaryGetFunctionByEntry failed, funcEntry=(\d+)"
+                    r"|aclrtBinaryGetFunctionByEntry failed, kernel name: (\w+), tiling key: (\d+)"
+                    r"|\bBinaryGetFunctionByEntry\b.{0,160}? failed\. Value (\d+) for parameter funcEntry is invalid")
+# FuncErrorReason for RT_ERROR_FEATURE_NOT_SUPPORT, both wordings; the runtime's chip-feature check under it.
+FEATURE = lazy(r"\b(rt\w+) (?:execution failed, the feature is not supported|execute failed, reason=\[feature not support\])")
+CHIP_FEATURE = lazy(r"\bchipType=(\w+) does not support ([\w ]+?) feature")
+SOC_QUERY = lazy(r"\brtGetDevMsg\b|init soc version failed|get device msg")
+
+
+def _texts(chain: Chain) -> list[str]:
+    return [t for other in chain.links for t in (other.text, other.message, *other.detail) if t]
+
+
+class KernelFunctionMissing(Analyzer):
+    """The operator's kernel binary has no function for the entry (tiling key) its tiling selected."""
+
+    id = "DRV-op-kernel-function-missing"
+    title = "The operator's kernel binary has no function for the selected tiling key"
+    family = "operator"
+    stops_run = "the operator's kernel is missing from the installed binary; every call that selects it fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("cann", "code", "python", "remote", "bare"):
+            return None
+        matches = [m for t in _texts(chain) if (m := FUNC_MISSING.search(t))]
+        if not matches:
+            return None
+        found = next((m for m in matches if m.group(2)), matches[0])  # the aclnn engine's line names the kernel
+        kernel = found.group(2) or ""
+        entry = found.group(1) or found.group(3) or found.group(4)
+        what = f"kernel {kernel}, tiling key {entry}" if kernel else f"funcEntry {entry}"
+        return Finding(
+            f"No kernel function in the operator binary for {what}"[:160],
+            (f"The CANN runtime could not get the kernel function for {what}: the operator's loaded binary holds no kernel "
+             "for the entry (tiling key) its tiling chose (BinaryGetFunctionByEntry, RT_ERROR_INVALID_VALUE 107000; the aclnn "
+             "engine reports it as errno 361001). The installed kernel binary lacks this variant: the CANN ops/kernels package "
+             "does not ship it for this chip, dtype or shape, is older than the toolkit, or a custom operator was built (or "
+             "installed over an older build) without the kernel its tiling selects. The aclnn call's own code (ERR00100, "
+             "107000, 'parameter verification failed') is its consequence, not a rejected argument."),
+            ("Install the CANN ops/kernels package built for this chip and of exactly the toolkit's version, then source set_env.sh again",
+             "For a custom operator: rebuild it cleanly for this SoC with every tiling key its tiling can select, remove older installed "
+             "copies (opp/vendors) and reinstall",
+             "If the op is a built-in aclnn operator on a new chip, check the CANN release notes for its support there; cast to a "
+             "supported dtype meanwhile"),
+            evidence(link), (RT_API_IMPL, OPBASE_KERNEL), key=f"func:{kernel or entry}", family="operator",
+            kind="op-no-binary",
+        )
+
+
+class RuntimeFeatureUnsupported(Analyzer):
+    """A runtime call refused with "feature not supported" (207000): the call names what the driver or chip lacks."""
+
+    id = "DRV-rt-feature"
+    title = "The CANN runtime refused a feature the driver or chip does not provide"
+    family = "device"
+    stops_run = "the runtime refuses the feature at initialisation, the same way on every retry"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("cann", "code", "python", "remote", "bare"):
+            return None
+        if any(code in KINDS for other in chain.links for code in other.codes):
+            # a code with a class of its own names why the query failed (the driver's EL0005: the device is busy, so it
+            # answered no SoC version): the refusal is its consequence, DRV-code reads it
+            return None
+        texts = _texts(chain)
+        feature = next((m for t in texts if (m := FEATURE.search(t))), None)
+        chip = next((m for t in texts if (m := CHIP_FEATURE.search(t))), None)
+        if feature is None and chip is None:
+            return None
+        api = feature.group(1) if feature else ""
+        soc = (chip is not None and "device msg" in chip.group(2)) or (api and SOC_QUERY.search(api)) or (
+            feature is not None and any("init soc version failed" in t for t in texts))
+        if soc:
+            chip_type = chip.group(1) if chip else "unknown"
+            return Finding(
+                "The CANN runtime could not read the SoC version (device-message query not supported)",
+                (f"The runtime's query of the device for its SoC version ({api or 'rtGetDevMsg'}) was refused as an unsupported "
+                 f"feature (chipType={chip_type}): the runtime could not identify the chip it runs on, so aclInit / set_device "
+                 "fails (207000 feature not supported, reported as EE1001; aclInit returns it as 500000). chipType 0 is "
+                 "what the runtime has when the driver's library (libascend_hal.so) answered no SoC version: no NPU driver on "
+                 "this machine or container (only the toolkit's stub library on the path), a driver too old for this CANN "
+                 "release, or a chip this CANN release does not know."),
+                ("Run npu-smi info where the program runs (inside the container too): it must list the chip; mount the driver "
+                 "(/usr/local/Ascend/driver, the davinci devices) into the container and keep the toolkit's stub libraries off "
+                 "LD_LIBRARY_PATH at run time",
+                 "Install a CANN toolkit built for this chip and an NPU driver/firmware at least as new as that CANN release needs"),
+                evidence(link), (RT_ERROR_REASON, RT_ERROR_CODES), key=f"soc:{chip_type}", family="device",
+                kind="soc-version-undetected",
+            )
+        return Finding(
+            f"The NPU driver does not support {api or 'a runtime feature'} that this CANN release uses",
+            (f"The CANN runtime refused {api or 'a call'} as a feature not supported (ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000): "
+             "the runtime of this CANN release asked the driver for a capability (a stream mode, stream flags) that the "
+             "installed NPU driver does not provide. The driver is older than this CANN / framework release requires."),
+            ("Upgrade the NPU driver and firmware to the version the CANN release notes pair with this toolkit (or install the "
+             "CANN / framework release that matches the installed driver)",
+             "Compare the versions: npu-smi info (driver) against cat /usr/local/Ascend/ascend-toolkit/latest/*/ascend_toolkit_install.info"),
+            evidence(link), (RT_ERROR_REASON, RT_ERROR_CODES), key=f"feature:{api}", family="device",
+            kind="npu-driver-too-old",
+        )
+
+
+# op-plugin's EXEC_NPU_CMD message (op_plugin/utils/op_api_common.h, "call " #aclnn_api " failed, detail:%s" with CANN's
+# recent error message) when that message is only a module's catch-all "Inner Error!" (EZ9999, cann_registry.yaml): the
+# operator failed inside CANN and the report says nothing more (no missing binary, no SoC, no argument check).
+OP_API_COMMON = "https://github.com/Ascend/op-plugin/blob/master/op_plugin/utils/op_api_common.h"
+INNER_ONLY = lazy(r"\bcall (aclnn\w+) failed, detail:\s*(E[0-9A-Z]9999): Inner Error!?\s*$")
+
+
+class AclnnInnerErrorOnly(Analyzer):
+    """An aclnn call whose whole detail is CANN's catch-all Inner Error, with no report under it."""
+
+    id = "DRV-aclnn-inner-error"
+    title = "An aclnn operator failed inside CANN (Inner Error, no further report)"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or len(chain.links) != 1 or link.detail:
+            return None
+        found = INNER_ONLY.search(link.message)
+        if found is None:
+            return None
+        op, code = found.groups()
+        return Finding(
+            f"{op} failed inside CANN ({code} Inner Error)",
+            (f"torch_npu's call to {op} failed and CANN's message for it is only {code} 'Inner Error!': the operator failed "
+             "inside CANN (its shape inference, tiling or launch), not on an argument check that would name the input, and "
+             "not for a missing kernel binary, which CANN reports in words ('Cannot find binary', 'does not has any binary'). "
+             "The device log (plog) of that moment has the operator's own error lines."),
+            ("Collect the plog for the failing time (ASCEND_PROCESS_LOG_PATH, or rerun with ASCEND_SLOG_PRINT_TO_STDOUT=1 "
+             "ASCEND_GLOBAL_LOG_LEVEL=3) and read the operator's error lines under the Inner Error",
+             "Check that the operator supports this model's shapes, dtypes and quantisation on this chip in the installed CANN / "
+             "vllm-ascend release; try the newest release that fixes the operator"),
+            evidence(link), (OP_API_COMMON,), key=f"inner:{op}", family="operator", kind="aclnn-inner-error",
+        )
