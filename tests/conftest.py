@@ -211,6 +211,27 @@ def catalog():
 
 
 @pytest.fixture
+def explain_without(catalog, tmp_path, request):
+    """explain on a paste without the entries the test module lists in ``OWN`` (those written from the threads its
+    pastes come from), as leave-thread-out scores a log: (the top diagnosis's id, its kind), or (None, None)."""
+    import dataclasses
+
+    from ascendrl.catalog import explain_paths
+
+    own = request.module.OWN
+    kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in own))
+
+    def run(text: str):
+        log = tmp_path / "x.log"
+        log.write_text(text, encoding="utf-8")
+        result = explain_paths(kept, [log])
+        top = result.diagnoses[0] if result.diagnoses else None
+        return (top.entry.id if top else None), (top.kind if top else None)
+
+    return run
+
+
+@pytest.fixture
 def explain_text(catalog, tmp_path):
     """explain on ``text`` written to a file, as a user's paste: (the result, its top diagnosis or None)."""
     from ascendrl.catalog import explain_paths

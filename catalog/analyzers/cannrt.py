@@ -43,6 +43,10 @@ FEATURE = lazy(r"\b(rt\w+) (?:execution failed, the feature is not supported|exe
 CHIP_FEATURE = lazy(r"\bchipType=(\w+) does not support ([\w ]+?) feature")
 SOC_QUERY = lazy(r"\brtGetDevMsg\b|init soc version failed|get device msg")
 
+# The links a runtime report can reach the analyzers through: its own CANN lines, a coded line, or the Python exception
+# (local, remote, bare) that carries it.
+REPORTING_KINDS = ("cann", "code", "python", "remote", "bare")
+
 
 def _texts(chain: Chain) -> list[str]:
     return [t for other in chain.links for t in (other.text, other.message, *other.detail) if t]
@@ -57,7 +61,7 @@ class KernelFunctionMissing(Analyzer):
     stops_run = "the operator's kernel is missing from the installed binary; every call that selects it fails the same way"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind not in ("cann", "code", "python", "remote", "bare"):
+        if link.kind not in REPORTING_KINDS:
             return None
         matches = [m for t in _texts(chain) if (m := FUNC_MISSING.search(t))]
         if not matches:
@@ -93,7 +97,7 @@ class RuntimeFeatureUnsupported(Analyzer):
     stops_run = "the runtime refuses the feature at initialisation, the same way on every retry"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind not in ("cann", "code", "python", "remote", "bare"):
+        if link.kind not in REPORTING_KINDS:
             return None
         if any(code in KINDS for other in chain.links for code in other.codes):
             # a code with a class of its own names why the query failed (the driver's EL0005: the device is busy, so it

@@ -9,28 +9,10 @@ something else.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 # entries written from the threads these lines come from (taken out so the analyzer alone must answer)
 OWN = ("ARL-E601", "ARL-E470", "ARL-E650", "ARL-E1641", "ARL-E119", "ARL-E613", "ARL-E611", "ARL-E050")
-
-
-@pytest.fixture
-def explain_without(catalog, tmp_path):
-    from ascendrl.catalog import explain_paths
-
-    kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in OWN))
-
-    def run(text: str):
-        log = tmp_path / "x.log"
-        log.write_text(text, encoding="utf-8")
-        result = explain_paths(kept, [log])
-        top = result.diagnoses[0] if result.diagnoses else None
-        return (top.entry.id if top else None), (top.kind if top else None)
-
-    return run
 
 
 @pytest.mark.parametrize("text, analyzer, kind", [

@@ -9,29 +9,11 @@ stay something else.
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 # entries written from the threads these lines come from (taken out so the analyzer alone must answer)
 OWN = ("ARL-E331",)
 INNER = "DRV-aclnn-inner-error"
-
-
-@pytest.fixture
-def explain_without(catalog, tmp_path):
-    from ascendrl.catalog import explain_paths
-
-    kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in OWN))
-
-    def run(text: str):
-        log = tmp_path / "x.log"
-        log.write_text(text, encoding="utf-8")
-        result = explain_paths(kept, [log])
-        top = result.diagnoses[0] if result.diagnoses else None
-        return (top.entry.id if top else None), (top.kind if top else None)
-
-    return run
 
 
 FUNC = "DRV-op-kernel-function-missing"

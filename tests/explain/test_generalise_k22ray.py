@@ -8,7 +8,6 @@ alone must answer; other unpicklable types stay something else. Also: the rank-t
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,6 @@ import yaml
 
 OWN = ("ARL-E1960",)
 LABELS = Path(__file__).parent / "realworld" / "labels.yaml"
-
-
-@pytest.fixture
-def explain_without(catalog, tmp_path):
-    from ascendrl.catalog import explain_paths
-
-    kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in OWN))
-
-    def run(text: str):
-        log = tmp_path / "x.log"
-        log.write_text(text, encoding="utf-8")
-        result = explain_paths(kept, [log])
-        top = result.diagnoses[0] if result.diagnoses else None
-        return (top.entry.id if top else None), (top.kind if top else None)
-
-    return run
 
 
 @pytest.mark.parametrize("text", [

@@ -24,8 +24,8 @@ def kind(catalog, text: str):
 
 def test_a_name_every_release_defines_missing_is_a_shadowing_folder_or_script(catalog):
     for msg in ("ImportError: cannot import name 'SamplingParams' from 'vllm'",
-                "ImportError: cannot import name 'LLM' from 'vllm' (/home/user/work/vllm/__init__.py)",
-                "ImportError: cannot import name 'LLMEngine' from 'vllm' (/home/user/work/vllm.py)",
+                "ImportError: cannot import name 'LLM' from 'vllm' (/home/user/proj/vllm/__init__.py)",
+                "ImportError: cannot import name 'LLMEngine' from 'vllm' (/home/user/proj/vllm.py)",
                 "AttributeError: module 'vllm' has no attribute 'LLM'",
                 "AttributeError: module 'torch_npu' has no attribute '__version__'",
                 "AttributeError: module 'transformers' has no attribute '__version__'",
