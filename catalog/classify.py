@@ -480,7 +480,6 @@ class _Matcher:
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + list(SETTINGS_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self._set = None
-        self._lines_set = None
         if _re2 is None:
             self.dump_scan = re.compile(("(?m)" + DUMP_SCAN).encode())
             self.engine = "re"
@@ -502,12 +501,21 @@ class _Matcher:
         scan_options.max_mem = RE2_MAX_MEM
         scan_options.never_nl = True
         self.scan: Any = None  # compiled when first needed
-        self._scan_source = (combined.encode(), scan_options, alternatives)
+        self._scan_source = (combined.encode(), scan_options)
+        # One per-line set serves both the signature look-up (the first len(patterns) members: a hit is its owner)
+        # and a paste's candidate test (any member): the unanchored prefilter form of an anchored signature and the
+        # generic / settings patterns follow. Compiling the same ~800 signatures twice was a fifth of a one-line explain.
         line_set = _re2.Set.SearchSet(options)
         for p in patterns:
             line_set.Add(p.encode())
+        for p, alternative in zip(patterns, alternatives):
+            if alternative != p:
+                line_set.Add(alternative.encode())
+        for alternative in alternatives[len(patterns):]:
+            line_set.Add(alternative.encode())
         line_set.Compile()
         self._set = line_set
+        self._signatures = len(patterns)
 
     def candidate_lines(self, block: bytes, by_line: bool | None = None) -> Iterator[tuple[int, int]]:
         """(start, end) of every line of ``block`` that a signature or a prefilter pattern matches, in order.
@@ -521,7 +529,7 @@ class _Matcher:
         if by_line is None:
             by_line = len(block) <= SMALL_BLOCK
         if self.engine == "re2" and by_line:
-            lines = self._line_scan()
+            lines = self._set
             start, size = 0, len(block)
             while True:
                 end = block.find(b"\n", start)
@@ -532,7 +540,7 @@ class _Matcher:
                     return
                 start = end + 1
         if self.scan is None:  # a larger input's first block: one pass over each block finds its lines
-            source, options, _ = self._scan_source
+            source, options = self._scan_source
             self.scan = _re2.compile(source, options)
         last_start = -1
         for m in self.scan.finditer(block):
@@ -543,20 +551,10 @@ class _Matcher:
             end = block.find(b"\n", m.end())
             yield start, len(block) if end == -1 else end
 
-    def _line_scan(self) -> Any:
-        if self._lines_set is None:
-            _, options, alternatives = self._scan_source
-            line_set = _re2.Set.SearchSet(options)
-            for pattern in alternatives:
-                line_set.Add(pattern.encode())
-            line_set.Compile()
-            self._lines_set = line_set
-        return self._lines_set
-
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:
             hits = self._set.Match(line.encode("utf-8", "replace")) or []
-            return [self.owners[i] for i in sorted(hits)]
+            return [self.owners[i] for i in sorted(hits) if i < self._signatures]
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
 
 
@@ -586,8 +584,7 @@ class Classifier:
         self.files: list[str] = []
         self.skipped: list[tuple[str, str]] = []
         self._streams: dict[str, tuple[bytes, int]] = {}
-        self._heads: list[tuple[str, KnownFailure, Signature]] | None = None
-        self._word_heads: _WordHeads | None = None
+        self._heads: tuple[list[tuple[str, KnownFailure, Signature]], _WordHeads] | None = None  # _head_index
         self._cased: dict[str, str] | None = None  # the catalog's spelling of words (_spelled_as_known)
         self._head_memo: dict[str, list[tuple[KnownFailure, Signature]]] = {}  # a failing run repeats its lines
         self._live = False  # fed by feed_chunk: a running job's output, never a paste
@@ -1275,17 +1272,16 @@ class Classifier:
 
     def _find_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         if self._heads is None:
-            self._heads = [(head, e, s) for e in self.catalog.entries for s in e.signatures if len(head := _literal_head(s.regex)) >= 24]
+            self._heads = _head_index(self.catalog.entries)
+        heads, word_heads = self._heads
         candidates = [stripped.rstrip(" .:")]
         if ": " in stripped:
             candidates.append(stripped.split(": ", 1)[1].rstrip(" .:"))
-        for head, entry, sig in self._heads:
+        for head, entry, sig in heads:
             if any(len(c) >= 20 and head.startswith(c) and len(c) < len(head) for c in candidates):
                 return [(entry, sig)]
-        if self._word_heads is None:  # built only when no literal head matched
-            self._word_heads = _WordHeads([(rx, e, s) for e in self.catalog.entries for s in e.signatures for rx in _word_prefixes(s.regex)])
         for c in candidates:  # the same, for signatures with regex parts early on
-            if len(c) >= 16 and (owner := self._word_heads.first_full_match(c)) is not None:
+            if len(c) >= 16 and (owner := word_heads.first_full_match(c)) is not None:
                 return [owner]
         return []
 
@@ -1652,17 +1648,9 @@ class _WordHeads:
     Python's re, as the signatures are.
     """
 
-    def __init__(self, items: list[tuple[str, KnownFailure, Signature]]):
+    def __init__(self, items: list[tuple[str, KnownFailure, Signature]], groups: dict[Any, list[int]] | None = None):
         self._items = items
-        self._groups: dict[str | tuple[str, str] | None, list[int]] = {}
-        for index, (pattern, _, _) in enumerate(items):
-            word = pattern.split(" ", 1)[0]
-            if _PLAIN_WORD.fullmatch(word):
-                key: str | tuple[str, str] | None = word
-            else:  # "|" anywhere (even escaped) may be an alternation: then no literal text is certain
-                head = _literal_head(pattern) if "|" not in pattern else ""
-                key = ("starts", head[:_HEAD_KEY]) if head else None
-            self._groups.setdefault(key, []).append(index)
+        self._groups: dict[str | tuple[str, str] | None, list[int]] = groups if groups is not None else _word_groups([p for p, _, _ in items])
         self._compiled: dict[str | tuple[str, str] | None, Any] = {}
 
     def _keys(self, text: str) -> list[str | tuple[str, str] | None]:
@@ -1713,6 +1701,61 @@ class _WordHeads:
             return None
         _, entry, sig = self._items[min(found)]
         return entry, sig
+
+
+def _word_groups(prefixes: list[str]) -> dict[Any, list[int]]:
+    """_WordHeads' groups: prefix indices by their plain first word, their literal start, or None (see its docstring)."""
+    groups: dict[Any, list[int]] = {}
+    for index, pattern in enumerate(prefixes):
+        word = pattern.split(" ", 1)[0]
+        if _PLAIN_WORD.fullmatch(word):
+            key: str | tuple[str, str] | None = word
+        else:  # "|" anywhere (even escaped) may be an alternation: then no literal text is certain
+            head = _literal_head(pattern) if "|" not in pattern else ""
+            key = ("starts", head[:_HEAD_KEY]) if head else None
+        groups.setdefault(key, []).append(index)
+    return groups
+
+
+_HEAD_INDEXES: dict[str, tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]]]] = {}
+
+
+def _head_index(entries: tuple[KnownFailure, ...]) -> tuple[list[tuple[str, KnownFailure, Signature]], _WordHeads]:
+    """The "first words of a known message" look-ups: literal heads (24+ characters) and word-prefix groups.
+
+    They depend only on the signatures, yet deriving them took a one-line explain about 30 ms, so they
+    are kept with the parsed catalog (catalog/cache.py, keyed by every signature and this module's
+    text) and, within a process, per catalog.
+    """
+    owners = [(e, s) for e in entries for s in e.signatures]
+    from .. import cache
+
+    key = cache.content_key("heads", cache.own_source(__file__), [(str(i), s.regex) for i, (_, s) in enumerate(owners)])
+    index = _HEAD_INDEXES.get(key)
+    if index is None:
+        def build() -> dict[str, Any]:
+            heads = [[head, i] for i, (_, s) in enumerate(owners) if len(head := _literal_head(s.regex)) >= 24]
+            prefixes = [[rx, i] for i, (_, s) in enumerate(owners) for rx in _word_prefixes(s.regex)]
+            groups = _word_groups([rx for rx, _ in prefixes])
+            rows = [[None if k is None else ("s" if isinstance(k, tuple) else "w"),
+                     k[1] if isinstance(k, tuple) else k, v] for k, v in groups.items()]
+            return {"heads": heads, "prefixes": prefixes, "groups": rows}
+
+        def load(data: dict[str, Any]) -> tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]]]:
+            heads = [(str(h), int(i)) for h, i in data["heads"]]
+            prefixes = [(str(rx), int(i)) for rx, i in data["prefixes"]]
+            groups = {(None if tag is None else ("starts", value) if tag == "s" else value): [int(i) for i in members]
+                      for tag, value, members in data["groups"]}
+            if any(i >= len(owners) for _, i in heads + prefixes) or any(i >= len(prefixes) for v in groups.values() for i in v):
+                raise ValueError("head index does not fit the catalog")
+            return heads, prefixes, groups
+
+        if len(_HEAD_INDEXES) >= 4:  # a scorer builds catalogs without some entries, one after another
+            _HEAD_INDEXES.clear()
+        index = _HEAD_INDEXES[key] = cache.cached("heads", key, build, load)
+    heads, prefixes, groups = index
+    return ([(head, *owners[i]) for head, i in heads],
+            _WordHeads([(rx, *owners[i]) for rx, i in prefixes], groups))
 
 
 # A first word with no regex construct in it: a full match of the prefix starts with exactly this word.

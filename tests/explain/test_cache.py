@@ -105,3 +105,45 @@ def test_lazy_pattern_answers_like_the_compiled_one():
     assert m is not None and m.groups() == ("runtime", "boom") and pattern.pattern == r"(\w+)Error: (.*)"
     assert "search" in vars(pattern)  # compiled once; later calls skip __getattr__
     assert pattern.sub("E", "KeyError: k") == "E" and pattern.flags & re.I
+
+
+def _head_index_in(folder, monkeypatch, catalog):
+    from ascendrl.catalog import classify
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    classify._HEAD_INDEXES.clear()  # the per-process memo would answer without the file
+    heads, word_heads = classify._head_index(catalog.entries)
+    return heads, word_heads._items, word_heads._groups
+
+
+def test_cached_head_index_equals_the_derived_one(tmp_path, monkeypatch):
+    """The "first words of a known message" look-ups read from the cache are what deriving them gives."""
+    from ascendrl.catalog import classify
+
+    catalog = load_catalog(user_dir=tmp_path / "no-user")
+    built = _head_index_in(tmp_path / "c", monkeypatch, catalog)
+    [path] = (tmp_path / "c" / "ascendrl").glob("heads-*.json")
+    read = _head_index_in(tmp_path / "c", monkeypatch, catalog)  # from the file this time
+    owners = [(e, s) for e in catalog.entries for s in e.signatures]
+    derived_heads = [(h, e, s) for e, s in owners if len(h := classify._literal_head(s.regex)) >= 24]
+    derived_items = [(rx, e, s) for e, s in owners for rx in classify._word_prefixes(s.regex)]
+    assert built == read
+    assert read[0] == derived_heads and read[1] == derived_items and len(derived_items) > 1000
+    assert read[2] == classify._word_groups([rx for rx, _, _ in derived_items])
+    for damage in ("{not json", json.dumps({"heads": [["x" * 30, 10 ** 6]], "prefixes": [], "groups": []})):
+        path.write_text(damage)
+        assert _head_index_in(tmp_path / "c", monkeypatch, catalog) == read  # rebuilt, not trusted
+
+
+def test_head_index_follows_the_catalog(tmp_path, monkeypatch):
+    """A catalog without an entry (leave-thread-out scoring, a user's catalog) gets its own index, not another's."""
+    import dataclasses
+
+    catalog = load_catalog(user_dir=tmp_path / "no-user")
+    whole = _head_index_in(tmp_path / "c", monkeypatch, catalog)
+    dropped = whole[1][0][1]  # the first entry that has word prefixes
+    smaller = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e is not dropped))
+    part = _head_index_in(tmp_path / "c", monkeypatch, smaller)
+    assert all(e is not dropped for _, e, _ in part[1]) and any(e is dropped for _, e, _ in whole[1])
+    assert len(list((tmp_path / "c" / "ascendrl").glob("heads-*.json"))) == 2

@@ -71,3 +71,25 @@ def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives():
         assert by_line == by_scan, log.name
         total += len(by_line)
     assert total > 500  # the comparison saw real candidate lines
+
+
+def test_one_set_names_the_same_signatures_as_a_set_of_the_signatures_alone():
+    """The per-line set also holds prefilter-only patterns; a hit on one of them is never reported as a signature."""
+    catalog = load_catalog()
+    matcher = classify._Matcher(catalog.entries)
+    options = re2.Options()  # as _Matcher sets them
+    options.log_errors = False
+    options.max_mem = classify.RE2_MAX_MEM
+    alone = re2.Set.SearchSet(options)
+    for _, sig in matcher.owners:
+        alone.Add(sig.regex.encode())
+    alone.Compile()
+    lines = set()
+    for log in sorted(DEV.glob("*.log")):
+        lines.update(line.strip() for line in log.read_text(encoding="utf-8", errors="replace").splitlines()[4:])
+    named = 0
+    for line in sorted(lines):
+        want = [matcher.owners[i] for i in sorted(alone.Match(line.encode("utf-8", "replace")) or ())]
+        assert matcher.entries_in(line) == want, line
+        named += bool(want)
+    assert named >= 100  # real hits were compared, not only misses
