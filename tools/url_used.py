@@ -4,7 +4,11 @@
 A collector runs it on every candidate thread before writing a log from it, and a knowledge writer before citing
 one: a thread is used once, so a held-out log never measures knowledge written from its own thread. It prints
 USED or new per URL and never the URLs it found, so held-out sources are not shown. GitHub threads compare by
-owner/repo and number (issues, pulls and discussions alike; volcengine/verl is verl-project/verl).
+owner/repo and number (issues, pulls and discussions alike; volcengine/verl is verl-project/verl); a file on GitHub by
+owner/repo and path, whatever the branch or tag; a hiascend.com documentation page by its page name, whatever the
+product release, language or site section it was built under (hcclug_000050 under zh/CANNCommunityEdition/latest is the
+page the catalog cites under en/canncommercial/850: round 20 wrote a log from the one before noticing the other). A page
+name two unrelated releases share makes the check answer USED for both: a collector skips a page, never uses one twice.
 
     python tools/url_used.py URL [URL ...] [--also DIR ...]   # --also: another checkout (a collector's worktree)
 """
@@ -18,6 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 URL = re.compile(r"https?://[^\s'\"<>)\]]+")
 GITHUB = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/(?:issues|pull|discussions)/(\d+)", re.I)
+GITHUB_FILE = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/(?:blob|tree|raw)/[^/\s]+/([^?#\s]+)", re.I)
+HIASCEND_PAGE = re.compile(r"hiascend\.com/(?:document|doc_center|developer)/\S*?([\w.-]+?)(?:\.html?)?/?(?:[?#]\S*)?$", re.I)
 SUFFIXES = {".log", ".yaml", ".yml", ".md", ".expect", ".json", ".txt", ".py"}
 
 
@@ -28,6 +34,15 @@ def key(url: str) -> str:
         if repo == "verl" and owner == "volcengine":
             owner = "verl-project"
         return f"github:{owner}/{repo}#{number}"
+    m = GITHUB_FILE.search(url)
+    if m:
+        owner, repo = m.group(1).lower(), m.group(2).lower()
+        if repo == "verl" and owner == "volcengine":
+            owner = "verl-project"
+        return f"github-file:{owner}/{repo}/{m.group(3).rstrip('/.,')}"
+    m = HIASCEND_PAGE.search(url.rstrip(".,"))
+    if m:
+        return f"hiascend-page:{m.group(1).lower()}"
     return url.rstrip("/.,").split("#")[0].lower()
 
 

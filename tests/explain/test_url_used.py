@@ -23,3 +23,24 @@ def test_a_golden_case_source_is_used_and_a_new_thread_is_not(tmp_path):
     keys = url_used.used([tmp_path])
     assert url_used.key("https://github.com/vllm-project/vllm-ascend/issues/123") in keys
     assert url_used.key("https://github.com/vllm-project/vllm-ascend/issues/1234") not in keys
+
+
+def test_a_hiascend_page_is_one_page_whatever_build_it_was_read_from():
+    """Round 20's slip: the zh/latest build of a page the catalog cites under en/850 was checked as new."""
+    cited = "https://www.hiascend.com/document/detail/en/canncommercial/850/commlib/hcclug/hcclug_000050.html"
+    other_build = "https://hiascend.com/document/detail/zh/CANNCommunityEdition/latest/commlib/hcclug/hcclug_000050.html"
+    assert url_used.key(cited) == url_used.key(other_build)
+    assert url_used.key(cited) != url_used.key(cited.replace("hcclug_000050", "hcclug_000055"))
+    assert url_used.key("https://hiascend.com/document/caselibrary/detail/topic_0000001324820153") == \
+        url_used.key("https://hiascend.com/document/detail/caselibrary/detail/topic_0000001324820153")
+    assert url_used.key("https://www.hiascend.com/doc_center/source/zh/Pytorch/600/comref/comaq/commonqa_0009.html") == \
+        url_used.key("https://www.hiascend.com/document/detail/zh/Pytorch/60RC3/comref/comaq/commonqa_0009.html")
+
+
+def test_a_file_on_github_is_one_file_whatever_branch_it_was_read_from(tmp_path):
+    doc = tmp_path / "tests" / "explain" / "realworld" / "dev"
+    doc.mkdir(parents=True)
+    (doc / "faq.log").write_text("# source: https://github.com/Ascend/MindSpeed-RL/blob/master/docs/faq.md\nRuntimeError: x\n")
+    keys = url_used.used([tmp_path])
+    assert url_used.key("https://github.com/Ascend/MindSpeed-RL/blob/2.1.0/docs/faq.md") in keys
+    assert url_used.key("https://github.com/Ascend/MindSpeed-RL/blob/master/docs/install.md") not in keys
