@@ -939,6 +939,8 @@ class Classifier:
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
+        if exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
+            exc = EXCEPTION.match(f"Exception: {diag.group(1)}")  # a compiler's "<location>: error: <message>": no type printed
         raised_from = False
         if exc is None and block and RAISED_FROM.match(stripped) is not None \
                 and (said := self._raised_from(block, end - len(raw), name, number)) is not None:
