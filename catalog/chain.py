@@ -225,7 +225,7 @@ PROSE = lazy(
     r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'
 )
 # A compiler's error diagnostic, "<location>: error: <message>": MLIR's default diagnostic handler (DiagnosticEngineImpl::
-# emit in mlir/lib/IR/Diagnostics.cpp: the location, ": ", "error: ", the message) as the MLIR-based kernel compilers print a
+# emit in mlir/lib/IR/Diagnostics.cpp, https://github.com/llvm/llvm-project/blob/main/mlir/lib/IR/Diagnostics.cpp: the location, ": ", "error: ", the message) as the MLIR-based kernel compilers print a
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")

@@ -939,8 +939,6 @@ class Classifier:
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
-        if exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
-            exc = EXCEPTION.match(f"Exception: {diag.group(1)}")  # a compiler's "<location>: error: <message>": no type printed
         raised_from = False
         if exc is None and block and RAISED_FROM.match(stripped) is not None \
                 and (said := self._raised_from(block, end - len(raw), name, number)) is not None:
@@ -1003,6 +1001,9 @@ class Classifier:
                     break
             if not entries:
                 entries = self._known_head(stripped)
+        if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
+            # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
+            exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
