@@ -224,6 +224,11 @@ PROSE = lazy(
     # or ending a title after a full-width comma or colon ("… tiling error，call aclnnX failed, error code is N")
     r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'
 )
+# A compiler's error diagnostic, "<location>: error: <message>": MLIR's default diagnostic handler (DiagnosticEngineImpl::
+# emit in mlir/lib/IR/Diagnostics.cpp, https://github.com/llvm/llvm-project/blob/main/mlir/lib/IR/Diagnostics.cpp: the location, ": ", "error: ", the message) as the MLIR-based kernel compilers print a
+# rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
+# "file:line:column: error: message". The message is the failure; no exception type comes with it.
+DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

@@ -1001,6 +1001,9 @@ class Classifier:
                     break
             if not entries:
                 entries = self._known_head(stripped)
+        if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
+            # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
+            exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..lazyre import lazy
+from .chain import DIAG_ERROR
 from .classify import Diagnosis, Explanation
 from .codes import extract as extract_codes
 from .entries import KnownFailure
@@ -52,6 +53,8 @@ def templates(lines: Iterable[str]) -> list[str]:
         line = strip_escapes(line).strip()
         if not line:
             continue
+        if (diag := DIAG_ERROR.match(line)) is not None:
+            line = f"Exception: {diag.group(1)}"  # a compiler's diagnostic, as the chain reads it when no entry names it
         for message in extract_errors(line) or [line]:
             t = template_of(message)[0]
             if t and t not in out:
