@@ -77,7 +77,7 @@ KINDS.update({"ERR01007": "op-unsupported-on-npu"})
 # CANN's own registry titles an operator's argument checks (Invalid_Input_Dtype, Invalid_Argument_Tensor_Shape,
 # AclNN_Parameter_Error, Not_Supported_Data_Type …): whatever the message, the operator refused an input.
 PARAM_CLASSES = ("Operator Errors", "AclNN Errors", "Nnopbase Errors")
-PARAM_TITLE = re.compile(r"^(?:Invalid_(?:Input|Attr|Argument)|Not_Supported_Data_Type|AclNN_Parameter_Error)")
+PARAM_TITLE = lazy(r"^(?:Invalid_(?:Input|Attr|Argument)|Not_Supported_Data_Type|AclNN_Parameter_Error)")
 
 
 def registry_kind(code: str) -> str:
@@ -93,63 +93,63 @@ KINDS.update({"107002": "npu-device-not-set"})
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (
-    (None, re.compile(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
+    (None, lazy(r"Memory async failed|MemcpyAsync ?[Cc]heck"), "memcpy-invalid-location"),
     # The runtime's own SDMA report under ACL_ERROR_RT_SYS_DMA (RT_ERROR_TSFW_SDMA_COPY_ERROR, "sdma copy error"): the
     # device's DMA engine failed a copy, e.g. its SMMU could not translate an address (hicann/runtime v9.1.0.pre,
     # errcode_manage.cc and device_error_proc.cc "there is a sdma error, sdma channel is …").
-    (("507013",), re.compile(r"there is a sdma error|reason=\[sdma copy error\]"), "sdma-copy-failed"),
+    (("507013",), lazy(r"there is a sdma error|reason=\[sdma copy error\]"), "sdma-copy-failed"),
     # CANN's own words that the operator has no implementation for the running SoC, under whatever code carries them
     # (EZ9999 AclNN_Inner_Error, EZ9903, EZ1001): nnopbase's "Op %s not support soc version %s." (indv_executor.cpp),
     # its regInfo check "The binary_info_config.json of socVersion [%s] does not support opType [%s]"
     # (indv_executor_ext.cpp), and the ops-nn aclnn APIs' "support for %s is not implemented" with the SoC's name
     # (ARL-E405 cites the three sources): the chip, not the installation, lacks the operator.
-    (None, re.compile(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
+    (None, lazy(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
                       r"|support for Ascend\w+ is not implemented"), "op-unsupported-on-soc"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
-    (None, re.compile(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
+    (None, lazy(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
                       r"|Cannot find bin(?:ary)? (?:of|for) op \w+"
                       r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
-    (("dcmi:-8005",), re.compile(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
-    (("hccl:", "EI9999", "EJ9999"), re.compile(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
+    (("dcmi:-8005",), lazy(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
+    (("hccl:", "EI9999", "EJ9999"), lazy(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     # A synchronize or copy issued on a stream that ACL graph capture holds: whatever code the engine reports
     # first (507014, 507000 …), the runtime's own words say capture refused it.
-    (None, re.compile(r"captured-stream|\[stream is captured\]|capture mode does not support"), "aclgraph-capture-failed"),
+    (None, lazy(r"captured-stream|\[stream is captured\]|capture mode does not support"), "aclgraph-capture-failed"),
     # The runtime's task timeout (107020) under a device synchronize: a collective waiting for a peer when HCCL's
     # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
     # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
-    (("107020",), re.compile(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
+    (("107020",), lazy(r"\bEI0002\b|Notify register times out|hccl \w+ timeout"), "collective-timeout"),
     # torch_npu's own words for the same wait ("ACL stream synchronize failed, error code:107020", its host/device
     # copy after aclrtSynchronizeStreamWithTimeout): the task timeout came back from a stream synchronize.
-    (("107020",), re.compile(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"
+    (("107020",), lazy(r"Synchroni[sz]e\w* execute failed, reason=\[task timeout\]|wait for compute device to finish failed"
                              r"|ACL stream synchronize failed"),
      "stream-sync-timeout"),
     # The runtime's Invalid_Argument (EE1003) for a kernel launched with 0 blocks: an empty grid (a rank or batch with
     # no work) reached rtKernelLaunch, which CANN rejects where CUDA skips the launch (triton-ascend PR 1221).
-    (("EE1003",), re.compile(r"value 0 for parameter (?:coreDim|blockDim|numBlocks|block_?num)\b"), "kernel-launch-empty-grid"),
+    (("EE1003",), lazy(r"value 0 for parameter (?:coreDim|blockDim|numBlocks|block_?num)\b"), "kernel-launch-empty-grid"),
     # Context null (107002, or the EE1001 printed with it) because the device could not be opened at all (set_device
     # itself failed), not because the thread never selected one.
-    (("107002", "EE1001"), re.compile(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
+    (("107002", "EE1001"), lazy(r"init soc version failed|New device failed|rtSetDevice\w* execut\w* failed"), "npu-set-device-failed"),
     # The runtime's Invalid_Argument (EE1001) for a call made with no current context ("rtGetDevMsg execute failed,
     # reason=[context pointer null]", CANN 8.5+ "… execution failed, the context is a null pointer", and the runtime's
     # context check "ctx is NULL!", context.hpp), printed with ACL's
     # context-null 107002: the thread never set a device (a thread that generation or a callback started), whichever
     # of the two codes the report carries first.
-    (("EE1001",), re.compile(r"reason=\[context pointer null\]|\bctx is NULL!|execution failed, the context is a null pointer"), "npu-device-not-set"),
+    (("EE1001",), lazy(r"reason=\[context pointer null\]|\bctx is NULL!|execution failed, the context is a null pointer"), "npu-device-not-set"),
     # E30008 AI CPU operator timeout on the GetNext (dataset iterator) operator: the input pipeline fed the device too slowly
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
-    (("E30008",), re.compile(r"GetNext"), "getnext-aicpu-timeout"),
-    (("207005", "EE9999", "EE1001", "507000"), re.compile(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+    (("E30008",), lazy(r"GetNext"), "getnext-aicpu-timeout"),
+    (("207005", "EE9999", "EE1001", "507000"), lazy(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
     # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
     # a rank waited for a peer in a collective.
-    (("507048",), re.compile(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
+    (("507048",), lazy(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
     # The runtime's STARS report of a NOTIFY_WAIT task that timed out ("notify wait timeout occurred during task execution,
     # … notify_id=N, timeout=Ns", hicann/runtime device_error_proc.cc ProcessStarsWaitTimeoutErrorInfo): a notify is how
     # HCCL ranks signal each other, so a rank waited past the execution timeout for a peer, whatever code carries it.
-    (None, re.compile(r"notify wait timeout occurred during task execution"), "collective-timeout"),
+    (None, lazy(r"notify wait timeout occurred during task execution"), "collective-timeout"),
     # The runtime's own reason words, whichever code the chain carries first (EL0001, EE9999, EE1002 …).
-    (None, re.compile(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
-    (None, re.compile(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
+    (None, lazy(r"(?i)lost heartbeat|loses the heartbeat"), "device-lost-heartbeat"),
+    (None, lazy(r"(?i)stream sync(?:hroni[sz]e)? timeout"), "stream-sync-timeout"),
     (None, AICORE_TIMEOUT, "aicore-timeout"),
     # An Inner Error (EZ9999 …) whose TraceBack names the aclnn tiling step: opbase's nnopbase logs "Check
     # NnopbaseExecutorDoTiling(executor) failed" when the operator's tiling function failed (it returns
@@ -181,7 +181,7 @@ TIMEOUTS = {"107019", "107020", "507046", "507047", "507048", "EI0002", "EI0006"
 CATCH_ALL = {"507011", "ERR99999", "500000", "500001", "500002", "500003", "500004", "507000"}
 # Every CANN module's 9999 is its "Inner Error!" (EZ9999, E19999, EE9999, EI9999, EJ9999, E29999 the fusion engine's
 # …): a catch-all like those above.
-INNER_ERROR = re.compile(r"^E[0-9A-Z]9999$")
+INNER_ERROR = lazy(r"^E[0-9A-Z]9999$")
 
 
 def _weight(info: CodeInfo) -> int:
