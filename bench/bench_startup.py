@@ -20,6 +20,9 @@ callgrind: check 527 M -> 293 M instructions, explain 704 M -> 699 M. What went:
 over rtnetlink, RAM from /proc/meminfo), importlib.metadata and email (one listing of sys.path),
 concurrent.futures and threads for probes that wait on nothing, shutil for argparse's help width,
 platform, traceback, subprocess, importlib.resources, a 3 ms regex compile in kvfile.
+Lazy-pattern gate (2026-12-03, fourth stop; 429 entries, 52 analyzers): a pattern not yet compiled answers from a
+substring test of the texts every match must contain (ascendrl/lazyre.py); callgrind, explain one-line, the tree
+before it 1,584 M -> 1,236 M instructions (`python -c pass` 88 M), patterns compiled on the paste 114 -> 20.
 """
 
 from __future__ import annotations
