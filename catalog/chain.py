@@ -229,6 +229,24 @@ PROSE = lazy(
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
+# A native logger's error or fatal record, which carries a message but no exception type. Three record forms:
+# - glog (LogMessage's prefix, https://github.com/google/glog/pull/530): "[IWEF][yyyy]mmdd hh:mm:ss.uuuuuu threadid
+#   file:line] msg"; E = ERROR, F = FATAL (Ray's C++ core before spdlog, Mooncake's transfer engine);
+# - Ray's C++ logger (kLogFormatTextPattern in src/ray/util/logging.cc, https://github.com/ray-project/ray/blob/master/src/ray/util/logging.cc):
+#   "[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", %L = E (error) or C (critical: RAY_LOG(FATAL)), the message led by
+#   "(component) file:line: " (read with or without the timestamp, which normalize strips as a prefix);
+# - CANN's log records (https://www.hiascend.com/document/detail/en/canncommercial/800/maintenref/logreference/logreference_0001.html):
+#   "[Level] ModuleName(PID,PName):DateTimeMS [FileName:LineNumber]LogContent", Level ERROR (MindSpore prints the same
+#   record with a thread id and the function: "[ERROR] PRE_ACT(pid,tid,python):… [file.cc:392] Func] message").
+# The last group is the message; the glog / ray groups the level letter (F and C are fatal). A record alone does not say
+# the run stopped, and a CANN report's records belong to the coded lines around them: the classifier reads them only when
+# nothing else in the log is fatal (Classifier._native_unknown).
+NATIVE_ERROR = lazy(
+    r"^(?:(?P<glog>[EF])(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+(?:\s+\d+)? [\w.+-]+:\d+\]\s*"
+    r"|(?:\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} )?(?P<ray>[EC]) \d+ \d+\] (?:\([\w-]+\) )?[\w.+-]+:\d+:\s*"
+    r"|\[ERROR\] [A-Z][A-Z0-9_]*\([^()]{1,80}\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})? (?:\[[^\]\s]{1,300}:\d+\]\s*(?:\d+ )?(?:\w+\]\s*)?)?)"
+    r"(?P<message>\S.{7,})$"
+)
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -121,6 +121,8 @@ GENERIC_PREFILTER = (
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
+    # chains.NATIVE_ERROR: a glog / Ray C++ / CANN log record at error or fatal level
+    r"(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\(",
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
@@ -346,6 +348,7 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 LOG_LEVEL = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
 LOGGER_NAME = lazy(r"[A-Za-z_]{3,}")
 MAX_RECORD_HEAD = 200
+MAX_NATIVE = 64  # C++ loggers' error records remembered (Classifier._native_unknown): the last ones, a long log's early ones forgotten
 MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
 
@@ -594,6 +597,8 @@ class Classifier:
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
+        # the last error / fatal records of a C++ logger no entry named (chains.NATIVE_ERROR): (file, line, fatal, message)
+        self._native: deque[tuple[str, int, bool, str]] = deque(maxlen=MAX_NATIVE)
 
     @property
     def versions(self) -> dict[str, str]:
@@ -780,7 +785,7 @@ class Classifier:
         if self._paste and not self._read_anything():
             self._lone_sentence(block, name, base, unfolded)
         # Newlines are counted once per block: up to the last candidate above, then on to the end.
-        if self.trackers or self.hits:
+        if self.trackers or self.hits or self._native:
             pos = block.rfind(PROGRESS)
             if pos != -1 and pos < counted_to:  # the last progress line is above the last candidate: count back
                 at = line_no - block.count(b"\n", pos, counted_to)
@@ -1004,6 +1009,11 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
+        if not entries and exc is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None:
+            # a C++ logger's error / fatal record (glog, Ray's logger, CANN's log) no entry names: the failure only if
+            # nothing else in the log is (result, _native_unknown)
+            fatal = (record.group("glog") or record.group("ray")) in ("F", "C")
+            self._native.append((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
@@ -1456,8 +1466,19 @@ class Classifier:
             d.fatal and not d.entry.generic for d in diagnoses if d.basis == "catalog"
         )
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
+        if unknown is None and not any(d.fatal for d in diagnoses):
+            unknown = self._native_unknown()
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
                            versions=tuple(self.log_versions.stated.items()))
+
+    def _native_unknown(self) -> UnknownError | None:
+        """A log with nothing fatal but a C++ logger's error records after its last progress line: the first fatal-level
+        record (glog F, Ray C), else the first error record, as an unexplained error with no type (``Exception``)."""
+        after = [r for r in self._native if r[1] > self.last_progress.get(r[0], 0)]
+        if not after:
+            return None
+        file, line, _, message = next((r for r in after if r[2]), after[0])
+        return UnknownError("Exception", message, file, line, None)
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""
