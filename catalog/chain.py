@@ -235,15 +235,19 @@ DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+
 # - Ray's C++ logger (kLogFormatTextPattern in src/ray/util/logging.cc, https://github.com/ray-project/ray/blob/master/src/ray/util/logging.cc):
 #   "[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", %L = E (error) or C (critical: RAY_LOG(FATAL)), the message led by
 #   "(component) file:line: " (read with or without the timestamp, which normalize strips as a prefix);
+# - PyTorch's c10 logger (MessageLogger in c10/util/Logging.cpp, https://github.com/pytorch/pytorch/blob/main/c10/util/Logging.cpp):
+#   "[rankN]:" (normalize strips it), then "[" severity letter, month*100+day " hh:mm:ss.nnnnnnnnn" (older torch: none),
+#   " file:line] " — "[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed …"; E = ERROR, F = FATAL;
 # - CANN's log records (https://www.hiascend.com/document/detail/en/canncommercial/800/maintenref/logreference/logreference_0001.html):
 #   "[Level] ModuleName(PID,PName):DateTimeMS [FileName:LineNumber]LogContent", Level ERROR (MindSpore prints the same
 #   record with a thread id and the function: "[ERROR] PRE_ACT(pid,tid,python):… [file.cc:392] Func] message").
-# The last group is the message; the glog / ray groups the level letter (F and C are fatal). A record alone does not say
+# The last group is the message; the glog / ray / c10 groups the level letter (F and C are fatal). A record alone does not say
 # the run stopped, and a CANN report's records belong to the coded lines around them: the classifier reads them only when
 # nothing else in the log is fatal (Classifier._native_unknown).
 NATIVE_ERROR = lazy(
     r"^(?:(?P<glog>[EF])(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+(?:\s+\d+)? [\w.+-]+:\d+\]\s*"
     r"|(?:\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} )?(?P<ray>[EC]) \d+ \d+\] (?:\([\w-]+\) )?[\w.+-]+:\d+:\s*"
+    r"|\[(?P<c10>[EF])(?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\]\s*"
     r"|\[ERROR\] [A-Z][A-Z0-9_]*\([^()]{1,80}\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})? (?:\[[^\]\s]{1,300}:\d+\]\s*(?:\d+ )?(?:\w+\]\s*)?)?)"
     r"(?P<message>\S.{7,})$"
 )

@@ -121,8 +121,8 @@ GENERIC_PREFILTER = (
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
-    # chains.NATIVE_ERROR: a glog / Ray C++ / CANN log record at error or fatal level
-    r"(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\(",
+    # chains.NATIVE_ERROR: a glog / Ray C++ / c10 / CANN log record at error or fatal level
+    r"(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\(|\[[EF](?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] ",
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
@@ -1010,9 +1010,9 @@ class Classifier:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
         if not entries and exc is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None:
-            # a C++ logger's error / fatal record (glog, Ray's logger, CANN's log) no entry names: the failure only if
+            # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
             # nothing else in the log is (result, _native_unknown)
-            fatal = (record.group("glog") or record.group("ray")) in ("F", "C")
+            fatal = (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
             self._native.append((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:

@@ -1,12 +1,13 @@
 """A C++ logger's error / fatal record read as the failure when nothing else in the log is fatal (k25none).
 
 glog ("[IWEF][yyyy]mmdd hh:mm:ss.uuuuuu threadid file:line] msg", https://github.com/google/glog/pull/530), Ray's C++
-logger ("[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", kLogFormatTextPattern in src/ray/util/logging.cc) and CANN's log records
+logger ("[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", kLogFormatTextPattern in src/ray/util/logging.cc), PyTorch's c10 logger
+("[E ProcessGroupGloo.cpp:144] …", MessageLogger in c10/util/Logging.cpp) and CANN's log records
 ("[Level] ModuleName(PID,PName):DateTimeMS [FileName:LineNumber]LogContent", the CANN log reference) print a message
 and a level but no exception type, so a log that is only such records ended as "nothing fatal found". The record's
 message is now the unexplained error (``Exception: <message>``) the similar-failure fallback reads, but only as a last
 resort: a Python exception, a catalog diagnosis or a CANN report's coded lines still come first, and a record the run
-went on after (a progress line below it) stays harmless. The lines are from public threads (ray#12153, ray#28562,
+went on after (a progress line below it) stays harmless. The lines are from public threads (ray#12153, ray#28562, vllm#7074,
 vllm-ascend#5635, MindAct#1761, WMPO#3, the CANN log reference); the catalog entries that name some of them are taken
 out, so what is checked is the reading, not a diagnosis.
 """
@@ -22,8 +23,8 @@ from ascendrl.catalog import Classifier, load_catalog
 from ascendrl.catalog import chain as chains
 
 # the entries that name these lines (ray-gcs-unreachable, ray-node-marked-dead, Mooncake transfer, MindSpore pool OOM,
-# Ray OOM kill): out, so that the lines are read as no entry knows them
-NAMED = {"ARL-E119", "ARL-E139", "ARL-E426", "ARL-E652", "ARL-E117"}
+# Ray OOM kill, Gloo connect): out, so that the lines are read as no entry knows them
+NAMED = {"ARL-E119", "ARL-E139", "ARL-E426", "ARL-E652", "ARL-E117", "ARL-E1681"}
 
 GLOG_F = ("F1119 08:22:23.602082 1513663 1513663 redis_context.cc:298] Could not establish connection to redis "
           "161.97.xx.xxx:12662 (context.err = 1)")
@@ -58,11 +59,15 @@ def _explain(text: str):
      "2 Workers (tasks / actors) killed", False),
     (CANN, "InitPyLogger Failed to import te.platform.log_util", False),
     (MINDSPORE, "TotalUsedMemStatistics : 29356337664 plus", False),
+    # c10's MessageLogger, older torch (vllm#7074) and with the date (torch >= 2.4)
+    ("[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error",
+     "Gloo connectFullMesh failed with", False),
+    ("[F106 06:43:02.555922410 ProcessGroupNCCL.cpp:1288] Heartbeat monitor timed out", "Heartbeat monitor timed out", True),
 ])
 def test_an_error_record_is_read(line, message, fatal):
     m = chains.NATIVE_ERROR.match(line)
     assert m is not None and m.group("message").startswith(message)
-    assert ((m.group("glog") or m.group("ray")) in ("F", "C")) is fatal
+    assert ((m.group("glog") or m.group("ray") or m.group("c10")) in ("F", "C")) is fatal
 
 
 @pytest.mark.parametrize("line", [
@@ -71,6 +76,7 @@ def test_an_error_record_is_read(line, message, fatal):
     "[2022-09-16 13:13:46,502 I 2116 2116] (raylet) node_manager.cc:999: Setting node ID node_id=9773b3",
     "[WARNING] RUNTIME(860,python3):2025-12-31-07:41:59.845.192 [task.cc:51] 860 RegTaskFailCallback: register finish",
     "[EVENT] RUNTIME(15568,acl_caffe_interp):2020-06-04-10:50:14.522.076 [runtime/feature/src/logger.cc:1014]15570 TaskLaunched:device_id=0",
+    "[W106 06:43:02.555922410 compiler_depend.ts:117] Warning: Driver Version:  is invalid or not supported yet.",
     "ERROR 03-04 12:57:08 [engine.py:409] something went wrong here",  # a Python logger's record: not a C++ logger's
 ])
 def test_other_records_are_not(line):
@@ -82,6 +88,8 @@ def test_other_records_are_not(line):
      "Could not establish connection to redis"),
     (f"{RAY_E}\n(raylet)\n", "2 Workers (tasks / actors) killed due to memory pressure (OOM)"),
     (f"{MINDSPORE}\n", "TotalUsedMemStatistics"),
+    ("(RayWorkerWrapper pid=1890, ip=10.41.0.8) [rank8]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with "
+     "[../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n", "Gloo connectFullMesh failed with"),
     # a fatal-level record outranks the error records around it
     (f"{GLOG_E}\n{RAY_C}\n", "[Timeout] Exiting because this node manager"),
 ])
