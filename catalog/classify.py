@@ -1009,9 +1009,11 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
-        if not entries and exc is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None:
+        if not entries and exc is None and raising is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None \
+                and not extract_codes(stripped):
             # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
-            # nothing else in the log is (result, _native_unknown)
+            # nothing else in the log is (result, _native_unknown); a record carrying a code is the code readers' to judge
+            # (a graph-capture code is logged at ERROR and handled)
             fatal = (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
             self._native.append((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
         self._titled = None

@@ -110,3 +110,9 @@ def test_a_python_exception_comes_first():
 def test_a_record_the_run_went_on_after_is_harmless():
     text = f"{GLOG_E}\nstep:12 - actor/loss:0.31 - timing/step:4.2\n"
     assert not _explain(text).fatal
+
+
+def test_a_record_with_a_code_is_left_to_the_code_readers():
+    # torch_npu logs a graph-capture code at ERROR and goes on (test_derived): the code readers judge it harmless
+    text = "[ERROR] RUNTIME(4242,python):2025-11-20-10:00:00.000 [api.cc:10] rtMemcpy failed, runtime result = 107030\n"
+    assert not _explain(text).fatal
