@@ -348,7 +348,7 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 LOG_LEVEL = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
 LOGGER_NAME = lazy(r"[A-Za-z_]{3,}")
 MAX_RECORD_HEAD = 200
-MAX_NATIVE = 64  # C++ loggers' error records remembered (Classifier._native_unknown): the last ones, a long log's early ones forgotten
+MAX_NATIVE = 64  # C++ loggers' error records remembered (Classifier._remember_native): so many first ones, so many last ones
 MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
 
@@ -597,8 +597,10 @@ class Classifier:
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
-        # the last error / fatal records of a C++ logger no entry named (chains.NATIVE_ERROR): (file, line, fatal, message)
-        self._native: deque[tuple[str, int, bool, str]] = deque(maxlen=MAX_NATIVE)
+        # the first error / fatal records of a C++ logger no entry named since the last progress line (chains.NATIVE_ERROR):
+        # (file, line, fatal, message)
+        self._native: list[tuple[str, int, bool, str]] = []  # the first ones
+        self._native_tail: deque[tuple[str, int, bool, str]] = deque(maxlen=MAX_NATIVE)  # and the last ones, past those
 
     @property
     def versions(self) -> dict[str, str]:
@@ -1015,7 +1017,7 @@ class Classifier:
             # nothing else in the log is (result, _native_unknown); a record carrying a code is the code readers' to judge
             # (a graph-capture code is logged at ERROR and handled)
             fatal = (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
-            self._native.append((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
+            self._remember_native((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
@@ -1473,10 +1475,20 @@ class Classifier:
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
                            versions=tuple(self.log_versions.stated.items()))
 
+    def _remember_native(self, record: tuple[str, int, bool, str]) -> None:
+        """Keep a C++ logger's record for _native_unknown: the first MAX_NATIVE after the progress lines counted so far (a
+        block's progress is counted once the block is read), and the last MAX_NATIVE past those."""
+        if len(self._native) >= MAX_NATIVE:
+            self._native = [r for r in self._native if r[1] > self.last_progress.get(r[0], 0)]
+        if len(self._native) < MAX_NATIVE:
+            self._native.append(record)
+        else:
+            self._native_tail.append(record)
+
     def _native_unknown(self) -> UnknownError | None:
         """A log with nothing fatal but a C++ logger's error records after its last progress line: the first fatal-level
         record (glog F, Ray C), else the first error record, as an unexplained error with no type (``Exception``)."""
-        after = [r for r in self._native if r[1] > self.last_progress.get(r[0], 0)]
+        after = [r for r in (*self._native, *self._native_tail) if r[1] > self.last_progress.get(r[0], 0)]
         if not after:
             return None
         file, line, _, message = next((r for r in after if r[2]), after[0])

@@ -116,3 +116,14 @@ def test_a_record_with_a_code_is_left_to_the_code_readers():
     # torch_npu logs a graph-capture code at ERROR and goes on (test_derived): the code readers judge it harmless
     text = "[ERROR] RUNTIME(4242,python):2025-11-20-10:00:00.000 [api.cc:10] rtMemcpy failed, runtime result = 107030\n"
     assert not _explain(text).fatal
+
+
+def test_a_record_after_the_last_progress_line_is_the_failure_not_one_before_it():
+    record = "E1119 08:22:23.602082 1513663 1513663 worker.cc:298] Lost connection to peer number {}"
+    before = "".join(record.format(i) + "\n" for i in range(100))
+    after = "".join(record.format(1000 + i) + "\n" for i in range(100))
+    explanation = _explain(before + "step:3 - actor/loss:0.2\n" + after)
+    # one block: its progress line is counted once the block is read, after its first 64 records were kept; the last 64
+    # are kept too, and the earliest of those after the progress line answers
+    assert explanation.unknown is not None and explanation.unknown.message.endswith("number 1036")
+    assert explanation.unknown.line > 101
