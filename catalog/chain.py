@@ -177,8 +177,9 @@ def pydantic_reason(lines: list[str]) -> str:
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
 # An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
 # RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
-# the exception was handled (retried, ignored, caught) keep the line what it was.
-TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ((?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception): \S.*)$")
+# the exception was handled (retried, ignored, caught) keep the line what it was. The words may be cut by "|" (vllm-ascend's
+# titles: "[Bug]: <what> | <stack> | ValueError: …") or name a setting ("… with address = cluster ip results in …").
+TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'|=-]{0,80}? ((?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 # Short pastes only (an issue body or title, a chat message: classify.py decides what is short). The forms a person writes
 # around an error, which a program's own output does not have:
