@@ -421,6 +421,47 @@ VLLM_INIT = "https://github.com/vllm-project/vllm/blob/00bf0c8ffad9dfcfe10153622
 PEP420 = "https://peps.python.org/pep-0420/"
 
 
+# Functions whose only way to fail is a version check: a traceback that ends (the paste cut off) inside one of them was
+# raised by the check, whose exception line (the requirement and the installed version) the paste lost. By file and
+# function: transformers' utils/versions.py (require_version raises ImportError "<req> is required for a normal
+# functioning of this module, but found <pkg>==<ver>." or PackageNotFoundError "The '<req>' distribution was not found
+# …"; require_version_core and _compare_versions under it), transformers' dependency_versions_check.py (its import-time
+# require_version_core of python / tqdm / requests / filelock / numpy / tokenizers …), and LLaMA-Factory's extras/misc.py
+# (check_dependencies runs check_version on each pinned dependency, which calls require_version).
+VERSION_CHECKS = (
+    ("transformers/utils/versions.py", frozenset(("require_version", "require_version_core", "_compare_versions")), VERSIONS),
+    ("transformers/dependency_versions_check.py", frozenset(("<module>",)),
+     "https://github.com/huggingface/transformers/blob/cfe00c58a8b2fe4432ead113a60414d19897b7e0/src/transformers/dependency_versions_check.py"),
+    ("llamafactory/extras/misc.py", frozenset(("check_dependencies", "check_version")),
+     "https://github.com/hiyouga/LLaMA-Factory/blob/00577a85775a2a78b14641ff8f68c58c6f46b027/src/llamafactory/extras/misc.py"),
+)
+
+
+def cut_in_version_check(link: Link) -> Finding | None:
+    """A traceback cut off (no exception line) whose innermost frame is a version check: the check failed."""
+    if link.kind != "cut" or link.message or not link.frames:
+        return None
+    frame = link.frames[-1]
+    path = frame.path.replace("\\", "/")
+    check = next((c for c in VERSION_CHECKS if path.endswith(c[0]) and frame.func in c[1]), None)
+    if check is None:
+        return None
+    owner = check[0].split("/")[0]
+    return Finding(
+        f"A version check failed at import ({owner}'s {frame.func}); the paste ends before its message"[:160],
+        f"The traceback ends inside {frame.func} ({frame}), a function that only checks installed package versions: "
+        f"it raised because an installed dependency is outside the range {owner} requires (ImportError \"<requirement> is "
+        "required for a normal functioning of this module, but found <package>==<version>\"), or is not installed at all. "
+        "The exception line that names the package was not pasted.",
+        ("Read the exception line under this traceback (or run the command again) for the requirement and the installed version, "
+         "then install a release inside the range: python -m pip install '<requirement>' (pip check lists other conflicts)",
+         f"Or install {owner}'s own pinned set again (pip install -e . in its checkout, or its requirements file) so every "
+         "dependency is in range" + ("; LLaMA-Factory skips its optional checks with DISABLE_VERSION_CHECK=1, at your own risk"
+                                     if owner == "llamafactory" else "")),
+        evidence(link), (check[2],), key=f"version-check:{owner}:{frame.func}", kind="package-mismatch",
+    )
+
+
 def not_the_installed_package(link: Link) -> Finding | None:
     """A package without a name every release of it defines: a local folder or script of that name was imported instead."""
     msg = link.message
@@ -580,7 +621,7 @@ class PackageMismatch(Analyzer):
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := required_version(link, facts) or cut_in_version_check(link) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts)) is not None:
             return found
