@@ -462,6 +462,40 @@ def cut_in_version_check(link: Link) -> Finding | None:
     )
 
 
+# torch infers a custom op's schema from the Python annotations of the function a package registers (torch.library
+# custom_op / infer_schema, which vLLM's direct_register_custom_op and its plugins call at import) and raises
+# ValueError "infer_schema(func): Parameter <name> has unsupported type <annotation>. The valid types are: …" for an
+# annotation its table lacks. torch releases whose table holds only typing.List / typing.Sequence / typing.Optional forms
+# (torch/_library/infer_schema.py, derived_types) refuse the builtin generics (list[int], PEP 585) and "X | None" (PEP 604)
+# that packages written for later torch releases use (later infer_schema.py adds GenericAlias(list, …) and
+# collections.abc.Sequence forms to derived_seq_types): the package is newer than the installed torch.
+INFER_SCHEMA = lazy(r"infer_schema\(func\): Parameter (\w+) has unsupported type ((?:list|dict|tuple)\[[\w.\[\]]*(?:, ?[\w.\[\]]+)*|[\w.\[\]]+ \| None)")
+INFER_SCHEMA_SRC = "https://github.com/pytorch/pytorch/blob/06af808ba1e448dd16ec94e0275f16ed99c1e545/torch/_library/infer_schema.py"
+
+
+def op_schema_annotation(link: Link, facts: Facts) -> Finding | None:
+    """torch's schema inference refused a builtin-generic annotation: the registering package expects a newer torch."""
+    m = INFER_SCHEMA.search(link.message)
+    if m is None:
+        return None
+    param, annotation = m.group(1), m.group(2).rstrip(".")
+    caller = next((f.package for f in reversed(link.frames) if f.package and f.package != "torch"), None) or \
+        next((p for p in ("vllm_ascend", "vllm") if p in facts.versions), None)
+    who = dist(caller) if caller else "the package registering the op (vLLM or its plugin, on Ascend)"
+    versions = [f"{dist(p)} {facts.versions[p]}" for p in ("torch", "torch_npu", caller) if p and p in facts.versions]
+    return Finding(
+        f"torch's custom-op schema inference does not accept {annotation}: {who} expects a newer torch"[:160],
+        f"{link.short_type}: infer_schema(func): Parameter {param} has unsupported type {annotation}. torch infers a custom op's "
+        f"schema from the annotations of the function {who} registers; this torch release knows only the typing.List / "
+        "typing.Optional spellings, not the builtin generics (list[int]) or 'X | None' that later torch releases accept, so "
+        f"{who} was written for a newer torch than the one installed" + (f" (the log shows {', '.join(versions)})" if versions else "") + ".",
+        (f"Install the torch (and torch_npu) release {who} is built for: its requirements pin it (vllm-ascend's versioning policy "
+         "lists the torch / torch-npu of each release); pip show torch torch_npu",
+         "Or install the release of the package that matches the installed torch"),
+        evidence(link), (INFER_SCHEMA_SRC, MATRIX), key=f"infer-schema:{param}:{annotation}", kind="package-mismatch",
+    )
+
+
 def not_the_installed_package(link: Link) -> Finding | None:
     """A package without a name every release of it defines: a local folder or script of that name was imported instead."""
     msg = link.message
@@ -621,7 +655,7 @@ class PackageMismatch(Analyzer):
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := required_version(link, facts) or cut_in_version_check(link) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts)) is not None:
             return found

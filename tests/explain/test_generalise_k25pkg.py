@@ -5,6 +5,10 @@
    dependency_versions_check.py and LLaMA-Factory's ``check_dependencies`` / ``check_version`` (extras/misc.py) can
    only raise because an installed dependency is outside the pinned range, so the cut paste is read as a package
    mismatch. The paste is LlamaFactory#7827's.
+2. torch's custom-op schema inference refusing a builtin-generic annotation ("infer_schema(func): Parameter block_size
+   has unsupported type list[int]", torch/_library/infer_schema.py): torch releases whose table has only the typing.List /
+   typing.Optional forms refuse list[int] and "X | None", so the package registering the op (vLLM, its plugins) was
+   written for a newer torch. The title is vllm-ascend#1776's; its " | " separators are read as a lead-in, as a colon is.
 """
 
 from __future__ import annotations
@@ -52,3 +56,34 @@ def test_a_cut_inside_transformers_require_version_is_read_the_same():
 def test_a_cut_inside_another_function_is_not_a_version_check():
     text = CUT_CHECK.replace("extras/misc.py\", line 92, in check_dependencies", "extras/misc.py\", line 120, in count_parameters")
     assert "version check" not in _top(text).get("title", "")
+
+
+# source: https://github.com/vllm-project/vllm-ascend/issues/1776 (the issue title, cut at GitHub's length limit)
+SCHEMA_TITLE = ("[Bug]: Verl qwen2.5 grpo | vllm-ascend 091-dev | ValueError: infer_schema(func): Parameter block_size has "
+                "unsupported type list[in\n")
+
+
+def test_an_issue_title_with_pipes_is_read_as_its_exception():
+    top = _top(SCHEMA_TITLE)
+    assert top.get("id") == "DRV-package"
+    assert top.get("kind") == "package-mismatch"
+    assert "newer torch" in top.get("title", "")
+
+
+def test_a_registered_op_with_a_builtin_generic_names_the_registering_package():
+    text = ("Traceback (most recent call last):\n"
+            '  File "/usr/local/lib/python3.10/site-packages/vllm/utils.py", line 2200, in direct_register_custom_op\n'
+            "    schema_str = torch.library.infer_schema(op_func, mutates_args=mutates_args)\n"
+            '  File "/usr/local/lib/python3.10/site-packages/torch/_library/infer_schema.py", line 106, in infer_schema\n'
+            "    error_fn(\n"
+            "ValueError: infer_schema(func): Parameter block_size has unsupported type list[int]. The valid types are: "
+            "dict_keys([<class 'torch.Tensor'>]). Got func with signature (x: torch.Tensor, block_size: list[int]) -> torch.Tensor)\n")
+    top = _top(text)
+    assert top.get("kind") == "package-mismatch"
+    assert top.get("title", "").startswith("torch's custom-op schema inference does not accept list[int]: vllm")
+
+
+def test_an_unsupported_class_annotation_is_not_a_torch_too_old():
+    text = ("ValueError: infer_schema(func): Parameter x has unsupported type <class 'numpy.ndarray'>. "
+            "The valid types are: dict_keys([]).\n")
+    assert "newer torch" not in _top(text).get("title", "")
