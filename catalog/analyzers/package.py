@@ -651,6 +651,15 @@ class PackageMismatch(Analyzer):
                     inner = dataclasses.replace(link, type=m.group(1), message=m.group(2)[:300])
                     if (found := self._analyze(inner, chain, facts)) is not None:
                         return found
+        if link.message.rstrip().endswith(":") and link.detail:
+            # A message that goes on over the next lines (Paddle's custom-device loader: "Fail to open library: <so>\n
+            # with error: <dlerror()>", dlerror's "<lib>: undefined symbol: <sym>" wrapped onto lines of its own): the
+            # continued line that names a missing symbol is the message's substance.
+            line = next((d for d in link.detail if UNDEFINED.search(d) or BARE_SYMBOL.search(d)), None)
+            if line is not None:
+                inner = dataclasses.replace(link, message=f"{link.message.rstrip()} {line.strip()}"[:300])
+                if (found := self._analyze(inner, chain, facts)) is not None:
+                    return found
         return self._analyze(link, chain, facts)
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:

@@ -9,6 +9,10 @@
    has unsupported type list[int]", torch/_library/infer_schema.py): torch releases whose table has only the typing.List /
    typing.Optional forms refuse list[int] and "X | None", so the package registering the op (vLLM, its plugins) was
    written for a newer torch. The title is vllm-ascend#1776's; its " | " separators are read as a lead-in, as a colon is.
+3. An exception message that ends in a colon and goes on over the next lines, one of which is dlerror's "undefined symbol:
+   <mangled>" (Paddle's custom-device loader, "Fail to open library: <so> with error: <dlerror()>"): the symbol line is
+   read as the message's substance, a compiled library built against another release. The paste is
+   PaddleCustomDevice#2452's.
 """
 
 from __future__ import annotations
@@ -87,3 +91,23 @@ def test_an_unsupported_class_annotation_is_not_a_torch_too_old():
     text = ("ValueError: infer_schema(func): Parameter x has unsupported type <class 'numpy.ndarray'>. "
             "The valid types are: dict_keys([]).\n")
     assert "newer torch" not in _top(text).get("title", "")
+
+
+# source: https://github.com/PaddlePaddle/PaddleCustomDevice/issues/2452
+FAIL_TO_OPEN = """ValueError: (InvalidArgument) Fail to open library: 
+/usr/local/lib/python3.10/dist-packages/paddle_custom_device/libpaddle-custom-npu.so 
+with error: /usr/local/Ascend/nnal/atb/latest/atb/cxx_abi_1/lib/libtbe_adapter.so: 
+undefined symbol: _ZN3Mki2DlC1ERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEb
+"""
+
+
+def test_a_message_continued_by_an_undefined_symbol_is_a_package_mismatch():
+    top = _top(FAIL_TO_OPEN)
+    assert top.get("id") == "DRV-package"
+    assert top.get("kind") == "package-mismatch"
+    assert "_ZN3Mki2Dl" in top.get("title", "")
+
+
+def test_a_complete_message_does_not_take_a_later_symbol_line():
+    text = FAIL_TO_OPEN.replace("Fail to open library: ", "Fail to open library.", 1)
+    assert _top(text).get("id") != "DRV-package"
