@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from ascendrl.catalog import Classifier, load_catalog
 
 
@@ -41,13 +43,6 @@ CUT_CHECK = """Traceback (most recent call last):
 """
 
 
-def test_a_traceback_cut_inside_a_version_check_is_a_package_mismatch():
-    top = _top(CUT_CHECK)
-    assert top.get("id") == "DRV-package"
-    assert top.get("kind") == "package-mismatch"
-    assert "check_dependencies" in top.get("title", "")
-
-
 def test_a_cut_inside_transformers_require_version_is_read_the_same():
     text = ("Traceback (most recent call last):\n"
             '  File "/opt/conda/lib/python3.10/site-packages/transformers/dependency_versions_check.py", line 41, in <module>\n'
@@ -65,13 +60,6 @@ def test_a_cut_inside_another_function_is_not_a_version_check():
 # source: https://github.com/vllm-project/vllm-ascend/issues/1776 (the issue title, cut at GitHub's length limit)
 SCHEMA_TITLE = ("[Bug]: Verl qwen2.5 grpo | vllm-ascend 091-dev | ValueError: infer_schema(func): Parameter block_size has "
                 "unsupported type list[in\n")
-
-
-def test_an_issue_title_with_pipes_is_read_as_its_exception():
-    top = _top(SCHEMA_TITLE)
-    assert top.get("id") == "DRV-package"
-    assert top.get("kind") == "package-mismatch"
-    assert "newer torch" in top.get("title", "")
 
 
 def test_a_registered_op_with_a_builtin_generic_names_the_registering_package():
@@ -101,13 +89,17 @@ undefined symbol: _ZN3Mki2DlC1ERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESa
 """
 
 
-def test_a_message_continued_by_an_undefined_symbol_is_a_package_mismatch():
-    top = _top(FAIL_TO_OPEN)
-    assert top.get("id") == "DRV-package"
-    assert top.get("kind") == "package-mismatch"
-    assert "_ZN3Mki2Dl" in top.get("title", "")
-
-
 def test_a_complete_message_does_not_take_a_later_symbol_line():
     text = FAIL_TO_OPEN.replace("Fail to open library: ", "Fail to open library.", 1)
     assert _top(text).get("id") != "DRV-package"
+
+
+@pytest.mark.parametrize("paste, words", [
+    (CUT_CHECK, "check_dependencies"),  # a cut traceback
+    (SCHEMA_TITLE, "newer torch"),  # an issue title with " | " separators
+    (FAIL_TO_OPEN, "_ZN3Mki2Dl"),  # a message continued over the next lines
+], ids=["llamafactory-7827", "vllm-ascend-1776", "paddlecustomdevice-2452"])
+def test_each_real_paste_is_read_as_a_package_mismatch(paste, words):
+    top = _top(paste)
+    assert (top.get("id"), top.get("kind")) == ("DRV-package", "package-mismatch")
+    assert words in top.get("title", "")
