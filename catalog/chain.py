@@ -243,6 +243,14 @@ DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+
 USAGE_ERROR = lazy(r"^(?:[\w.][\w./ -]{0,100}: error|Error): (\S.{3,})$")
 USAGE_HEAD = re.compile(rb"(?:^|\n)(?:usage|Usage): \S")
 USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a large parser's usage runs to many lines)
+# pip's own error line: its log formatter (IndentingFormatter.get_message_start, src/pip/_internal/utils/logging.py,
+# https://github.com/pypa/pip/blob/main/src/pip/_internal/utils/logging.py) heads every ERROR / CRITICAL record with
+# "ERROR: ", and pip's command runner logs the InstallationError that stops it so (base_command.py, logger.critical):
+# "ERROR: file:///… does not appear to be a Python project: neither 'setup.py' nor 'pyproject.toml' found.".
+# Not the resolver's notice it goes on after ("ERROR: pip's dependency resolver does not currently take into account
+# all the packages that are installed…", commands/install.py _warn_about_conflicts), nor a heading that ends in ":" with
+# the detail on the lines below ("ERROR: Exception:" over pip's own traceback). Group 1 is the message.
+PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

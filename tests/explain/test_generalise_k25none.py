@@ -112,3 +112,31 @@ def test_a_repr_in_a_long_log_is_not_read_alone():
     lines = [f"step:{i} loss:0.5" for i in range(400)]
     text = "\n".join(lines[:200] + ["ConnectionError('peer closed the connection')"] + lines[200:]) + "\n"
     assert not _explain(text, _bare_catalog()).fatal
+
+
+# pip's "ERROR: " record (IndentingFormatter.get_message_start, src/pip/_internal/utils/logging.py).
+# source: https://github.com/GAIR-NLP/DeepResearcher/issues/4
+PIP = ("cd verl\npip3 install -e .\n\n"
+       "ERROR: file:///mnt/workspace/DeepResearcher/verl does not appear to be a Python project: "
+       "neither 'setup.py' nor 'pyproject.toml' found.\n")
+
+
+def test_pips_error_line_in_a_paste_is_the_failure():
+    explanation = _explain(PIP, _bare_catalog())
+    assert explanation.fatal
+    assert explanation.unknown is not None and explanation.unknown.type == "Exception"
+    assert explanation.unknown.message.startswith("file:///mnt/workspace/DeepResearcher/verl does not appear to be a Python project")
+
+
+@pytest.mark.parametrize("text", [
+    # the resolver's notice pip goes on after (commands/install.py _warn_about_conflicts)
+    "ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+    "This behaviour is the source of the following dependency conflicts.\n"
+    "vllm 0.8.5 requires torch==2.6.0, but you have torch 2.5.1 which is incompatible.\nSuccessfully installed torch-2.5.1\n",
+    "ERROR: Exception:\n",  # a heading: pip's own traceback follows it
+])
+def test_pips_resolver_notice_and_headings_are_not(text):
+    from ascendrl.catalog import chain
+
+    first = text.splitlines()[0]
+    assert chain.PIP_ERROR.match(first) is None
