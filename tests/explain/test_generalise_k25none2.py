@@ -1,4 +1,4 @@
-"""A command-line parser's refusal, printed under the command's usage text, read as the failure (k25none).
+"""A command-line parser's refusal, printed under the command's usage text, read as the failure (k25none2).
 
 argparse (CPython Lib/argparse.py, ArgumentParser.error) prints the usage ("usage: …") and then
 "<prog>: error: <message>"; Click (src/click/exceptions.py, UsageError.show) prints the usage ("Usage: …"),
