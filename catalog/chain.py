@@ -231,6 +231,27 @@ PROSE = lazy(
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
+# A command-line parser's refusal of its arguments, printed under the command's usage text (the process then exits 2).
+# No exception type is printed; the message is the failure. Two parsers' forms:
+# - argparse (CPython Lib/argparse.py, ArgumentParser.error: print_usage() writes "usage: …", then
+#   "%(prog)s: error: %(message)s", https://github.com/python/cpython/blob/main/Lib/argparse.py) — vllm serve, torchrun,
+#   any Python script's parser: "vllm serve: error: argument --quantization/-q: invalid choice: 'ascend' (…)";
+# - Click (click/exceptions.py, UsageError.show: the usage "Usage: …", "Try '<command> --help' for help.", then
+#   "Error: <message>", https://github.com/pallets/click/blob/main/src/click/exceptions.py) — ray start, ray job submit:
+#   "Error: Got unexpected extra argument (1})".
+# Group 1 is the message. The usage head (USAGE_HEAD) must be printed above it: a program's own "Error: …" or a
+# "name: error: …" line with no usage above is not read this way.
+USAGE_ERROR = lazy(r"^(?:[\w.][\w./ -]{0,100}: error|Error): (\S.{3,})$")
+USAGE_HEAD = re.compile(rb"(?:^|\n)(?:usage|Usage): \S")
+USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a large parser's usage runs to many lines)
+# pip's own error line: its log formatter (IndentingFormatter.get_message_start, src/pip/_internal/utils/logging.py,
+# https://github.com/pypa/pip/blob/main/src/pip/_internal/utils/logging.py) heads every ERROR / CRITICAL record with
+# "ERROR: ", and pip's command runner logs the InstallationError that stops it so (base_command.py, logger.critical):
+# "ERROR: file:///… does not appear to be a Python project: neither 'setup.py' nor 'pyproject.toml' found.".
+# Not the resolver's notice it goes on after ("ERROR: pip's dependency resolver does not currently take into account
+# all the packages that are installed…", commands/install.py _warn_about_conflicts), nor a heading that ends in ":" with
+# the detail on the lines below ("ERROR: Exception:" over pip's own traceback). Group 1 is the message.
+PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

@@ -61,6 +61,10 @@ EXCEPTION = chains.EXCEPTION
 # Also in double quotes (requests' errors print their args so). At a quiet log level (vLLM's "WARNING … Failed to import
 # from vllm._C: ModuleNotFoundError(…)", which it carries on after) the code that logged it handled it.
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
+# An exception's repr alone on a line of a short paste ("NameError('loop_x0 is not defined')"): what print(repr(e)) and
+# "%r" write (BaseException.__repr__, CPython Objects/exceptions.c: the class name and the repr of its one argument,
+# https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".
+REPR_ALONE = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.+?)\2\)\s*$")
 # A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
 QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
@@ -94,6 +98,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
+    r"^(?:[\w.][\w./ -]{0,100}: error|Error|ERROR): \S",  # chains.USAGE_ERROR (a command-line parser's refusal, read under its usage), chains.PIP_ERROR
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
@@ -558,6 +563,11 @@ class _Matcher:
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
 
 
+
+def _under_usage(block: bytes, start: int) -> bool:
+    """Whether a command's usage text ("usage: …" from argparse, "Usage: …" from Click) is printed above ``start``."""
+    return bool(block) and chains.USAGE_HEAD.search(block, max(0, start - chains.USAGE_LOOKBACK), start) is not None
+
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
 
@@ -937,6 +947,9 @@ class Classifier:
                 (logged := REPR.search(stripped)) is not None or (logged := REPR_IN_TUPLE.search(stripped)) is not None):
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
+        if exc is None and self._paste and (alone := REPR_ALONE.match(stripped)) is not None:
+            kind, quote, said = alone.groups()  # a repr pasted alone: the failure the paste is about
+            exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         raised_from = False
@@ -1004,6 +1017,13 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
+        if not entries and exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
+                and _under_usage(block, end - len(raw)):
+            # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused
+            exc = EXCEPTION.match(f"Exception: {refusal.group(1)}")
+        if not entries and exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
+            # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed)
+            exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
