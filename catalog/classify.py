@@ -563,10 +563,10 @@ class _Matcher:
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
 
 
-
 def _under_usage(block: bytes, start: int) -> bool:
     """Whether a command's usage text ("usage: …" from argparse, "Usage: …" from Click) is printed above ``start``."""
     return bool(block) and chains.USAGE_HEAD.search(block, max(0, start - chains.USAGE_LOOKBACK), start) is not None
+
 
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
