@@ -99,3 +99,26 @@ def test_atb_rope_refusing_the_rotary_coefficient_outranks_the_setup_failure():
 
 def test_the_setup_failure_alone_stays_the_generic_atb_reading():
     assert _top("RopeOperation setup failed!\n")[0] == "ARL-E451"
+
+
+# https://github.com/DeepLink-org/dlinfer/issues/104: CMake's FindPackageHandleStandardArgs for a REQUIRED NPU package
+CMAKE_TORCH_NPU = """\
+-- Found Torch_npu: TORCH_NPU_LIBRARY: /home/user/miniconda3/envs/test/lib/python3.8/site-packages/torch_npu/lib/libtorch_npu.so, TORCH_NPU_INCLUDE_DIRS: TORCH_NPU_INCLUDE_DIRS-NOTFOUND
+CMake Error at /home/user/miniconda3/envs/test/lib/python3.8/site-packages/cmake/data/share/cmake-3.31/Modules/FindPackageHandleStandardArgs.cmake:233 (message):
+  Could NOT find Torch_npu (missing: TORCH_NPU_INCLUDE_DIRS)
+Call Stack (most recent call first):
+  cmake/FindTorch_npu.cmake:20 (find_package_handle_standard_args)
+
+-- Configuring incomplete, errors occurred!
+"""
+
+
+def test_cmake_not_finding_torch_npu_is_the_npu_extension_build():
+    assert _top(CMAKE_TORCH_NPU)[0] == "ARL-E2572"
+
+
+def test_an_optional_package_status_line_or_another_package_is_not():
+    for text in ("-- Could NOT find Torch_npu (missing: TORCH_NPU_INCLUDE_DIRS)\n",
+                 "CMake Error at FindPackageHandleStandardArgs.cmake:230 (message):\n  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS)\n"):
+        result = _explain(text)
+        assert all(d.entry.id != "ARL-E2572" for d in result.diagnoses), text
