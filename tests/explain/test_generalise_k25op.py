@@ -10,11 +10,11 @@
 * vLLM's MQLLMEngine logs the exception that stopped it with ``logger.exception(e)``; str() of a KeyError is the quoted
   key, so an ERROR line whose whole message is a quoted module path is that KeyError
   (https://github.com/vllm-project/vllm/blob/v0.9.1/vllm/engine/multiprocessing/engine.py).
-* ATB's RopeOperation::ParamCheck refuses a rotaryCoeff that is not 2, 4 or the cos table's width ("Wrong rotaryCoeff:
-  N", https://github.com/hicann/ascend-transformer-boost/blob/f589bb7c4cf50ae31648740c5b0cffae3c61b313/src/ops_infer/rope/rope_operation.cpp):
-  ARL-E2571, ranked above the op-plugin's "RopeOperation setup failed!" (ARL-E451) it causes.
+* CMake's FindPackageHandleStandardArgs "Could NOT find Torch_npu (missing: TORCH_NPU_INCLUDE_DIRS)" for a REQUIRED NPU
+  package (https://github.com/Kitware/CMake/blob/03e25d4ef77c135eb3bc58430ad389522f144363/Modules/FindPackageHandleStandardArgs.cmake):
+  ARL-E2572, a failed NPU-extension build.
 
-Inputs are lines of public pastes (vllm-ascend#5794, #6484, #1233, PR #7252).
+Inputs are lines of public pastes (vllm-ascend#5794, #6484, #1233, dlinfer#104).
 """
 
 from __future__ import annotations
@@ -87,18 +87,6 @@ def test_the_same_words_at_info_level_or_a_short_name_are_not():
                  "ERROR 06-13 06:59:07 [engine.py:448] 'foo.bar'\n"):
         result = _explain(line)
         assert result.unknown is None or result.unknown.type != "KeyError", line
-
-
-# https://github.com/vllm-project/vllm-ascend/pull/7252 (GLM-4's partial rotary on the ATB rope path)
-ROPE_7252 = "RopeOperation setup failed!\nRopeOperation_0 Wrong rotaryCoeff: 128\n"
-
-
-def test_atb_rope_refusing_the_rotary_coefficient_outranks_the_setup_failure():
-    assert _top(ROPE_7252)[0] == "ARL-E2571"
-
-
-def test_the_setup_failure_alone_stays_the_generic_atb_reading():
-    assert _top("RopeOperation setup failed!\n")[0] == "ARL-E451"
 
 
 # https://github.com/DeepLink-org/dlinfer/issues/104: CMake's FindPackageHandleStandardArgs for a REQUIRED NPU package
