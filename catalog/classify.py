@@ -60,6 +60,13 @@ EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
 # Also in double quotes (requests' errors print their args so). At a quiet log level (vLLM's "WARNING … Failed to import
 # from vllm._C: ModuleNotFoundError(…)", which it carries on after) the code that logged it handled it.
+# A KeyError logged by logger.exception(e) / logger.error(e) instead of raised: str(KeyError) is the repr of the key, so the
+# logger line's whole message is a quoted dotted name (vLLM's MQLLMEngine, vllm/engine/multiprocessing/engine.py
+# run_mp_engine: "except BaseException as e: logger.exception(e)" -> "ERROR 06-13 06:59:07 [engine.py:448]
+# 'model.layers.0.self_attn.q_proj.weight'", https://github.com/vllm-project/vllm/blob/v0.9.1/vllm/engine/multiprocessing/engine.py).
+# Only at ERROR level and only a module path (two dots or more): a parameter or checkpoint tensor name.
+LOGGED_KEY = lazy(r"^'(?:\w+\.){2,}\w+'$")
+LOGGED_AT_ERROR = re.compile(rb"(?:^|[\s)\]|])ERROR\b")
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
 # An exception's repr alone on a line of a short paste ("NameError('loop_x0 is not defined')"): what print(repr(e)) and
 # "%r" write (BaseException.__repr__, CPython Objects/exceptions.c: the class name and the repr of its one argument,
@@ -950,6 +957,8 @@ class Classifier:
         if exc is None and self._paste and (alone := REPR_ALONE.match(stripped)) is not None:
             kind, quote, said = alone.groups()  # a repr pasted alone: the failure the paste is about
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
+        if exc is None and LOGGED_KEY.match(stripped) is not None and LOGGED_AT_ERROR.search(raw) is not None:
+            exc = EXCEPTION.match(f"KeyError: {stripped}")  # logger.exception(e) of a KeyError: its str() is the quoted key
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         raised_from = False
@@ -1050,6 +1059,10 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if exc is not None and self._paste and (at := text.find(stripped[:40])) > 0:
+            tracker = self.trackers.get((name, prefix))
+            if tracker is not None and tracker.current is not None and tracker.current.line == number:
+                tracker.current.lead = text[:at].strip()[:MAX_EXCERPT]  # what the sentence says about the exception it quotes
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
         if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError")) and (tracker := self.trackers.get((name, prefix))) is not None \
