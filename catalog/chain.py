@@ -177,8 +177,9 @@ def pydantic_reason(lines: list[str]) -> str:
 SENTENCE_EXC = lazy(r"^[\w][\w .=<>,'()-]{0,80}?\b(?:[Ee]rror|raises?|got|fails? with)\s*:\s*(?:\s|[\"“])((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): .+?)[\"”]?$")
 # An issue title or a one-line report: a few words, then the exception as Python prints it ("DeepSpeed during backward()
 # RuntimeError: ProcessGroup …", "train RuntimeError: No backend type associated with device type npu"). Words that say
-# the exception was handled (retried, ignored, caught) keep the line what it was.
-TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'-]{0,80}? ((?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception): \S.*)$")
+# the exception was handled (retried, ignored, caught) keep the line what it was. The words may be cut by "|" (vllm-ascend's
+# titles: "[Bug]: <what> | <stack> | ValueError: …") or name a setting ("… with address = cluster ip results in …").
+TITLE_EXC = lazy(r"^[\w\[][\w .,()\[\]/'|=-]{0,80}? ((?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception): \S.*)$")
 HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|except|warn\w*|fall(?:ing)? ?back|raise)\b")
 # Short pastes only (an issue body or title, a chat message: classify.py decides what is short). The forms a person writes
 # around an error, which a program's own output does not have:
@@ -186,8 +187,9 @@ HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|ex
 #   "### [Bug]: RuntimeError: …", "I get `KeyError: 'x'` when …", "… the sample code. (RuntimeError: …)", "… crashes the
 #   run (`AssertionError: 206 % 4 != 0`)."),
 #   or an exception that a line opens in quotes ("`RuntimeError: expected device cpu but got device cuda:0"); the lead-in may
-#   hold colons and `code spans`, not quotes or braces;
-LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\([`\"“]?)|(?P<quote>[`\"“]))"
+#   hold colons and `code spans`, not quotes or braces; an issue title's " | " separators count as a lead-in's colon
+#   ("[Bug]: Verl qwen2.5 grpo | vllm-ascend 091-dev | ValueError: …");
+LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`| \| ){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\([`\"“]?| \| )|(?P<quote>[`\"“]))"
                 r"(?P<exc>(?:(?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception)|socket\.(?:gaierror|herror)): \S.*)$")
 # - an exception class named alone in a sentence, in backticks or quotes or as a word ("there are `PermissionError` when
 #   users use shared cache_dir"): the class is all the paste says of the failure;
@@ -251,6 +253,27 @@ NATIVE_ERROR = lazy(
     r"|\[ERROR\] [A-Z][A-Z0-9_]*\([^()]{1,80}\):\d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\.\d{3}(?:\.\d{3})? (?:\[[^\]\s]{1,300}:\d+\]\s*(?:\d+ )?(?:\w+\]\s*)?)?)"
     r"(?P<message>\S.{7,})$"
 )
+# A command-line parser's refusal of its arguments, printed under the command's usage text (the process then exits 2).
+# No exception type is printed; the message is the failure. Two parsers' forms:
+# - argparse (CPython Lib/argparse.py, ArgumentParser.error: print_usage() writes "usage: …", then
+#   "%(prog)s: error: %(message)s", https://github.com/python/cpython/blob/main/Lib/argparse.py) — vllm serve, torchrun,
+#   any Python script's parser: "vllm serve: error: argument --quantization/-q: invalid choice: 'ascend' (…)";
+# - Click (click/exceptions.py, UsageError.show: the usage "Usage: …", "Try '<command> --help' for help.", then
+#   "Error: <message>", https://github.com/pallets/click/blob/main/src/click/exceptions.py) — ray start, ray job submit:
+#   "Error: Got unexpected extra argument (1})".
+# Group 1 is the message. The usage head (USAGE_HEAD) must be printed above it: a program's own "Error: …" or a
+# "name: error: …" line with no usage above is not read this way.
+USAGE_ERROR = lazy(r"^(?:[\w.][\w./ -]{0,100}: error|Error): (\S.{3,})$")
+USAGE_HEAD = re.compile(rb"(?:^|\n)(?:usage|Usage): \S")
+USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a large parser's usage runs to many lines)
+# pip's own error line: its log formatter (IndentingFormatter.get_message_start, src/pip/_internal/utils/logging.py,
+# https://github.com/pypa/pip/blob/main/src/pip/_internal/utils/logging.py) heads every ERROR / CRITICAL record with
+# "ERROR: ", and pip's command runner logs the InstallationError that stops it so (base_command.py, logger.critical):
+# "ERROR: file:///… does not appear to be a Python project: neither 'setup.py' nor 'pyproject.toml' found.".
+# Not the resolver's notice it goes on after ("ERROR: pip's dependency resolver does not currently take into account
+# all the packages that are installed…", commands/install.py _warn_about_conflicts), nor a heading that ends in ":" with
+# the detail on the lines below ("ERROR: Exception:" over pip's own traceback). Group 1 is the message.
+PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")
@@ -359,6 +382,7 @@ class Link:
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
     statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
     source: str = ""  # the source line Python printed just above a TypeError / AttributeError / KeyError ("config = uvicorn.Config(app, **kw)")
+    lead: str = ""  # in a paste, the person's words before the exception on its own line ("qwen2.5 量化模型，用vllm-ascend跑报错")
 
     @property
     def short_type(self) -> str:

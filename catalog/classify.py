@@ -60,7 +60,18 @@ EXCEPTION = chains.EXCEPTION
 # An exception logged by its repr after a failure message: "reward_fn failed on row 127: KeyError('question')".
 # Also in double quotes (requests' errors print their args so). At a quiet log level (vLLM's "WARNING … Failed to import
 # from vllm._C: ModuleNotFoundError(…)", which it carries on after) the code that logged it handled it.
+# A KeyError logged by logger.exception(e) / logger.error(e) instead of raised: str(KeyError) is the repr of the key, so the
+# logger line's whole message is a quoted dotted name (vLLM's MQLLMEngine, vllm/engine/multiprocessing/engine.py
+# run_mp_engine: "except BaseException as e: logger.exception(e)" -> "ERROR 06-13 06:59:07 [engine.py:448]
+# 'model.layers.0.self_attn.q_proj.weight'", https://github.com/vllm-project/vllm/blob/v0.9.1/vllm/engine/multiprocessing/engine.py).
+# Only at ERROR level and only a module path (two dots or more): a parameter or checkpoint tensor name.
+LOGGED_KEY = lazy(r"^'(?:\w+\.){2,}\w+'$")
+LOGGED_AT_ERROR = re.compile(rb"(?:^|[\s)\]|])ERROR\b")
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
+# An exception's repr alone on a line of a short paste ("NameError('loop_x0 is not defined')"): what print(repr(e)) and
+# "%r" write (BaseException.__repr__, CPython Objects/exceptions.c: the class name and the repr of its one argument,
+# https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".
+REPR_ALONE = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.+?)\2\)\s*$")
 # A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
 QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
@@ -94,6 +105,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
+    r"^(?:[\w.][\w./ -]{0,100}: error|Error|ERROR): \S",  # chains.USAGE_ERROR (a command-line parser's refusal, read under its usage), chains.PIP_ERROR
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
@@ -561,6 +573,11 @@ class _Matcher:
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
 
 
+def _under_usage(block: bytes, start: int) -> bool:
+    """Whether a command's usage text ("usage: …" from argparse, "Usage: …" from Click) is printed above ``start``."""
+    return bool(block) and chains.USAGE_HEAD.search(block, max(0, start - chains.USAGE_LOOKBACK), start) is not None
+
+
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
 
@@ -944,6 +961,11 @@ class Classifier:
                 (logged := REPR.search(stripped)) is not None or (logged := REPR_IN_TUPLE.search(stripped)) is not None):
             kind, quote, said = logged.groups()
             exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
+        if exc is None and self._paste and (alone := REPR_ALONE.match(stripped)) is not None:
+            kind, quote, said = alone.groups()  # a repr pasted alone: the failure the paste is about
+            exc = EXCEPTION.match(f"{kind}: {quote + said + quote if kind.endswith('KeyError') else said}")
+        if exc is None and LOGGED_KEY.match(stripped) is not None and LOGGED_AT_ERROR.search(raw) is not None:
+            exc = EXCEPTION.match(f"KeyError: {stripped}")  # logger.exception(e) of a KeyError: its str() is the quoted key
         if exc is None and (prose := chains.PROSE.search(stripped)) is not None:
             exc = EXCEPTION.match(f"RuntimeError: {prose.group(1)}")
         raised_from = False
@@ -1011,6 +1033,13 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
+        if not entries and exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
+                and _under_usage(block, end - len(raw)):
+            # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused
+            exc = EXCEPTION.match(f"Exception: {refusal.group(1)}")
+        if not entries and exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
+            # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed)
+            exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
         if not entries and exc is None and raising is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None \
                 and not extract_codes(stripped):
             # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
@@ -1044,6 +1073,10 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2)] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if exc is not None and self._paste and (at := text.find(stripped[:40])) > 0:
+            tracker = self.trackers.get((name, prefix))
+            if tracker is not None and tracker.current is not None and tracker.current.line == number:
+                tracker.current.lead = text[:at].strip()[:MAX_EXCERPT]  # what the sentence says about the exception it quotes
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
         if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError")) and (tracker := self.trackers.get((name, prefix))) is not None \

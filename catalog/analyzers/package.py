@@ -421,6 +421,81 @@ VLLM_INIT = "https://github.com/vllm-project/vllm/blob/00bf0c8ffad9dfcfe10153622
 PEP420 = "https://peps.python.org/pep-0420/"
 
 
+# Functions whose only way to fail is a version check: a traceback that ends (the paste cut off) inside one of them was
+# raised by the check, whose exception line (the requirement and the installed version) the paste lost. By file and
+# function: transformers' utils/versions.py (require_version raises ImportError "<req> is required for a normal
+# functioning of this module, but found <pkg>==<ver>." or PackageNotFoundError "The '<req>' distribution was not found
+# …"; require_version_core and _compare_versions under it), transformers' dependency_versions_check.py (its import-time
+# require_version_core of python / tqdm / requests / filelock / numpy / tokenizers …), and LLaMA-Factory's extras/misc.py
+# (check_dependencies runs check_version on each pinned dependency, which calls require_version).
+VERSION_CHECKS = (
+    ("transformers/utils/versions.py", frozenset(("require_version", "require_version_core", "_compare_versions")), VERSIONS),
+    ("transformers/dependency_versions_check.py", frozenset(("<module>",)),
+     "https://github.com/huggingface/transformers/blob/cfe00c58a8b2fe4432ead113a60414d19897b7e0/src/transformers/dependency_versions_check.py"),
+    ("llamafactory/extras/misc.py", frozenset(("check_dependencies", "check_version")),
+     "https://github.com/hiyouga/LLaMA-Factory/blob/00577a85775a2a78b14641ff8f68c58c6f46b027/src/llamafactory/extras/misc.py"),
+)
+
+
+def cut_in_version_check(link: Link) -> Finding | None:
+    """A traceback cut off (no exception line) whose innermost frame is a version check: the check failed."""
+    if link.kind != "cut" or link.message or not link.frames:
+        return None
+    frame = link.frames[-1]
+    path = frame.path.replace("\\", "/")
+    check = next((c for c in VERSION_CHECKS if path.endswith(c[0]) and frame.func in c[1]), None)
+    if check is None:
+        return None
+    owner = check[0].split("/")[0]
+    return Finding(
+        f"A version check failed at import ({owner}'s {frame.func}); the paste ends before its message"[:160],
+        f"The traceback ends inside {frame.func} ({frame}), a function that only checks installed package versions: "
+        f"it raised because an installed dependency is outside the range {owner} requires (ImportError \"<requirement> is "
+        "required for a normal functioning of this module, but found <package>==<version>\"), or is not installed at all. "
+        "The exception line that names the package was not pasted.",
+        ("Read the exception line under this traceback (or run the command again) for the requirement and the installed version, "
+         "then install a release inside the range: python -m pip install '<requirement>' (pip check lists other conflicts)",
+         f"Or install {owner}'s own pinned set again (pip install -e . in its checkout, or its requirements file) so every "
+         "dependency is in range" + ("; LLaMA-Factory skips its optional checks with DISABLE_VERSION_CHECK=1, at your own risk"
+                                     if owner == "llamafactory" else "")),
+        evidence(link), (check[2],), key=f"version-check:{owner}:{frame.func}", kind="package-mismatch",
+    )
+
+
+# torch infers a custom op's schema from the Python annotations of the function a package registers (torch.library
+# custom_op / infer_schema, which vLLM's direct_register_custom_op and its plugins call at import) and raises
+# ValueError "infer_schema(func): Parameter <name> has unsupported type <annotation>. The valid types are: …" for an
+# annotation its table lacks. torch releases whose table holds only typing.List / typing.Sequence / typing.Optional forms
+# (torch/_library/infer_schema.py, derived_types) refuse the builtin generics (list[int], PEP 585) and "X | None" (PEP 604)
+# that packages written for later torch releases use (later infer_schema.py adds GenericAlias(list, …) and
+# collections.abc.Sequence forms to derived_seq_types): the package is newer than the installed torch.
+INFER_SCHEMA = lazy(r"infer_schema\(func\): Parameter (\w+) has unsupported type ((?:list|dict|tuple)\[[\w.\[\]]*(?:, ?[\w.\[\]]+)*|[\w.\[\]]+ \| None)")
+INFER_SCHEMA_SRC = "https://github.com/pytorch/pytorch/blob/06af808ba1e448dd16ec94e0275f16ed99c1e545/torch/_library/infer_schema.py"
+
+
+def op_schema_annotation(link: Link, facts: Facts) -> Finding | None:
+    """torch's schema inference refused a builtin-generic annotation: the registering package expects a newer torch."""
+    m = INFER_SCHEMA.search(link.message)
+    if m is None:
+        return None
+    param, annotation = m.group(1), m.group(2).rstrip(".")
+    caller = next((f.package for f in reversed(link.frames) if f.package and f.package != "torch"), None) or \
+        next((p for p in ("vllm_ascend", "vllm") if p in facts.versions), None)
+    who = dist(caller) if caller else "the package registering the op (vLLM or its plugin, on Ascend)"
+    versions = [f"{dist(p)} {facts.versions[p]}" for p in ("torch", "torch_npu", caller) if p and p in facts.versions]
+    return Finding(
+        f"torch's custom-op schema inference does not accept {annotation}: {who} expects a newer torch"[:160],
+        f"{link.short_type}: infer_schema(func): Parameter {param} has unsupported type {annotation}. torch infers a custom op's "
+        f"schema from the annotations of the function {who} registers; this torch release knows only the typing.List / "
+        "typing.Optional spellings, not the builtin generics (list[int]) or 'X | None' that later torch releases accept, so "
+        f"{who} was written for a newer torch than the one installed" + (f" (the log shows {', '.join(versions)})" if versions else "") + ".",
+        (f"Install the torch (and torch_npu) release {who} is built for: its requirements pin it (vllm-ascend's versioning policy "
+         "lists the torch / torch-npu of each release); pip show torch torch_npu",
+         "Or install the release of the package that matches the installed torch"),
+        evidence(link), (INFER_SCHEMA_SRC, MATRIX), key=f"infer-schema:{param}:{annotation}", kind="package-mismatch",
+    )
+
+
 def not_the_installed_package(link: Link) -> Finding | None:
     """A package without a name every release of it defines: a local folder or script of that name was imported instead."""
     msg = link.message
@@ -576,11 +651,20 @@ class PackageMismatch(Analyzer):
                     inner = dataclasses.replace(link, type=m.group(1), message=m.group(2)[:300])
                     if (found := self._analyze(inner, chain, facts)) is not None:
                         return found
+        if link.message.rstrip().endswith(":") and link.detail:
+            # A message that goes on over the next lines (Paddle's custom-device loader: "Fail to open library: <so>\n
+            # with error: <dlerror()>", dlerror's "<lib>: undefined symbol: <sym>" wrapped onto lines of its own): the
+            # continued line that names a missing symbol is the message's substance.
+            line = next((d for d in link.detail if UNDEFINED.search(d) or BARE_SYMBOL.search(d)), None)
+            if line is not None:
+                inner = dataclasses.replace(link, message=f"{link.message.rstrip()} {line.strip()}"[:300])
+                if (found := self._analyze(inner, chain, facts)) is not None:
+                    return found
         return self._analyze(link, chain, facts)
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := required_version(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts)) is not None:
             return found

@@ -35,6 +35,11 @@ QUANT_WORDS = lazy(r"(?i)\b(?:quantiz\w*|awq|gptq|fp8|w8a8\w*|w4a4\w*|w8a16|w4a1
 # in later releases): a KeyError raised there.
 QUANT_FRAME = lazy(r"[/\\]quantization[/\\]\w+\.py$")
 ASCEND = lazy(r"(?i)vllm[-_]ascend|\bascend\b|\bnpu\b|昇腾")
+# The source line Python prints above that KeyError when the frame line itself was cut from the paste: the lookup of the
+# layer in the checkpoint's quant_model_description ("is_shard_skipped = self.quant_description[shard_prefix +",
+# "quant_type = quant_description[prefix + '.weight']"). Only the Ascend quantization configs (vllm-ascend's
+# AscendQuantConfig / AscendModelSlimConfig, which msModelSlim checkpoints feed) keep a per-layer quant_description.
+QUANT_DESCRIPTION = lazy(r"\bquant_description\[")
 
 
 class QuantizedWeights(Analyzer):
@@ -50,11 +55,30 @@ class QuantizedWeights(Analyzer):
             return None
         key, tensor = m.group(1), m.group(2)
         line = link.text or link.message
-        quant = (tensor in QUANT_TENSORS or bool(QUANT_WORDS.search(line))
+        if link.lead:  # a pasted sentence around the error: "qwen2.5 量化模型，用vllm-ascend跑报错KeyError: '…'"
+            line = f"{link.lead} {line}"
+        described = bool(link.source and QUANT_DESCRIPTION.search(link.source))
+        quant = (tensor in QUANT_TENSORS or bool(QUANT_WORDS.search(line)) or described
                  or any(QUANT_FRAME.search(f.path) for f in link.frames))
-        ascend = facts.npu or any("vllm_ascend" in f.path for f in link.frames) or bool(ASCEND.search(line))
+        ascend = (facts.npu or described or any("vllm_ascend" in f.path for f in link.frames)
+                  or bool(ASCEND.search(line)))
         if not (quant and ascend):
             return None
+        if described:
+            return Finding(
+                f"The checkpoint's quantization description has no entry for {key}: vllm-ascend cannot quantize this layer"[:160],
+                f"KeyError: '{key}' raised by the lookup of the layer in the checkpoint's quantization description "
+                f"({link.source.strip()[:80]}). vllm-ascend's Ascend quantization config takes every quantized checkpoint on an "
+                "NPU and looks each layer the model builds up in quant_model_description.json (msModelSlim's per-tensor list): "
+                "a checkpoint of another format (AWQ / GPTQ, whose config has no per-layer entries) or an msModelSlim export "
+                "that lacks a layer this release builds (an MTP / draft layer, a renamed module) stops at the first such layer.",
+                ("Quantize the model with msModelSlim for the installed vllm-ascend release (its quantization guide names the "
+                 "version pairing), so quant_model_description.json lists every layer the model builds, including MTP layers",
+                 "Or serve the unquantized bf16 / fp16 checkpoint; AWQ / GPTQ checkpoints are only read by releases whose "
+                 "quantization guide lists them"),
+                evidence(link), (QUANT_CONFIG, QUANT_DOC), key=f"quant-description:{tensor}",
+                family="compat", kind="quant-method-unsupported-on-npu",
+            )
         return Finding(
             f"The quantized checkpoint's tensor {key} has no parameter in the NPU model: its quantization format is not supported"[:160],
             f"KeyError: '{key}'. The model loader looked the checkpoint's tensor up among the parameters of the model vLLM / "
