@@ -13,11 +13,12 @@ How it stays fast and bounded on multi-GB logs:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import stat
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -29,7 +30,7 @@ from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
 from .codes import AICORE_TIMEOUT_WORDS, CAPTURE_CODES, ERRNO_NAME_SOURCE
 from .codes import described as described_codes
-from .codes import extract as extract_codes
+from .codes import extract as _extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
 from .normalize import UnfoldedLines, strip_escapes, strip_escapes_text, strip_prefixes, unfold_escaped_mapped
@@ -133,11 +134,22 @@ GENERIC_PREFILTER = (
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
-    # chains.NATIVE_ERROR: a glog / Ray C++ / c10 / CANN log record at error or fatal level
-    r"(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\(|\[[EF](?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] ",
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
+# Where a C++ logger's error or fatal record may be (chains.NATIVE_ERROR confirms it): glog, Ray's C++ logger, c10, CANN.
+# Not a candidate pattern: a CANN log holds thousands of ERROR records, and reading each as a candidate line cost a
+# 10,000-line log seven times its scan. Classifier._scan_native looks for them in a pass of their own, and only for the
+# first ones after the last progress line.
+NATIVE_SCAN_SOURCE = (
+    r"(?m)(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\("
+    r"|\[[EF](?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] "
+)
+# The fatal levels only (glog F, Ray C, c10 F): looked for once a log's first error record after its last progress is known.
+NATIVE_FATAL_SOURCE = (
+    r"(?m)(?:^|[\s\]>)])F(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)C \d+ \d+\] "
+    r"|\[F(?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] "
+)
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
@@ -360,7 +372,6 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 LOG_LEVEL = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
 LOGGER_NAME = lazy(r"[A-Za-z_]{3,}")
 MAX_RECORD_HEAD = 200
-MAX_NATIVE = 64  # C++ loggers' error records remembered (Classifier._remember_native): so many first ones, so many last ones
 MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
 
@@ -495,6 +506,7 @@ class _Matcher:
         alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + list(SETTINGS_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self._set = None
+        self._native_scans: dict[bool, Any] = {}
         if _re2 is None:
             self.dump_scan = re.compile(("(?m)" + DUMP_SCAN).encode())
             self.engine = "re"
@@ -531,6 +543,21 @@ class _Matcher:
         line_set.Compile()
         self._set = line_set
         self._signatures = len(patterns)
+
+    def native_scan(self, fatal_only: bool) -> Any:
+        """NATIVE_SCAN_SOURCE compiled in this matcher's engine (NATIVE_FATAL_SOURCE with ``fatal_only``), once."""
+        rx = self._native_scans.get(fatal_only)
+        if rx is None:
+            source = (NATIVE_FATAL_SOURCE if fatal_only else NATIVE_SCAN_SOURCE).encode()
+            if self.engine == "re2":
+                options = _re2.Options()
+                options.log_errors = False
+                options.never_nl = True
+                rx = _re2.compile(source, options)
+            else:
+                rx = re.compile(source)
+            self._native_scans[fatal_only] = rx
+        return rx
 
     def candidate_lines(self, block: bytes, by_line: bool | None = None) -> Iterator[tuple[int, int]]:
         """(start, end) of every line of ``block`` that a signature or a prefilter pattern matches, in order.
@@ -571,6 +598,17 @@ class _Matcher:
             hits = self._set.Match(line.encode("utf-8", "replace")) or []
             return [self.owners[i] for i in sorted(hits) if i < self._signatures]
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
+
+
+@functools.lru_cache(maxsize=4)
+def extract_codes(text: str) -> tuple[str, ...]:
+    """codes.extract, remembered for the last few lines: one candidate line asks it up to three times."""
+    return tuple(_extract_codes(text))
+
+
+def _native_fatal(record: re.Match[str]) -> bool:
+    """Whether a chains.NATIVE_ERROR record is at a fatal level (glog / c10 F, Ray's C); CANN's ERROR is not."""
+    return (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
 
 
 def _under_usage(block: bytes, start: int) -> bool:
@@ -614,10 +652,9 @@ class Classifier:
         self._paste_only: set[int] = set()  # ends of the paste's lines that only PASTE_ONLY made candidates
         self._logged_tracebacks: dict[tuple[str, str], str] = {}  # writer -> the logger record a traceback was printed under
         self._survived: set[tuple[str, int]] = set()  # (file, line) of exceptions a logger caught and carried on after
-        # the first error / fatal records of a C++ logger no entry named since the last progress line (chains.NATIVE_ERROR):
-        # (file, line, fatal, message)
-        self._native: list[tuple[str, int, bool, str]] = []  # the first ones
-        self._native_tail: deque[tuple[str, int, bool, str]] = deque(maxlen=MAX_NATIVE)  # and the last ones, past those
+        # per file, a C++ logger's first error record and first fatal record no other reader took, after the file's last
+        # progress line (chains.NATIVE_ERROR; _note_native, _scan_native): (line, message) or None
+        self._native: dict[str, list[tuple[int, str] | None]] = {}
 
     @property
     def versions(self) -> dict[str, str]:
@@ -796,7 +833,9 @@ class Classifier:
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
         self._paste = not self._live and base == 0 and len(block) <= PASTE_BYTES and block.count(b"\n") <= PASTE_LINES
+        candidates: set[int] = set()  # ends of the lines _line read: _scan_native leaves those to it
         for start, end in (self._paste_lines(block) if self._paste else self.matcher.candidate_lines(block)):
+            candidates.add(end)
             line_no += block.count(b"\n", counted_to, start)
             counted_to = start
             at = line_no if unfolded is None else base + unfolded.original(line_no - base)
@@ -804,17 +843,62 @@ class Classifier:
         if self._paste and not self._read_anything():
             self._lone_sentence(block, name, base, unfolded)
         # Newlines are counted once per block: up to the last candidate above, then on to the end.
-        if self.trackers or self.hits or self._native:
-            pos = block.rfind(PROGRESS)
-            if pos != -1 and pos < counted_to:  # the last progress line is above the last candidate: count back
+        pos = block.rfind(PROGRESS)
+        if pos != -1 and (self.trackers or self.hits or self._native):
+            if pos < counted_to:  # the last progress line is above the last candidate: count back
                 at = line_no - block.count(b"\n", pos, counted_to)
-            elif pos != -1:
+            else:
                 line_no += block.count(b"\n", counted_to, pos)
                 counted_to = pos
                 at = line_no
-            if pos != -1:
-                self.last_progress[name] = (at if unfolded is None else base + unfolded.original(at - base)) + 1
+            self.last_progress[name] = (at if unfolded is None else base + unfolded.original(at - base)) + 1
+        self._scan_native(block, name, base, unfolded, candidates, pos)
         return line_no + block.count(b"\n", counted_to) - (0 if unfolded is None else unfolded.added)
+
+    def _scan_native(self, block: bytes, name: str, base: int, unfolded: UnfoldedLines | None, candidates: set[int],
+                     progress: int) -> None:
+        """A C++ logger's first error record and first fatal record after the file's last progress line (for
+        _native_unknown), among the block's lines no other reader took (those _line judged itself: _note_native).
+
+        Only the first ones count, so once a file has its first error record only fatal-level records are looked for,
+        and once it has a fatal one, none until the next progress line: a CANN log's thousands of ERROR records cost
+        one scan of the block, not one reading each.
+        """
+        kept = self._native.get(name)
+        if progress != -1:
+            after = self.last_progress.get(name, 0)
+            if kept is not None:  # records above the progress line: the run went on after them
+                kept = [r if r is not None and r[0] > after else None for r in kept]
+                self._native[name] = kept
+            start = block.find(b"\n", progress)
+            start = len(block) if start == -1 else start + 1
+        else:
+            start = 0
+        if kept is not None and kept[1] is not None:
+            return
+        # an error record from an earlier block comes first; one _line noted in this block may have a non-candidate above it
+        fatal_only = kept is not None and kept[0] is not None and kept[0][0] <= base
+        while start < len(block):
+            m = self.matcher.native_scan(fatal_only).search(block, start)
+            if m is None:
+                return
+            line_start = block.rfind(b"\n", 0, m.start()) + 1
+            line_end = block.find(b"\n", m.end())
+            line_end = len(block) if line_end == -1 else line_end
+            start = line_end + 1
+            if line_end in candidates:
+                continue  # _line read it, and noted it if it was such a record
+            text = strip_prefixes(block[line_start:line_end].decode("utf-8", "replace").rstrip("\r"))[0].strip()
+            record = chains.NATIVE_ERROR.match(text)
+            if record is None:
+                continue
+            number = block.count(b"\n", 0, line_start)
+            number = (base + number if unfolded is None else base + unfolded.original(number)) + 1
+            fatal = _native_fatal(record)
+            self._note_native(name, number, fatal, record.group("message")[:MAX_EXCERPT])
+            if fatal:
+                return  # the first fatal one: nothing after it can come first
+            fatal_only = True  # the block's first error record no other reader took: only a fatal one can still count
 
     def _paste_lines(self, block: bytes) -> Iterator[tuple[int, int]]:
         """A short paste's candidate lines, and the lines where a person names an error in words (PASTE_ONLY)."""
@@ -1045,8 +1129,7 @@ class Classifier:
             # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
             # nothing else in the log is (result, _native_unknown); a record carrying a code is the code readers' to judge
             # (a graph-capture code is logged at ERROR and handled)
-            fatal = (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
-            self._remember_native((name, number, fatal, record.group("message")[:MAX_EXCERPT]))
+            self._note_native(name, number, _native_fatal(record), record.group("message")[:MAX_EXCERPT])
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
@@ -1508,24 +1591,22 @@ class Classifier:
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
                            versions=tuple(self.log_versions.stated.items()))
 
-    def _remember_native(self, record: tuple[str, int, bool, str]) -> None:
-        """Keep a C++ logger's record for _native_unknown: the first MAX_NATIVE after the progress lines counted so far (a
-        block's progress is counted once the block is read), and the last MAX_NATIVE past those."""
-        if len(self._native) >= MAX_NATIVE:
-            self._native = [r for r in self._native if r[1] > self.last_progress.get(r[0], 0)]
-        if len(self._native) < MAX_NATIVE:
-            self._native.append(record)
-        else:
-            self._native_tail.append(record)
+    def _note_native(self, name: str, number: int, fatal: bool, message: str) -> None:
+        """Keep a C++ logger's record if it is the file's first error record, or its first fatal one, read so far."""
+        kept = self._native.setdefault(name, [None, None])
+        for slot, wanted in ((0, True), (1, fatal)):
+            if wanted and (kept[slot] is None or number < kept[slot][0]):
+                kept[slot] = (number, message)
 
     def _native_unknown(self) -> UnknownError | None:
         """A log with nothing fatal but a C++ logger's error records after its last progress line: the first fatal-level
-        record (glog F, Ray C), else the first error record, as an unexplained error with no type (``Exception``)."""
-        after = [r for r in (*self._native, *self._native_tail) if r[1] > self.last_progress.get(r[0], 0)]
-        if not after:
-            return None
-        file, line, _, message = next((r for r in after if r[2]), after[0])
-        return UnknownError("Exception", message, file, line, None)
+        record (glog F, Ray C, c10 F), else the first error record, as an unexplained error with no type (``Exception``)."""
+        after = self.last_progress
+        for slot in (1, 0):
+            for file, kept in self._native.items():
+                if kept[slot] is not None and kept[slot][0] > after.get(file, 0):
+                    return UnknownError("Exception", kept[slot][1], file, kept[slot][0], None)
+        return None
 
     def _relevant_unknown(self, all_chains: list[Chain], fatal_chain: dict[int, bool], explained: set[int]) -> UnknownError | None:
         """The earliest unexplained exception the run did not survive; wrappers and bare lines only as a last resort."""

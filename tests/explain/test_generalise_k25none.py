@@ -41,10 +41,10 @@ MINDSPORE = ("[ERROR] PRE_ACT(54175,fffdbcff91e0,python):2024-10-22-11:24:55.301
              "TotalUsedByEventMemStatistics : 0 and plus alloc size : 301990400 is more than total mem size : 29464985600.")
 
 
-def _explain(text: str):
+def _explain(text: str, chunk_size: int | None = None):
     catalog = load_catalog()
     catalog = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in NAMED))
-    classifier = Classifier(catalog)
+    classifier = Classifier(catalog) if chunk_size is None else Classifier(catalog, chunk_size=chunk_size)
     classifier.feed_stream(io.BytesIO(text.encode()), "run.log")
     return classifier.result()
 
@@ -123,7 +123,24 @@ def test_a_record_after_the_last_progress_line_is_the_failure_not_one_before_it(
     before = "".join(record.format(i) + "\n" for i in range(100))
     after = "".join(record.format(1000 + i) + "\n" for i in range(100))
     explanation = _explain(before + "step:3 - actor/loss:0.2\n" + after)
-    # one block: its progress line is counted once the block is read, after its first 64 records were kept; the last 64
-    # are kept too, and the earliest of those after the progress line answers
-    assert explanation.unknown is not None and explanation.unknown.message.endswith("number 1036")
-    assert explanation.unknown.line > 101
+    # one block: the first record after its progress line answers, however many records came before that line
+    assert explanation.unknown is not None and explanation.unknown.message.endswith("number 1000")
+    assert explanation.unknown.line == 102
+
+
+def test_a_fatal_record_comes_before_an_earlier_error_record():
+    error = "E1119 08:22:23.602082 1513663 1513663 worker.cc:298] Lost connection to peer number 7"
+    fatal = "F1119 08:22:24.000001 1513663 1513663 core_worker.cc:771] Check failed: worker_context_ is not null"
+    explanation = _explain(f"{error}\n{error}\n{fatal}\n")
+    assert explanation.unknown is not None and explanation.unknown.message.startswith("Check failed")
+    assert explanation.unknown.line == 3
+
+
+def test_records_in_a_large_log_are_found_in_every_block():
+    # a log of many read blocks (the scan pass, not the per-line paste path): progress lines all along, then records
+    filler = "".join(f"step:{i} - actor/loss:0.{i % 10} - timing/step:4.2\n" for i in range(20000))
+    record = "[ERROR] RUNTIME(4242,python):2025-11-20-10:00:00.000.000 [stream.cc:88] stream synchronize did not finish"
+    explanation = _explain(filler + record + "\n" + record + "\n", chunk_size=64 << 10)
+    assert explanation.unknown is not None and explanation.unknown.message.startswith("stream synchronize did not finish")
+    assert explanation.unknown.line == 20001
+    assert not _explain(record + "\n" + filler, chunk_size=64 << 10).fatal  # the same record before the progress: the run went on
