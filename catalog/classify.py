@@ -1104,7 +1104,7 @@ class Classifier:
             exc = EXCEPTION.match(stripped)
         if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
                 and _a_report(stripped) and not LEVEL_TAG.match(stripped):
-            entries = self._opening_words(stripped)
+            entries = self._opening_words(stripped) or self._quoted_head(stripped)
         if not entries and exc is not None:
             for joined in self._wrapped(text, block, end):
                 tail = {e.id for e, _ in self.matcher.entries_in(joined[len(text):])}
@@ -1376,6 +1376,20 @@ class Classifier:
                 if (exc := EXCEPTION.match(said)) is not None:
                     return exc, said
         return None
+
+    def _quoted_head(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
+        """A title that quotes a known message, or its first words, inside the sentence ("[Bug] QwenImageEditPlus series
+        error `Expected all tensors to be on the same device` on NPU"): the message the quote is or begins. Markdown's
+        backticks and the quotes of QUOTED; three words at least, as _known_head."""
+        for n, m in enumerate(TITLE_QUOTE.finditer(stripped)):
+            if n >= 4:
+                break
+            said = (m.group(1) or m.group(2)).strip().rstrip(" .:,;")
+            if len(said.split()) < 3:
+                continue
+            if known := (self.matcher.entries_in(said) or self._known_head(said)):
+                return known
+        return []
 
     def _opening_words(self, stripped: str) -> list[tuple[KnownFailure, Signature]]:
         """A title that opens with the first words of a known message, then says where it happened ("[Bug] NPU out of
@@ -1708,6 +1722,8 @@ ACLNN_DETAIL = re.compile(r"\bcall (aclnn\w+) failed, detail: ?(E[A-Z]\d{4}|E\d{
 INNER_ERROR = re.compile(r"\s*(?:Inner Error!?)?\s*$")
 # A quoted part of a sentence: ASCII or full-width / typographic quotes, or Chinese corner brackets.
 QUOTED = re.compile(r"[\"“「『]([^\"”」』]{8,300})[\"”」』]")
+# A title's quoted message: in Markdown backticks, or in QUOTED's quotes.
+TITLE_QUOTE = re.compile(r"`([^`]{16,300})`|[\"“「『]([^\"”」』]{16,300})[\"”」』]")
 
 
 def _most_specific(entries: list[tuple[KnownFailure, Signature]], line: str) -> list[tuple[KnownFailure, Signature]]:
