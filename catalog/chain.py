@@ -274,6 +274,12 @@ USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a
 # all the packages that are installed…", commands/install.py _warn_about_conflicts), nor a heading that ends in ":" with
 # the detail on the lines below ("ERROR: Exception:" over pip's own traceback). Group 1 is the message.
 PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
+# A command-line tool's own error line, lower case, with no location and no exception type: git (usage.c, error_builtin:
+# vreportf("error: ", …), https://github.com/git/git/blob/master/usage.c), uv and cargo (their top-level handlers print
+# "error: <message>", e.g. uv's crates/uv/src/lib.rs), MLIR-based compilers' pass-manager failures printed without a
+# location (triton-ascend: "error: Failed to run … pipeline"). Read in a short paste only, as PIP_ERROR is: in a long
+# log such a line can be a handled one. Group 1 is the message; not a heading that ends in ":".
+TOOL_ERROR = lazy(r"^error: (\S.{6,}[^:\s])\s*$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

@@ -106,7 +106,7 @@ GENERIC_PREFILTER = (
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
-    r"^(?:[\w.][\w./ -]{0,100}: error|Error|ERROR): \S",  # chains.USAGE_ERROR (a command-line parser's refusal, read under its usage), chains.PIP_ERROR
+    r"^(?:[\w.][\w./ -]{0,100}: error|Error|ERROR|error): \S",  # chains.USAGE_ERROR (a command-line parser's refusal, read under its usage), chains.PIP_ERROR, chains.TOOL_ERROR
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
@@ -1124,6 +1124,9 @@ class Classifier:
         if not entries and exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
             # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed)
             exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
+        if not entries and exc is None and self._paste and (tool := chains.TOOL_ERROR.match(stripped)) is not None:
+            # a tool's "error: <message>" (git, uv, cargo, an MLIR pass manager) in a short paste: the message is the failure
+            exc = EXCEPTION.match(f"Exception: {tool.group(1)}")
         if not entries and exc is None and raising is None and (record := chains.NATIVE_ERROR.match(stripped)) is not None \
                 and not extract_codes(stripped):
             # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
