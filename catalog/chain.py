@@ -231,7 +231,7 @@ PROSE = lazy(
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
-# A native logger's error or fatal record, which carries a message but no exception type. Three record forms:
+# A native logger's error or fatal record, which carries a message but no exception type. Four record forms:
 # - glog (LogMessage's prefix, https://github.com/google/glog/pull/530): "[IWEF][yyyy]mmdd hh:mm:ss.uuuuuu threadid
 #   file:line] msg"; E = ERROR, F = FATAL (Ray's C++ core before spdlog, Mooncake's transfer engine);
 # - Ray's C++ logger (kLogFormatTextPattern in src/ray/util/logging.cc, https://github.com/ray-project/ray/blob/master/src/ray/util/logging.cc):
