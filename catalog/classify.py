@@ -137,19 +137,26 @@ GENERIC_PREFILTER = (
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
-# Where a C++ logger's error or fatal record may be (chains.NATIVE_ERROR confirms it): glog, Ray's C++ logger, c10, CANN.
-# Not a candidate pattern: a CANN log holds thousands of ERROR records, and reading each as a candidate line cost a
-# 10,000-line log seven times its scan. Classifier._scan_native looks for them in a pass of their own, and only for the
-# first ones after the last progress line.
-NATIVE_SCAN_SOURCE = (
-    r"(?m)(?:^|[\s\]>)])[EF](?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)[EC] \d+ \d+\] |\[ERROR\] [A-Z][A-Z0-9_]*\("
-    r"|\[[EF](?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] "
-)
-# The fatal levels only (glog F, Ray C, c10 F): looked for once a log's first error record after its last progress is known.
-NATIVE_FATAL_SOURCE = (
-    r"(?m)(?:^|[\s\]>)])F(?:\d{4})?\d{4} \d\d:\d\d:\d\d\.\d{6}\s|(?:^|\s)C \d+ \d+\] "
-    r"|\[F(?:\d{3,4} \d\d:\d\d:\d\d\.\d{1,9})? [\w.+-]+:\d+\] "
-)
+
+
+def _native_scan_source(fatal_only: bool) -> str:
+    """Where a C++ logger's record at the given levels may start (chains.NATIVE_ERROR confirms it): glog's and c10's
+    letter (E / F), Ray's (E / C), and CANN's "[ERROR] MODULE(" (no fatal level of its own, so only when every error
+    record is looked for).
+
+    Not a candidate pattern: a CANN log holds thousands of ERROR records, and reading each as a candidate line cost a
+    10,000-line log seven times its scan. Classifier._scan_native looks for them in a pass of their own, and only for
+    the first ones after the last progress line.
+    """
+    glog, ray = ("F", "C") if fatal_only else ("[EF]", "[EC]")
+    forms = [rf"(?:^|[\s\]>)]){glog}(?:\d{{4}})?\d{{4}} \d\d:\d\d:\d\d\.\d{{6}}\s", rf"(?:^|\s){ray} \d+ \d+\] ",
+             rf"\[{glog}(?:\d{{3,4}} \d\d:\d\d:\d\d\.\d{{1,9}})? [\w.+-]+:\d+\] "]
+    return "(?m)" + "|".join(forms + ([] if fatal_only else [r"\[ERROR\] [A-Z][A-Z0-9_]*\("]))
+
+
+# Every record form above has "] " after its head: a block without it (a one-line paste) holds none, and the pass
+# compiles nothing for it.
+NATIVE_MARK = b"] "
 FAILED = re.compile(r"(?i)\bfail|\berror\b")
 # Codes that report a failure on their own line. ACL return codes are not among them: plog and
 # vLLM print them for handled conditions too (rtMemcpy 107030 during graph capture).
@@ -545,10 +552,10 @@ class _Matcher:
         self._signatures = len(patterns)
 
     def native_scan(self, fatal_only: bool) -> Any:
-        """NATIVE_SCAN_SOURCE compiled in this matcher's engine (NATIVE_FATAL_SOURCE with ``fatal_only``), once."""
+        """_native_scan_source(fatal_only) compiled in this matcher's engine, once."""
         rx = self._native_scans.get(fatal_only)
         if rx is None:
-            source = (NATIVE_FATAL_SOURCE if fatal_only else NATIVE_SCAN_SOURCE).encode()
+            source = _native_scan_source(fatal_only).encode()
             if self.engine == "re2":
                 options = _re2.Options()
                 options.log_errors = False
@@ -874,7 +881,7 @@ class Classifier:
             start = len(block) if start == -1 else start + 1
         else:
             start = 0
-        if kept is not None and kept[1] is not None:
+        if (kept is not None and kept[1] is not None) or NATIVE_MARK not in block:
             return
         # an error record from an earlier block comes first; one _line noted in this block may have a non-candidate above it
         fatal_only = kept is not None and kept[0] is not None and kept[0][0] <= base

@@ -144,3 +144,16 @@ def test_records_in_a_large_log_are_found_in_every_block():
     assert explanation.unknown is not None and explanation.unknown.message.startswith("stream synchronize did not finish")
     assert explanation.unknown.line == 20001
     assert not _explain(record + "\n" + filler, chunk_size=64 << 10).fatal  # the same record before the progress: the run went on
+
+
+def test_a_paste_with_no_record_compiles_no_record_scan():
+    # start-up: a one-line paste (no "] " anywhere) must not pay for the C++-record pass's compile
+    catalog = load_catalog()
+    classifier = Classifier(catalog)
+    classifier.feed_stream(io.BytesIO(b"RuntimeError: call aclnnMatmul failed\n"), "one.log")
+    classifier.result()
+    assert classifier.matcher._native_scans == {}
+    classifier = Classifier(catalog)
+    classifier.feed_stream(io.BytesIO(f"{GLOG_E}\n".encode()), "run.log")
+    classifier.result()
+    assert classifier.matcher._native_scans != {}  # a block that may hold a record is scanned
