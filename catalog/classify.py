@@ -316,6 +316,17 @@ LONE_RECORD = lazy(r"^\W{0,3}(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|NOTICE|CRITICA
                    r"|^\[?[EFWI]\d{4} \d\d:\d\d|" + chains.QUIET_ANYWHERE.pattern)
 
 
+# A shell line in a paste (a prompt, a command the person ran): what they did, not what failed.
+COMMAND_LINE = lazy(r"^(?:[$#>]\s|\S+@\S+[:#$]|(?:export|set|source|sudo|python3?|bash|sh|pip3?|vllm|torchrun|ray|docker|npu-smi|cd)\s)")
+
+
+def _names_a_class(text: str) -> bool:
+    """Whether a person's sentence names a failure's class in words (analyzers/prose_words.yaml)."""
+    from .analyzers.prose import named_in_words
+
+    return named_in_words(text) is not None
+
+
 def _english_strerror(text: str) -> str:
     """A line with glibc's zh_CN strerror text in it, that text in English (the line itself when there is none)."""
     return ZH_STRERROR_TEXT.sub(lambda m: ZH_STRERROR[m.group(0)], text) if ZH_STRERROR_TEXT.search(text) else text
@@ -940,6 +951,7 @@ class Classifier:
         """
         lines = [(i, raw) for i, raw in enumerate(block.split(b"\n")) if raw.strip()]
         if len(lines) != 1:
+            self._named_sentence(lines, name, base, unfolded)
             return
         index, raw = lines[0]
         index = index if unfolded is None else unfolded.original(index)
@@ -950,15 +962,37 @@ class Classifier:
         text = text.strip()
         if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
             text = text[tag.end():]
-        if len(text) > MAX_LONE or len(text.split()) < 3 or LONE_RECORD.search(text) is not None or not _a_report(text):
+        if len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
+            return
+        if len(text.split()) < 3 and not _names_a_class(text):  # a Chinese sentence has no spaces to count words by
             return
         if (lower := LOWER_TYPE.match(text)) is not None:  # a title typed in lower case: the type as Python prints it
             self._line(f"{LOWER_TYPES[lower.group(1)]}: {text[lower.end():].lstrip()}".encode(), name, base + index + 1)
             return
-        if (chains.BARE_TYPE.search(text) is not None or chains.CODE_LINE.search(text) is not None or NAME_HEAD.match(text) is not None
-                or GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None):
-            return  # an exception class, code, or words one of the engine's readers looked at and declined; or no failure
+        if chains.BARE_TYPE.search(text) is not None or chains.CODE_LINE.search(text) is not None or NAME_HEAD.match(text) is not None:
+            return  # an exception class or code the typed readers judged
+        if (GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None) and not _names_a_class(text):
+            return  # words one of the engine's readers looked at and declined (a version statement), or no failure
         self._line(f"Exception: {text}".encode(), name, base + index + 1)
+
+    def _named_sentence(self, lines: list[tuple[int, bytes]], name: str, base: int, unfolded: UnfoldedLines | None) -> None:
+        """A short paste of several lines nothing read, one a person's sentence that names a failure's class in words (an
+        issue title above the command that failed: "910B4部署Qwen3 Next出现NPU OOM问题"): that sentence is the error, read
+        as a lone sentence for analyzers.prose. Not a program's record, a setting, a command or a line of code."""
+        for index, raw in lines:
+            line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
+            text, prefix = strip_prefixes(line)
+            if prefix or text.strip() != line:
+                continue
+            if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
+                text = text[tag.end():]
+            text = text.strip()
+            if (len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text) or NAME_HEAD.match(text) is not None
+                    or COMMAND_LINE.match(text) is not None or chains.CODE_LINE.search(text) is not None or not _names_a_class(text)):
+                continue
+            at = index if unfolded is None else unfolded.original(index)
+            self._line(f"Exception: {text}".encode(), name, base + at + 1)
+            return
 
     def _dump_lines(self, block: bytes, name: str) -> None:
         """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""

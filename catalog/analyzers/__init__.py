@@ -132,6 +132,30 @@ class Derived:
     kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # catalog id -> the root-cause label its folded finding recognised
 
 
+def shipped_rows(module_file: str, package: str, name: str, key: str, required: frozenset[str]) -> tuple[dict[str, Any], ...]:
+    """The rows under ``key`` of a YAML data file shipped beside an analyzer (own_checks.yaml, hccl_classes.yaml …).
+
+    Parsed once, then read from the JSON cache (ascendrl/cache.py), keyed by the file's text and the analyzer's source;
+    a row without the ``required`` keys makes the cached copy be rebuilt (and a shipped file fail its tests).
+    """
+    from ascendrl import cache
+
+    text = cache.shipped_text(module_file, package, name)
+    kind = Path(name).stem.replace("_", "-")
+
+    def parse() -> list[dict[str, Any]]:
+        import yaml
+
+        return yaml.safe_load(text)[key]
+
+    def load(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
+        if not all(isinstance(r, dict) and required <= r.keys() for r in rows):
+            raise ValueError(f"{name}: rows lack their keys")
+        return tuple(rows)
+
+    return cache.cached(kind, cache.content_key(kind, cache.own_source(module_file), text), parse, load)
+
+
 def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
     return KnownFailure(
         id=cls.id,
@@ -148,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, quantload, rendezvous, triton, verl, versions, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -202,6 +226,7 @@ def registry() -> tuple[Analyzer, ...]:
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
         cannrt.AclnnInnerErrorOnly,
+        prose.NamedInWords,  # a lone sentence's words, when no analyzer above reads the sentence itself
         codes.ErrorCodes,
     ))
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence, raised, typed
+from . import Analyzer, Facts, Finding, evidence, raised, shipped_rows, typed
 from ...lazyre import lazy
 
 VLLM_ARGS = "https://github.com/vllm-project/vllm/blob/v0.8.2/vllm/engine/arg_utils.py"
@@ -188,22 +188,8 @@ class RayMechanisms(Analyzer):
 
 @functools.lru_cache(maxsize=1)
 def own_checks() -> tuple[dict, ...]:
-    """The rows of own_checks.yaml; parsed once, then read from the JSON cache (ascendrl/cache.py)."""
-    from ascendrl import cache
-
-    text = cache.shipped_text(__file__, __package__, "own_checks.yaml")
-
-    def parse() -> list[dict]:
-        import yaml
-
-        return yaml.safe_load(text)["checks"]
-
-    def load(rows: list[dict]) -> tuple[dict, ...]:
-        if not all(isinstance(r, dict) and {"texts", "types", "kind"} <= r.keys() for r in rows):
-            raise ValueError("own_checks rows lack their keys")
-        return tuple(rows)
-
-    return cache.cached("own-checks", cache.content_key("own-checks", cache.own_source(__file__), text), parse, load)
+    """The rows of own_checks.yaml."""
+    return shipped_rows(__file__, __package__, "own_checks.yaml", "checks", frozenset(("texts", "types", "kind")))
 
 
 class OwnCheck(Analyzer):

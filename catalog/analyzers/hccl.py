@@ -17,7 +17,7 @@ from typing import Any
 
 from ..chain import Chain, Link
 from ..codes import decode
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, shipped_rows
 from ...lazyre import lazy
 
 HCCL_RET = lazy(r"hcclRet -> (\d{1,2})\b|errNo\[0x0*5000+([0-9a-f]{1,2})\]|ret\[(\d{1,2})\]\.?$", re.I)
@@ -35,19 +35,8 @@ def classes() -> tuple[dict[str, Any], ...]:
 
     Parsed from the YAML once, then read from the JSON cache (ascendrl/cache.py).
     """
-    from ascendrl import cache
-
-    text = cache.shipped_text(__file__, __package__, "hccl_classes.yaml")
-
-    def parse() -> list[dict[str, Any]]:
-        import yaml
-
-        return yaml.safe_load(text)["classes"]
-
-    def load(rows: list[dict[str, Any]]) -> tuple[dict[str, Any], ...]:
-        return tuple({**row, "words": re.compile(row["words"], re.I)} for row in rows)
-
-    return cache.cached("hccl-classes", cache.content_key("hccl-classes", cache.own_source(__file__), text), parse, load)
+    rows = shipped_rows(__file__, __package__, "hccl_classes.yaml", "classes", frozenset(("kind", "words")))
+    return tuple({**row, "words": re.compile(row["words"], re.I)} for row in rows)
 
 
 def _hccl_text(link: Link) -> str:
