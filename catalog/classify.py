@@ -164,7 +164,9 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
-UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r")|No module named '(\w+\.\w+_C)'")
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r")|No module named '(\w+\.\w+_C)'"
+                # the loader's version check (glibc elf/dl-version.c): "version `GLIBC_2.32' not found (required by …/x.so)"
+                r"|version [`']?((?:GLIBC(?:XX)?|CXXABI)_[\d.]+)'? not found \(required by [^)]*?([\w.+-]+\.so)[\w.]*\)")
 MAX_UNLOADED = 16
 # An ACL code in the two forms that only a failed call prints: ACL's ReportCallError ("open device 3 failed, runtime
 # result = 107001") and torch_npu's checks ("NPU function error: …, error code is 107002"; OPS_CHECK_ERROR's "OPS function
@@ -1196,8 +1198,10 @@ class Classifier:
             if entry.id not in seen:
                 seen.add(entry.id)
                 hit.count += repeats
-        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "共享对象" in text or "_C'" in text) and (lib := UNLOADED.search(text)):
-            self.unloaded[lib.group(1) or lib.group(2)] = None
+        if len(self.unloaded) < MAX_UNLOADED and ("shared object" in text or "共享对象" in text or "_C'" in text or "(required by" in text) \
+                and (lib := UNLOADED.search(text)):
+            # a library the loader refused for a version it lacks is named with that version: "x.so (GLIBC_2.32)"
+            self.unloaded[lib.group(1) or lib.group(2) or f"{lib.group(4)} ({lib.group(3)})"] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
         if exc is not None and self._paste and (at := text.find(stripped[:40])) > 0:
@@ -1627,14 +1631,20 @@ class Classifier:
         candidates: list[tuple[tuple, Diagnosis]] = []
         causes = {c for k, c in cause_of.items() if k in entries and not entries[k].generic}
         causes |= {item.demoted_by for item in derived.items if item.demoted_by}
+        # A warning whose entry names a fatal wrapper of this log as its consequence caused that failure (the raylet's
+        # disk-full warning before Ray's generic runtime_env set-up error): it is fatal in effect, and ranks as the cause.
+        # A specific fatal consequence (Ray's OutOfDiskError) stays first: it states the failure, the warning its cause.
+        fatal_causes = {cause for consequence, cause in cause_of.items()
+                        if (hit := self.hits.get(consequence)) is not None and hit.fatal and hit.entry.generic}
         for h in hits:
-            d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, h.fatal, cause_of.get(h.entry.id),
+            fatal = h.fatal or h.entry.id in fatal_causes
+            d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, fatal, cause_of.get(h.entry.id),
                           evidence=derived.evidence.get(h.entry.id, ()), notes=tuple(derived.notes.get(h.entry.id, ())),
                           kind=derived.kinds.get(h.entry.id, ""))
             # a wrapper (generic) that causes nothing here ranks after every specific diagnosis, a demoted one too
             # (that one is the consequence of something else, not of the wrapper)
             generic = (1 if h.entry.id in causes else 2) if h.entry.generic else 0
-            candidates.append(((0 if h.fatal else 1, generic + int(h.entry.id in cause_of), 0, h.order), d))
+            candidates.append(((0 if fatal else 1, generic + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
                           basis="derived", evidence=item.evidence, kind=item.kind)

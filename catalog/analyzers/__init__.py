@@ -223,6 +223,7 @@ def registry() -> tuple[Analyzer, ...]:
         opbuild.BuildHeader,
         opbuild.NativeBuild,
         hccl.HcclLog,
+        hccl.HcclDataType,
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
         cannrt.AclnnInnerErrorOnly,

@@ -93,3 +93,45 @@ class HcclLog(Analyzer):
                 out.append(f"HcclResult {info.summary()}")
                 break
         return out
+
+
+# HCCL's argument check on a collective's data type (EI0003, Invalid_Argument_Collective_Communication_Operator: "In
+# [CheckDataType], value [bfloat16] for parameter [dataType] is invalid", the CANN error-code registry's template).
+HCCL_DTYPE = lazy(r"In \[\w+\], value \[(\w+)\] for parameter \[dataType\] is invalid")
+EI0003_PAGE = "https://www.hiascend.com/doc_center/source/zh/CANNCommunityEdition/81RC1beta1/maintenref/troubleshooting/atlaserrorcode_15_0240.html"
+
+
+class HcclDataType(Analyzer):
+    """A collective HCCL refuses for its tensor's data type (EI0003 on parameter dataType): bfloat16 on a device whose
+    HCCL has no bf16 (Atlas 300I / 310P), or a type no HCCL collective takes (bool, complex ...)."""
+
+    id = "DRV-hccl-dtype"
+    title = "HCCL refused a collective's data type"
+    family = "hccl"
+    stops_run = "every call of the collective with that tensor type is refused"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        m = next((m for t in (link.message, link.text, *link.detail) if (m := HCCL_DTYPE.search(t or ""))), None)
+        if m is None:
+            return None
+        dtype = m.group(1)
+        if dtype.lower() in ("bfloat16", "bf16"):
+            return Finding(
+                "HCCL's collectives refuse bfloat16 on this device",
+                f"HCCL reports (EI0003): {m.group(0)}. The collective communication library of this device has no bfloat16 "
+                "data type (Atlas 300I / 310P cards, where the model must run in float16), so the first all-reduce of a "
+                "bf16 model across cards (tensor parallel) fails.",
+                ("Run the model in float16 on this device: vLLM --dtype float16 (verl actor_rollout_ref.rollout.dtype=float16), "
+                 "the trainer's fp16 instead of bf16",
+                 "Or run on a device whose HCCL takes bfloat16 (Atlas A2 / A3, 910B and later)"),
+                evidence(link), (EI0003_PAGE,), key=f"hccl-dtype:{dtype}", family="dtype", kind="bf16-unsupported-on-device",
+            )
+        return Finding(
+            f"HCCL refused the collective's data type {dtype}",
+            f"HCCL reports (EI0003): {m.group(0)}. The tensor handed to the collective has a type HCCL does not carry for "
+            "this operation on this device.",
+            (f"Cast the tensor to a type HCCL supports for the collective (float16 / float32 / int32 ...) before it, and back after",
+             "Or upgrade CANN / torch_npu: newer releases map more torch types (bool, uint8, bfloat16) to HCCL types"),
+            evidence(link), (EI0003_PAGE,), key=f"hccl-dtype:{dtype}", kind="hccl-dtype-unsupported",
+        )
+

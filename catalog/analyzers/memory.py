@@ -39,7 +39,13 @@ PLAN_SOURCES = (
     "https://github.com/volcengine/verl/blob/main/verl/trainer/main_ppo.py",  # the resolved config it prints
     "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
 )
-OOM = lazy(r"(?:NPU|CUDA|XPU) out of memory|OutOfMemoryError")
+# The allocators' words, and MindIE-LLM's ("Device out of memory (OOM) reported by PyTorch", its exception_handler).
+OOM = lazy(r"(?:NPU|CUDA|XPU|Device) out of memory|OutOfMemoryError")
+# torch's own class for a device allocation failure (torch.OutOfMemoryError, torch.cuda / torch.npu's alias of it): the
+# type says it when torch_npu's message under it does not ("The Inner error is reported as above").
+OOM_TYPES = frozenset(("OutOfMemoryError",))
+# Most of the card held outside this process's caching allocator: total - reserved - free is at least this share of it.
+HELD_OUTSIDE = 0.5
 # No card has an exabyte: the allocator refuses such a request outright ("Tried to allocate more than 1EB memory").
 # The size was computed from garbage: ranks out of step in a collective exchanged mismatched size metadata
 # (all_gather_object / broadcast_object_list, uneven batch counts per rank), or a kernel wrote out of bounds
@@ -91,6 +97,30 @@ def allocator_advice(text: str) -> list[str]:
             "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True helps (not with vLLM sleep mode, see ARL-E207)"
         )
     return out
+
+
+def held_outside(text: str) -> list[str]:
+    """The allocator's numbers when most of the card is held outside this process's caching allocator.
+
+    torch_npu's message gives the card's total, what is free and what this process's caching allocator reserved; the
+    rest (total - reserved - free) is held by something else: another process on the card (a leftover run, a second
+    job or vLLM instance), or in this process a pool outside the caching allocator (vLLM's sleep-mode allocator, HCCL
+    buffers). When that is most of the card, a smaller batch of this process does not help.
+    """
+    total, free, reserved = gib(TOTAL.search(text)), gib(FREE.search(text)), gib(RESERVED.search(text))
+    if not total or free is None or reserved is None:
+        return []
+    other = total - reserved - free
+    if other < HELD_OUTSIDE * total:
+        return []
+    return [
+        f"{other:.2f} GiB of the card's {total:.2f} GiB is held outside this process's caching allocator (it reserved "
+        f"{reserved:.2f} GiB; {free:.2f} GiB is free): another process on the card, or a pool outside the allocator in this "
+        "process (vLLM's sleep-mode memory, HCCL buffers)",
+        "if npu-smi info shows another process on this NPU (a leftover run, another job or vLLM server), stop it or move "
+        "to a free card (ASCEND_RT_VISIBLE_DEVICES); in a verl hybrid engine, lower actor_rollout_ref.rollout.gpu_memory_utilization "
+        "or offload the rollout (free_cache_engine) before training steps",
+    ]
 
 
 def kv_advice(text: str) -> list[str]:
@@ -174,9 +204,16 @@ class Memory(Analyzer):
         kind, advice = self._advice(link)
         notes = tuple(advice)
         if not advice:
-            if not OOM.search(link.message) or link.kind == "cann":
+            if not (OOM.search(link.message) or link.short_type in OOM_TYPES) or link.kind == "cann":
                 return None
             kind, advice, notes = "alloc", ["the message gives no sizes; see the fix"], ()
+        if kind == "alloc" and (outside := held_outside(" ".join([link.message, *link.detail]))):
+            return Finding(
+                "NPU out of memory: most of the card is held outside this process's allocator",
+                f"{link.short_type}: " + "; ".join(outside[:1] + advice[:1]) + ".", (outside[1],), evidence(link),
+                (SOURCES["alloc"], "https://github.com/vllm-project/vllm-ascend/issues/1670"),
+                key=f"outside:{link.message[:60]}", kind="npu-memory-occupied", notes=tuple(outside[:1]),
+            )
         fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
         planned, logged = self._planned(kind, link, facts)
         if planned:

@@ -102,3 +102,69 @@ def test_every_row_is_complete_and_cites_a_public_source():
 @pytest.mark.parametrize("question", ['用户问："No space left" 是什么意思', "What does 'NPU out of memory' mean in the plog?"])
 def test_a_question_about_what_words_mean_names_nothing(question):
     assert prose.named_in_words(question) is None
+
+
+# ---- round 23's dev half: readings of a class from its numbers, its code's words, or a warning above it ----------------
+
+OOM_LINE = ("RuntimeError: NPU out of memory. Tried to allocate 88.00 MiB (NPU 0; 60.96 GiB total capacity; {alloc} GiB already "
+            "allocated; {alloc} GiB current active; {free} free; {res} GiB reserved in total by PyTorch)\n")
+
+
+def test_an_oom_with_most_of_the_card_held_elsewhere_says_so(explain_text):
+    # torch_npu's numbers (vllm-ascend#1670, a dev log): 4.37 GiB reserved here, 7.47 MiB free of 60.96 GiB
+    _, top = explain_text(OOM_LINE.format(alloc="4.24", free="7.47 MiB", res="4.37"))
+    assert (top.entry.id, top.kind) == ("DRV-memory", "npu-memory-occupied")
+    assert "56.58 GiB" in top.entry.cause and "npu-smi info" in top.entry.fix[0]
+
+
+def test_an_oom_of_this_process_stays_an_oom(explain_text):
+    # the same card with the memory reserved by this process's allocator (vllm-ascend#1127's numbers): a plain OOM
+    _, top = explain_text(OOM_LINE.format(alloc="58.10", free="20.00 MiB", res="60.60"))
+    assert top.entry.id == "ARL-E204"
+
+
+def test_torchs_oom_type_is_an_oom_when_its_message_is_not(explain_text):
+    # torch_npu puts "The Inner error is reported as above" under torch.OutOfMemoryError; MindIE words it "Device out of memory"
+    for line in ("torch.OutOfMemoryError: The Inner error is reported as above. The process exits for this inner error.\n",
+                 "RuntimeError: Device out of memory (OOM) reported by PyTorch, but it can possibly triggered by HCCL.\n"):
+        _, top = explain_text(line)
+        assert top is not None and top.kind == "npu-oom", line
+
+
+@pytest.mark.parametrize("dtype, kind", [("bfloat16", "bf16-unsupported-on-device"), ("bool", "hccl-dtype-unsupported")])
+def test_hccl_refusing_a_collectives_data_type(explain_text, dtype, kind):
+    # EI0003's registry template: "In [%s], value [%s] for parameter [%s] is invalid. Reason: ..."
+    line = (f"EI0003: [PID: 143] 2025-04-24-03:40:28.975.025 In [CheckDataType], value [{dtype}] for parameter [dataType] is "
+            "invalid. Reason: The collective communication operator has an invalid argument. Reason[x]\n")
+    _, top = explain_text("RuntimeError: The Inner error is reported as above. The process exits for this inner error, and the "
+                          "current working operator name is HcclAllreduce.\n" + line)
+    assert (top.entry.id, top.kind) == ("DRV-hccl-dtype", kind)
+
+
+@pytest.mark.parametrize("need, kind", [("GLIBC_2.32", "glibc-too-old"), ("GLIBCXX_3.4.30", "libstdcxx-too-old")])
+def test_ops_missing_after_their_library_failed_the_loaders_version_check(explain_text, need, kind):
+    so = "/site-packages/vllm_ascend/vllm_ascend_C.cpython-310-aarch64-linux-gnu.so"
+    lib = "/usr/lib64/libc.so.6" if need.startswith("GLIBC_") else "/usr/lib64/libstdc++.so.6"
+    text = (f"WARNING 06-30 19:22:09 [camem.py:63] Failed to import vllm_ascend_C:{lib}: version `{need}' not found (required by "
+            f"{so}). Sleep mode will be disabled.\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/site-packages/vllm/utils.py\", line 1908, in weak_ref_tensor\n"
+            "    return torch.ops._C.weak_ref_tensor(tensor)\n"
+            "AttributeError: '_OpNamespace' '_C' object has no attribute 'weak_ref_tensor'\n")
+    _, top = explain_text(text)
+    assert (top.entry.id, top.kind) == ("DRV-package", kind)
+    assert need in top.entry.title
+
+
+def test_a_warning_that_causes_a_fatal_failure_is_its_root_cause(explain_text):
+    # the raylet's disk-full warning (ARL-E114, not fatal by itself) above a runtime_env set-up failure (ARL-E166), as
+    # TracecatHQ/tracecat#1361 (a dev log) shows it: the consequence entry lists it, so the warning ranks first
+    text = ("(raylet) [2025-08-21 06:51:00,280 E 100 119] (raylet) file_system_monitor.cc:116: /tmp/ray/session_1 is over 95% "
+            "full, available space: 1.19653 GB; capacity: 29.3612 GB. Object creation will fail if spilling is required.\n"
+            "RuntimeEnvSetupError: Failed to set up runtime environment.\n")
+    result, top = explain_text(text)
+    assert top.entry.id == "ARL-E114" and top.fatal
+    assert [d.entry.id for d in result.diagnoses][:2] == ["ARL-E114", "ARL-E166"]
+    # alone, the warning stays a warning
+    result, top = explain_text(text.splitlines(keepends=True)[0])
+    assert top.entry.id == "ARL-E114" and not result.fatal
