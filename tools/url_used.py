@@ -46,14 +46,33 @@ def key(url: str) -> str:
     return url.rstrip("/.,").split("#")[0].lower()
 
 
+# A file in a git repository on any forge (GitHub, gitcode, gitee; /-/blob/ on gitcode): its repository and file name.
+FORGE_FILE = re.compile(r"(?:github\.com|gitcode\.com|gitcode\.net|gitee\.com)/[\w.-]+/([\w.-]+)/(?:-/)?(?:blob|tree|raw)/[^/\s]+/"
+                        r"(?:[^?#\s]*/)?([^/?#\s]+)", re.I)
+# File names a repository has many of: no page by that name alone.
+COMMON_NAMES = {"readme.md", "readme.rst", "readme_en.md", "readme.en.md", "index.md", "index.rst", "summary.md"}
+
+
+def keys(url: str) -> set[str]:
+    """The page's key, and for a file in a repository its repository and file name: a troubleshooting page moved to
+    another folder (Ascend/pytorch's docs/zh/troubleshooting/ -> docs/zh/user_guide/troubleshooting/troubleshooting_cases/),
+    or mirrored on gitcode / gitee under another owner, is the same page (a slip of 2026-12-04: the moved path read new)."""
+    out = {key(url)}
+    m = FORGE_FILE.search(url)
+    if m and m.group(2).lower() not in COMMON_NAMES:
+        out.add(f"file:{m.group(1).lower()}/{m.group(2).lower()}")
+    return out
+
+
 def used(roots: list[Path]) -> set[str]:
-    keys: set[str] = set()
+    found: set[str] = set()
     for root in roots:
         for top in (root / "tests" / "explain", root / "catalog"):
             for path in top.rglob("*"):
                 if path.suffix in SUFFIXES and path.is_file():
-                    keys.update(key(u) for u in URL.findall(path.read_text(encoding="utf-8", errors="replace")))
-    return keys
+                    for u in URL.findall(path.read_text(encoding="utf-8", errors="replace")):
+                        found |= keys(u)
+    return found
 
 
 def main() -> int:
@@ -61,9 +80,9 @@ def main() -> int:
     parser.add_argument("urls", nargs="+")
     parser.add_argument("--also", action="append", default=[], type=Path, help="another checkout to check too")
     args = parser.parse_args()
-    keys = used([REPO, *args.also])
+    taken = used([REPO, *args.also])
     for url in args.urls:
-        print(("USED " if key(url) in keys else "new  ") + url)
+        print(("USED " if keys(url) & taken else "new  ") + url)
     return 0
 
 

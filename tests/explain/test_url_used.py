@@ -44,3 +44,18 @@ def test_a_file_on_github_is_one_file_whatever_branch_it_was_read_from(tmp_path)
     keys = url_used.used([tmp_path])
     assert url_used.key("https://github.com/Ascend/MindSpeed-RL/blob/2.1.0/docs/faq.md") in keys
     assert url_used.key("https://github.com/Ascend/MindSpeed-RL/blob/master/docs/install.md") not in keys
+
+
+def test_a_file_moved_to_another_folder_or_mirrored_on_another_forge_is_the_same_file(tmp_path):
+    """2026-12-04's slip: a torch_npu troubleshooting page moved from docs/zh/troubleshooting/ to
+    docs/zh/user_guide/troubleshooting/troubleshooting_cases/ read new under its new path."""
+    doc = tmp_path / "tests" / "explain" / "realworld" / "dev"
+    doc.mkdir(parents=True)
+    (doc / "x.log").write_text("# source: https://gitcode.com/Ascend/pytorch/blob/master/docs/zh/troubleshooting/initialization_error.md\n")
+    taken = url_used.used([tmp_path])
+    moved = "https://github.com/Ascend/pytorch/blob/v2.7.1/docs/zh/user_guide/troubleshooting/troubleshooting_cases/initialization_error.md"
+    assert url_used.keys(moved) & taken
+    assert not url_used.keys(moved.replace("initialization_error", "other_error")) & taken
+    # a file name every repository has is no page by itself
+    (doc / "y.log").write_text("# source: https://github.com/Ascend/pytorch/blob/master/docs/README.md\n")
+    assert not url_used.keys("https://github.com/Ascend/pytorch/blob/master/examples/README.md") & url_used.used([tmp_path])
