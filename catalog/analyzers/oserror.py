@@ -26,10 +26,14 @@ PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
     "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
+    "Is a directory": 21, "Not a directory": 20,
 }
 # Exception types that stand for one errno class, when nothing but the type is left: Python's OSError subclasses, and
 # Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
-TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28}
+TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28, "IsADirectoryError": 21, "NotADirectoryError": 20}
+# The path a message names before "is a directory" / "is not a directory" when it does not quote it (MindSpore's
+# save_checkpoint: "the parameter `ckpt_file_name`: /work/model_new is a directory, it must be a file name").
+DIR_PATH = lazy(r"(/[^\s'\"`,;]+) is (?:not )?a directory")
 RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else is configured
 # multiprocessing's recvfds when the descriptor a DataLoader worker sent was dropped at the open-file limit
 # (https://github.com/pytorch/pytorch/pull/34768): EMFILE without the word.
@@ -129,7 +133,7 @@ class OSErrors(Analyzer):
             if found is None:
                 return None
             text, errno = found
-            pm = re.search(r"['\"‘](/[^'\"’]+)['\"’]", link.message)  # coreutils quote paths ‘so’ in UTF-8 locales
+            pm = re.search(r"['\"‘](/[^'\"’]+)['\"’]", link.message) or DIR_PATH.search(link.message)  # coreutils quote paths ‘so’ in UTF-8 locales
             path = pm.group(1) if pm else ""
         ev = evidence(link)
         where = f" ({path})" if path else ""
@@ -176,6 +180,18 @@ class OSErrors(Analyzer):
                 (f"Check that {path} exists on every node (ls -l {path}); use an absolute path" + (f" in {key}" if key else ""),
                  "Paths are resolved on the worker nodes too: a path that exists only on the driver node fails on the workers"),
                 ev, (VERL_CONFIG, ERRNO_DOC), key=f"enoent:{path}", family="data-model", kind="enoent",
+            )
+        if errno in (20, 21):
+            wanted, got = ("a file", "a directory") if errno == 21 else ("a directory", "a file")
+            return Finding(
+                f"A path that must be {wanted} is {got}{where}",
+                f"{link.short_type}: [Errno {errno}] {'Is a directory' if errno == 21 else 'Not a directory'}{where}. The program "
+                f"opens the path as {wanted}, but {got} is there: an output or checkpoint option given a folder where it "
+                "wants a file name (or a file where it wants a folder), or an earlier run left one where the other is written.",
+                (f"Give the option the kind of path it wants: {'a file name inside the folder (e.g. .../model.ckpt)' if errno == 21 else 'a folder'}"
+                 + (f" instead of {path}" if path else ""),
+                 "Check what is there: ls -ld <path>; remove or rename what an earlier run left"),
+                ev, (ERRNO_DOC,), key=f"dirfile:{errno}:{path}", family="disk", kind="eisdir" if errno == 21 else "enotdir",
             )
         if errno == 24:
             dropped = bool(ANCDATA.search(link.message))

@@ -168,3 +168,31 @@ def test_a_warning_that_causes_a_fatal_failure_is_its_root_cause(explain_text):
     # alone, the warning stays a warning
     result, top = explain_text(text.splitlines(keepends=True)[0])
     assert top.entry.id == "ARL-E114" and not result.fatal
+
+
+# ---- round 24's dev half ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line", [
+    "ModuleNotFoundError: No module named 'pkg_resources'",
+    "ImportError: No module named pkg_resources",  # Python 2-style wording older tools print
+])
+def test_pkg_resources_gone_with_setuptools_82(explain_text, line):
+    _, top = explain_text(line + "\n")
+    assert top.entry.id == "ARL-E2690" and "setuptools<82" in top.entry.fix[0]
+
+
+def test_a_module_merely_named_like_pkg_resources_is_not_it(explain_text):
+    _, top = explain_text("ModuleNotFoundError: No module named 'pkg_resources_extra'\n")
+    assert top is None or top.entry.id != "ARL-E2690"
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("IsADirectoryError: [Errno 21] Is a directory: '/ckpt/global_step_40'", "eisdir"),
+    ("NotADirectoryError: [Errno 20] Not a directory: '/data/train.parquet/part-0'", "enotdir"),
+    ("IsADirectoryError: For 'save_checkpoint', the parameter `ckpt_file_name`: /work/model_new is a directory, it must be a file name.",
+     "eisdir"),
+])
+def test_a_path_of_the_other_kind(explain_text, line, kind):
+    _, top = explain_text(line + "\n")
+    assert (top.entry.id, top.kind) == ("DRV-oserror", kind)
+    assert "/" in top.entry.title
