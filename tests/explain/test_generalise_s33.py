@@ -196,3 +196,13 @@ def test_a_path_of_the_other_kind(explain_text, line, kind):
     _, top = explain_text(line + "\n")
     assert (top.entry.id, top.kind) == ("DRV-oserror", kind)
     assert "/" in top.entry.title
+
+
+def test_pips_download_timeout(explain_text):
+    text = ("    raise ReadTimeoutError(self._pool, None, \"Read timed out.\")\n"
+            "pip._vendor.urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='pypi.tuna.tsinghua.edu.cn', port=443): Read timed out.\n")
+    _, top = explain_text(text)
+    assert top.entry.id == "ARL-E2691" and "--no-index --find-links" in top.entry.fix[0]
+    # urllib3's own class from another client (huggingface_hub, requests) is not pip's download
+    _, top = explain_text("urllib3.exceptions.ReadTimeoutError: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out.\n")
+    assert top is None or top.entry.id != "ARL-E2691"
