@@ -15,8 +15,10 @@ from typing import Any
 from ascendrl import cache
 from ...lazyre import lazy
 
+# PaddleCustomDevice's PADDLE_ENFORCE_NPU_SUCCESS writes "is :" (backends/npu/kernels/funcs/npu_enforce.h,
+# build_npu_error_msg: " ACL error, the error code is : " << stat), so "is" may be followed by a colon.
 ACL = lazy(
-    r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is|=|:)?\s*\[?\s*([125]\d{5})\b"
+    r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is\s*:|is|=|:)?\s*\[?\s*([125]\d{5})\b"
 )
 CANN = lazy(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
 TORCH_NPU = lazy(r"\bERR(\d\d)(\d{3})\b")

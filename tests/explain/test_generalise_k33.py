@@ -1,0 +1,55 @@
+"""Readings from the leave-thread-out misses (stop 33, k33), each from the emitter's source.
+
+PaddleCustomDevice reports a failed ACL call as " ACL error, the error code is : N. " (PADDLE_ENFORCE_NPU_SUCCESS,
+backends/npu/kernels/funcs/npu_enforce.h build_npu_error_msg): the code reader now reads the code after "is :". Every
+operator it runs goes through NpuOpRunner::Run -> aclopCompileAndExecute (npu_op_runner.cc), so a Graph Engine failure
+(500002) there, or a catch-all 500001 beside the runner or Paddle's "[operator < X > error]", is the operator's online
+compile failing (op-compile-failed), as ARL-E1561 reads the same call in onnxruntime's CANN EP. No catalog entry names
+these lines; the analyzer alone answers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ascendrl.catalog.codes import extract
+
+OWN = ()
+
+
+@pytest.mark.parametrize("line, code", [
+    ("OSError: (External) ACL error, the error code is : 507033", "507033"),
+    ("ExternalError:  ACL error, the error code is : 500002.  (at /x/backends/npu/kernels/funcs/npu_op_runner.cc:626)", "500002"),
+    # the forms read before stay read
+    ("RuntimeError: call aclnnArange failed, error code is 561103", "561103"),
+    ("aclrtSetDevice failed, ret = 507033", "507033"),
+])
+def test_the_code_after_paddles_is_colon_is_read(line, code):
+    assert code in extract(line)
+
+
+@pytest.mark.parametrize("text", [
+    # PaddleOCR on paddle-custom-npu: the hard_swish operator's compile-and-execute (PaddleOCR issue 11337's shape)
+    ("ExternalError:  ACL error, the error code is : 500002.  (at /codes/PaddleCustomDevice/backends/npu/kernels/funcs/"
+     "npu_op_runner.cc:626)\n      [operator < hard_swish > error]\n"),
+    # the same failure as Paddle's Python wrapper raises it, without the place
+    "OSError: (External) ACL error, the error code is : 500002\n",
+    # a catch-all 500001 with the operator Paddle names
+    ("ExternalError:  ACL error, the error code is : 500001.  (at /work/PaddleCustomDevice/backends/npu/kernels/funcs/"
+     "npu_op_runner.cc:626)\n  [operator < conv2d > error]\n"),
+])
+def test_paddles_acl_error_from_the_op_runner_is_an_online_compile_failure(explain_without, text):
+    assert explain_without(text) == ("DRV-code", "op-compile-failed")
+
+
+@pytest.mark.parametrize("text, not_kind", [
+    # a catch-all 500001 with no sign of the op runner stays a bare code
+    ("OSError: (External) ACL error, the error code is : 500001\n", "op-compile-failed"),
+    # another code in Paddle's form is that code, not a compile failure
+    ("OSError: (External) ACL error, the error code is : 507033\n", "op-compile-failed"),
+    # 500002 from torch_npu (graph mode), not Paddle's op runner
+    ("RuntimeError: NPU function error: aclmdlExecute, error code is 500002\n", "op-compile-failed"),
+])
+def test_near_misses_are_not_named_so(explain_without, text, not_kind):
+    _, kind = explain_without(text)
+    assert kind != not_kind
