@@ -1,7 +1,8 @@
 """Readings from the leave-thread-out misses (stop 33, k33), each from the emitter's source.
 
 PaddleCustomDevice reports a failed ACL call as " ACL error, the error code is : N. " (PADDLE_ENFORCE_NPU_SUCCESS,
-backends/npu/kernels/funcs/npu_enforce.h build_npu_error_msg): the code reader now reads the code after "is :". Every
+backends/npu/kernels/funcs/npu_enforce.h build_npu_error_msg): the code reader now reads the code after "is :" (and the HcclResult the same macro prints as " HCCL error, the error code
+is : N. "). Every
 operator it runs goes through NpuOpRunner::Run -> aclopCompileAndExecute (npu_op_runner.cc), so a Graph Engine failure
 (500002) there, or a catch-all 500001 beside the runner or Paddle's "[operator < X > error]", is the operator's online
 compile failing (op-compile-failed), as ARL-E1561 reads the same call in onnxruntime's CANN EP. No catalog entry names
@@ -20,6 +21,8 @@ OWN = ()
 @pytest.mark.parametrize("line, code", [
     ("OSError: (External) ACL error, the error code is : 507033", "507033"),
     ("ExternalError:  ACL error, the error code is : 500002.  (at /x/backends/npu/kernels/funcs/npu_op_runner.cc:626)", "500002"),
+    # the same macro on an HcclResult
+    ("ExternalError:  HCCL error, the error code is : 7.  (at /x/backends/npu/runtime/runtime.cc:900)", "hccl:7"),
     # the forms read before stay read
     ("RuntimeError: call aclnnArange failed, error code is 561103", "561103"),
     ("aclrtSetDevice failed, ret = 507033", "507033"),
@@ -53,3 +56,30 @@ def test_paddles_acl_error_from_the_op_runner_is_an_online_compile_failure(expla
 def test_near_misses_are_not_named_so(explain_without, text, not_kind):
     _, kind = explain_without(text)
     assert kind != not_kind
+
+
+# --- the runtime's capture refusal pasted without its code (cannrt.CaptureRefused) ---------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "一直报错Not allow to synchronize captured-stream, stream_id=35.\n",
+    "RuntimeError: rtStreamSynchronizeWithTimeout execute failed, reason=[stream is captured]\n",
+    "RuntimeError: synchronized memcpy failed: the current capture mode does not support this operation.\n",
+])
+def test_a_capture_refusal_without_its_code_is_named(explain_without, text):
+    assert explain_without(text) == ("DRV-rt-capture-refused", "aclgraph-capture-failed")
+
+
+def test_with_its_code_the_code_reader_answers(explain_without):
+    # the runtime's report with the code it returned: DRV-code reads the same words (codes.CONTEXT_KINDS)
+    text = ("RuntimeError: ACL stream synchronize failed, error code:107027\n"
+            "EE9999: Inner Error!\n"
+            "EE9999: [PID: 6956] 2025-11-03-13:19:43.628.317 Not allow to synchronize captured-stream, stream_id=9."
+            "[FUNC:StreamSynchronize][FILE:api_error.cc][LINE:960]\n")
+    assert explain_without(text)[1] == "aclgraph-capture-failed"
+    assert explain_without(text)[0] != "DRV-rt-capture-refused"
+
+
+def test_other_capture_words_are_not_a_refusal(explain_without):
+    _, kind = explain_without("RuntimeError: Graph capturing failed: out of memory while capturing 67 sizes\n")
+    assert kind != "aclgraph-capture-failed"
