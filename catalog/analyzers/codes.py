@@ -103,7 +103,10 @@ CONTEXT_KINDS = (
     # its regInfo check "The binary_info_config.json of socVersion [%s] does not support opType [%s]"
     # (indv_executor_ext.cpp), and the ops-nn aclnn APIs' "support for %s is not implemented" with the SoC's name
     # (ARL-E405 cites the three sources): the chip, not the installation, lacks the operator.
+    # The regInfo check's message is the only one that opens "Get regInfo failed, The binary_info_config.json of
+    # socVersion [": an issue title or a paste cut after that (GitHub cuts long titles) is still this message.
     (None, lazy(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
+                r"|Get regInfo failed, The binary_info_config\.json of socVersion \["
                       r"|support for Ascend\w+ is not implemented"), "op-unsupported-on-soc"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.

@@ -7,6 +7,12 @@ operator it runs goes through NpuOpRunner::Run -> aclopCompileAndExecute (npu_op
 (500002) there, or a catch-all 500001 beside the runner or Paddle's "[operator < X > error]", is the operator's online
 compile failing (op-compile-failed), as ARL-E1561 reads the same call in onnxruntime's CANN EP. No catalog entry names
 these lines; the analyzer alone answers.
+
+The CANN runtime's own words for a call refused under ACL graph capture ("Not allow to synchronize captured-stream",
+api_error.cc; FuncErrorReason's "stream is captured", error_message_manage.cc) pasted without the code it returned are
+read by cannrt.CaptureRefused. nnopbase's regInfo check ("Get regInfo failed, The binary_info_config.json of socVersion
+[Y] does not support opType [X]", indv_executor_ext.cpp) inside op-plugin's "call aclnnX failed, detail:" is the SoC
+lacking the operator, narrower than ARL-E331's rejected call (its refined_by), also when a title cut the message.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import pytest
 
 from ascendrl.catalog.codes import extract
 
-OWN = ()
+OWN = ("ARL-E405",)  # the entry for the SoC-lacks-the-op message (the analyzers alone must name the rest)
 
 
 @pytest.mark.parametrize("line, code", [
@@ -83,3 +89,27 @@ def test_with_its_code_the_code_reader_answers(explain_without):
 def test_other_capture_words_are_not_a_refusal(explain_without):
     _, kind = explain_without("RuntimeError: Graph capturing failed: out of memory while capturing 67 sizes\n")
     assert kind != "aclgraph-capture-failed"
+
+
+# --- CANN's words that the SoC lacks the operator, inside an aclnn call's detail (ARL-E331 refined by them) ----------
+
+SOC_LACKS = ("RuntimeError: call aclnnAddRmsNormBias failed, detail:[PID: 106010] 2026-05-12-19:33:40.020.657 "
+             "AclNN_Parameter_Error(EZ1001): Get regInfo failed, The binary_info_config.json of socVersion [ascend910b] "
+             "does not support opType [AddRmsNormBias].\n")
+
+
+@pytest.mark.parametrize("text", [
+    SOC_LACKS,
+    # an issue title GitHub cut inside the socVersion (vllm-ascend#11519's shape): the regInfo check's opening is its own
+    ("RuntimeError: call aclnnAddRmsNormBias failed, detail:[PID: 364676] 2026-07-07-09:36:12.120.702 "
+     "AclNN_Parameter_Error(EZ1001): Get regInfo failed, The binary_info_config.json of socVersion [asc\n"),
+])
+def test_the_soc_lacking_the_op_outranks_the_call_wrapper(explain_without, text):
+    # ARL-E405 (the entry for this message) and the threads' own entries left out: DRV-code's context class names it
+    assert explain_without(text) == ("DRV-code", "op-unsupported-on-soc")
+
+
+def test_the_call_wrapper_still_names_a_plain_rejection(explain_without):
+    text = ("RuntimeError: call aclnnMatmul failed, detail:EZ1001: [PID: 1] 2026-01-01-00:00:00.000.000 "
+            "self and mat2 must have the same dtype\n")
+    assert explain_without(text)[0] != "DRV-code" or explain_without(text)[1] != "op-unsupported-on-soc"
