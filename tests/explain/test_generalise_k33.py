@@ -44,7 +44,7 @@ def test_the_code_after_paddles_is_colon_is_read(line, code):
     # the same failure as Paddle's Python wrapper raises it, without the place
     "OSError: (External) ACL error, the error code is : 500002\n",
     # a catch-all 500001 with the operator Paddle names
-    ("ExternalError:  ACL error, the error code is : 500001.  (at /work/PaddleCustomDevice/backends/npu/kernels/funcs/"
+    ("ExternalError:  ACL error, the error code is : 500001.  (at /home/paddle/PaddleCustomDevice/backends/npu/kernels/funcs/"
      "npu_op_runner.cc:626)\n  [operator < conv2d > error]\n"),
 ])
 def test_paddles_acl_error_from_the_op_runner_is_an_online_compile_failure(explain_without, text):
