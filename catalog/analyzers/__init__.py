@@ -227,6 +227,7 @@ def registry() -> tuple[Analyzer, ...]:
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
         cannrt.AclnnInnerErrorOnly,
+        cannrt.CaptureRefused,  # the runtime's words for a call refused under ACL graph capture, pasted without its code
         prose.NamedInWords,  # a lone sentence's words, when no analyzer above reads the sentence itself
         codes.ErrorCodes,
     ))

@@ -30,6 +30,7 @@ RT_API_IMPL = "https://github.com/hicann/runtime/blob/master/src/runtime/api/imp
 OPBASE_KERNEL = "https://github.com/hicann/opbase/blob/v9.1.0.pre/src/nnopbase/composite_op/aclnn_engine/op_kernel.cpp"
 RT_ERROR_REASON = "https://github.com/hicann/runtime/blob/master/src/runtime/core/src/common/error_message_manage.cc"
 RT_ERROR_CODES = "https://github.com/hicann/runtime/blob/master/docs/api_docs/aclError.md"
+RT_API_ERROR = "https://github.com/hicann/runtime/blob/v8.5.0/src/runtime/feature/src/api_impl/api_error.cc"
 
 # The runtime's and the aclnn engine's words for a kernel function the loaded binary does not hold.
 # Newer runtimes word the first as the registry's EE1011 template ("%s failed. Value %s for parameter %s is invalid.
@@ -173,4 +174,42 @@ class AclnnInnerErrorOnly(Analyzer):
              "Check that the operator supports this model's shapes, dtypes and quantisation on this chip in the installed CANN / "
              "vllm-ascend release; try the newest release that fixes the operator"),
             evidence(link), (OP_API_COMMON,), key=f"inner:{op}", family="operator", kind="aclnn-inner-error",
+        )
+
+
+# The runtime's own words for a call refused because its stream is being captured (ACL graph capture), as a paste carries
+# them without the code under which the runtime returned them (107027 ACL_ERROR_RT_STREAM_CAPTURED, 107030): the
+# StreamSynchronize check's "Not allow to synchronize captured-stream, stream_id=N." (api_error.cc) and FuncErrorReason's
+# "reason=[stream is captured]" / "the current capture mode does not support this operation" (error_message_manage.cc).
+# With a code in the chain DRV-code reads the same words (codes.CONTEXT_KINDS); this reads the sentence pasted alone.
+CAPTURE_REFUSED = lazy(r"Not allow to synchronize captured-stream|reason=\[stream is captured\]|the current capture mode does not support this operation")
+
+
+class CaptureRefused(Analyzer):
+    """The runtime refused a synchronize or a blocking copy on a stream under ACL graph capture, pasted without its code."""
+
+    id = "DRV-rt-capture-refused"
+    title = "The CANN runtime refused a synchronize or copy on a stream being captured (ACL graph)"
+    family = "operator"
+    stops_run = "the captured forward issues the same synchronize on every capture; the run cannot finish start-up"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in REPORTING_KINDS or any(other.codes for other in chain.links):
+            return None  # with a code, DRV-code reads these words as the code's class
+        found = next((m for t in _texts(chain) if (m := CAPTURE_REFUSED.search(t))), None)
+        if found is None:
+            return None
+        return Finding(
+            "ACL graph capture refused a synchronize or blocking copy inside the captured region",
+            (f"The CANN runtime says '{found.group(0)}': while a stream is being captured into an ACL graph (vLLM-Ascend / "
+             "torch_npu graph mode, aclmdlRICaptureBegin), the code being captured asked for a stream or device "
+             "synchronize, or a blocking host/device copy (a .cpu(), .item(), .tolist(), torch.all() on a device tensor, a "
+             "non-pinned copy), which the runtime refuses during capture (107027 stream captured, 107030 capture mode does "
+             "not support the operation). The operation sits in the model's captured forward: a custom op, a mask or "
+             "metadata builder, or a patch that reads a device value on the host."),
+            ("Run eager to confirm (vLLM: --enforce-eager) and find the operation from the traceback above the error",
+             "Move the host read or synchronize out of the captured forward (compute it in the metadata / input "
+             "preparation step), or use the release of the framework that made that path capture-safe"),
+            evidence(link), (RT_API_ERROR, RT_ERROR_REASON), key=f"capture:{found.group(0)[:20]}", family="operator",
+            kind="aclgraph-capture-failed",
         )

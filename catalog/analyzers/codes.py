@@ -103,7 +103,10 @@ CONTEXT_KINDS = (
     # its regInfo check "The binary_info_config.json of socVersion [%s] does not support opType [%s]"
     # (indv_executor_ext.cpp), and the ops-nn aclnn APIs' "support for %s is not implemented" with the SoC's name
     # (ARL-E405 cites the three sources): the chip, not the installation, lacks the operator.
+    # The regInfo check's message is the only one that opens "Get regInfo failed, The binary_info_config.json of
+    # socVersion [": an issue title or a paste cut after that (GitHub cuts long titles) is still this message.
     (None, lazy(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
+                r"|Get regInfo failed, The binary_info_config\.json of socVersion \["
                       r"|support for Ascend\w+ is not implemented"), "op-unsupported-on-soc"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
@@ -158,6 +161,14 @@ CONTEXT_KINDS = (
     # under 561103 or 561000. The operator failed inside in its tiling step, one of the aclnn inner errors (561002
     # ACLNN_ERR_INNER_TILING_ERROR); an argument check it names first is read by DRV-op-params.
     (None, TILING_FAILED, "op-tiling-failed"),
+    # PaddleCustomDevice runs every NPU operator through NpuOpRunner::Run, which calls aclopCompileAndExecute (CANN's
+    # single-operator online compile, then run) under PADDLE_ENFORCE_NPU_SUCCESS ("ACL error, the error code is : N",
+    # backends/npu/kernels/funcs/npu_op_runner.cc and npu_enforce.h). There a Graph Engine failure (500002, GE builds the
+    # operator) or a catch-all 500001 from that call is the operator's online compile failing, not a bare code; the
+    # same call in onnxruntime's CANN EP is ARL-E1561. 500002 in Paddle's form needs no place (GE is only reached through
+    # that compile); 500001 needs the runner, the compile call or Paddle's "[operator < X > error]" beside it.
+    (("500002",), lazy(r"ACL error, the error code is : 500002|aclopCompileAndExecute|npu_op_runner\.cc"), "op-compile-failed"),
+    (("500001",), lazy(r"aclopCompileAndExecute|npu_op_runner\.cc|\[operator < \w+ > error\]"), "op-compile-failed"),
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
@@ -172,6 +183,7 @@ CONTEXT_TITLES = {
     "op-tiling-failed": "The operator's tiling step failed inside CANN (an aclnn inner error), not on a rejected argument",
     "sdma-copy-failed": "A device DMA (SDMA) copy failed on the NPU (the copy engine could not read or write an address)",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
+    "op-compile-failed": "CANN could not compile the operator online (aclopCompileAndExecute: the single-op compile and run failed)",
 }
 # Context classes that are a wait running out (one side waited for another, or for the device): like the timeout codes,
 # the other side's failure is the cause, so a catch-all read as one of them stays weak.

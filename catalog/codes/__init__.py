@@ -15,8 +15,10 @@ from typing import Any
 from ascendrl import cache
 from ...lazyre import lazy
 
+# PaddleCustomDevice's PADDLE_ENFORCE_NPU_SUCCESS writes "is :" (backends/npu/kernels/funcs/npu_enforce.h,
+# build_npu_error_msg: " ACL error, the error code is : " << stat), so "is" may be followed by a colon.
 ACL = lazy(
-    r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is|=|:)?\s*\[?\s*([125]\d{5})\b"
+    r"(?i)(?:error ?code|errcode|ret(?:code)?|result|errno|error|return code|status)\s*(?:is\s*:|is|=|:)?\s*\[?\s*([125]\d{5})\b"
 )
 CANN = lazy(r"\b(E[A-Z]\d{4})\b|\b(E\d{5}):")
 TORCH_NPU = lazy(r"\bERR(\d\d)(\d{3})\b")
@@ -25,6 +27,8 @@ TORCH_NPU = lazy(r"\bERR(\d\d)(\d{3})\b")
 HCCL = lazy(
     r"HCCL function error: .*?error code is (\d{1,2})\b|\bHcclResult\D{0,12}(\d{1,2})\b"
     r"|\b[Hh]ccl[A-Z]\w*(?:\([^)]*\))?,? error code is (\d{1,2})\b"
+    # PaddleCustomDevice's PADDLE_ENFORCE_NPU_SUCCESS on an HcclResult (npu_enforce.h build_npu_error_msg)
+    r"|\bHCCL error, the error code is : (\d{1,2})\b"
 )
 DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
 # The driver's own return code (drvError_t), as CANN components print a driver call that failed
@@ -50,7 +54,7 @@ ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
 # stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
 CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
-HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
+HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,7 +83,7 @@ def extract(text: str) -> list[str]:
     for m in ACL.finditer(text):
         found.append((m.start(1), m.group(1)))
     for m in HCCL.finditer(text):
-        found.append((m.start(), f"hccl:{m.group(1) or m.group(2) or m.group(3)}"))
+        found.append((m.start(), f"hccl:{m.group(1) or m.group(2) or m.group(3) or m.group(4)}"))
     for m in ERRNO.finditer(text):
         group = next(g for g in (1, 2, 3) if m.group(g))
         found.append((m.start(group), f"errno:{m.group(group)}"))
