@@ -32,7 +32,7 @@ PHRASES = {
 # Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
 TYPE_ERRNO = {"PermissionError": 13, "OutOfDiskError": 28, "IsADirectoryError": 21, "NotADirectoryError": 20}
 # The path a message names before "is a directory" / "is not a directory" when it does not quote it (MindSpore's
-# save_checkpoint: "the parameter `ckpt_file_name`: /work/model_new is a directory, it must be a file name").
+# save_checkpoint: "the parameter `ckpt_file_name`: /data/model_new is a directory, it must be a file name").
 DIR_PATH = lazy(r"(/[^\s'\"`,;]+) is (?:not )?a directory")
 RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else is configured
 # multiprocessing's recvfds when the descriptor a DataLoader worker sent was dropped at the open-file limit

@@ -189,7 +189,7 @@ def test_a_module_merely_named_like_pkg_resources_is_not_it(explain_text):
 @pytest.mark.parametrize("line, kind", [
     ("IsADirectoryError: [Errno 21] Is a directory: '/ckpt/global_step_40'", "eisdir"),
     ("NotADirectoryError: [Errno 20] Not a directory: '/data/train.parquet/part-0'", "enotdir"),
-    ("IsADirectoryError: For 'save_checkpoint', the parameter `ckpt_file_name`: /work/model_new is a directory, it must be a file name.",
+    ("IsADirectoryError: For 'save_checkpoint', the parameter `ckpt_file_name`: /data/model_new is a directory, it must be a file name.",
      "eisdir"),
 ])
 def test_a_path_of_the_other_kind(explain_text, line, kind):
