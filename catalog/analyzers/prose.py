@@ -36,6 +36,15 @@ SETTING = lazy(r"(?<![\w-])(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[\w.-]+=\S*|--?[A-Za
 MEANING_QUESTION = lazy(r"(?i)是什么意思|什么意思|啥意思|的含义|\bwhat (?:does|do|is)\b.{0,80}\bmean|\bmeaning of\b")
 
 
+# A negation just before the class's words ("no OOM so far", "without HCCL timeout now", "没有显存不足"): the sentence says
+# the failure did not happen.
+NEGATED = lazy(r"(?i)(?:\b(?:no|not|without|never|nor)\b\W{0,3}(?:[A-Za-z]+\W{1,3}){0,2}|(?:没有|未|不再)(?:出现|发生|再)?\s*)$")
+
+
+def _negated(words: str, start: int) -> bool:
+    return NEGATED.search(words[max(0, start - 40):start]) is not None
+
+
 def named_in_words(sentence: str) -> dict | None:
     """The first row of prose_words.yaml whose words the sentence uses (and whose `unless` it does not), else None.
 
@@ -45,7 +54,7 @@ def named_in_words(sentence: str) -> dict | None:
         return None
     words = SETTING.sub(" ", sentence)
     for row in rows():
-        if row["words"].search(words) is None:
+        if (found := row["words"].search(words)) is None or _negated(words, found.start()):
             continue
         if "unless" in row and row["unless"].search(words) is not None:
             continue

@@ -74,6 +74,21 @@ def test_a_long_log_is_not_read_for_words(explain_text):
     assert top is None or top.entry.id != "DRV-named-in-words"
 
 
+@pytest.mark.parametrize("sentence", ["Training runs fine, no OOM so far", "没有显存不足的问题", "未出现显存不足",
+                                      "without HCCL timeout after the fix", "it is not an OOM"])
+def test_words_a_negation_stands_before_name_nothing(sentence):
+    assert prose.named_in_words(sentence) is None
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("NPU无法分配显存，显存不足", "npu-oom"),  # 无法 ("cannot") further back is no negation of the class's words
+    ("there is no space left on device", "enospc"),  # the class's own words may hold a "no"
+    ("[Bug]: NPU OOM during rollout, no idea why", "npu-oom"),  # a negation after the words
+])
+def test_a_negation_elsewhere_does_not_hide_the_class(sentence, kind):
+    assert prose.named_in_words(sentence)["kind"] == kind
+
+
 def test_settings_are_masked_before_the_words_are_read():
     assert prose.named_in_words("export HCCL_CONNECT_TIMEOUT=1200") is None
     assert prose.named_in_words("--kv-cache-memory-not-enough") is None
