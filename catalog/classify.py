@@ -322,6 +322,22 @@ LONE_RECORD = lazy(r"^\W{0,3}(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|NOTICE|CRITICA
 COMMAND_LINE = lazy(r"^(?:[$#>]\s|\S+@\S+[:#$]|(?:export|set|source|sudo|python3?|bash|sh|pip3?|vllm|torchrun|ray|docker|npu-smi|cd)\s)")
 
 
+def _persons_sentence(raw: bytes) -> str | None:
+    """A paste's line as a person's sentence (an issue title's template tags off), or None: a program's record (a
+    logger's or a shipper's head came off, a level named), too long for a sentence, or one about handling or fixing an
+    error rather than reporting it (_a_report)."""
+    line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
+    text, prefix = strip_prefixes(line)
+    if prefix or text.strip() != line:
+        return None
+    text = text.strip()
+    if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
+        text = text[tag.end():].strip()
+    if len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
+        return None
+    return text
+
+
 def _names_a_class(text: str) -> bool:
     """Whether a person's sentence names a failure's class in words (analyzers/prose_words.yaml)."""
     from .analyzers.prose import named_in_words
@@ -957,23 +973,20 @@ class Classifier:
             return
         index, raw = lines[0]
         index = index if unfolded is None else unfolded.original(index)
-        line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
-        text, prefix = strip_prefixes(line)
-        if prefix or text.strip() != line:
-            return  # a program's record (a logger's or a shipper's head came off): not a person's sentence
-        text = text.strip()
-        if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
-            text = text[tag.end():]
-        if len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
+        text = _persons_sentence(raw)
+        if text is None:
             return
-        if len(text.split()) < 3 and not _names_a_class(text):  # a Chinese sentence has no spaces to count words by
+        # a sentence that names a failure's class in words (analyzers/prose_words.yaml) is read whatever its word count
+        # (a Chinese sentence has no spaces to count words by) or its other words; asked once, and only when it matters
+        named = None if len(text.split()) >= 3 else _names_a_class(text)
+        if named is False:
             return
         if (lower := LOWER_TYPE.match(text)) is not None:  # a title typed in lower case: the type as Python prints it
             self._line(f"{LOWER_TYPES[lower.group(1)]}: {text[lower.end():].lstrip()}".encode(), name, base + index + 1)
             return
         if chains.BARE_TYPE.search(text) is not None or chains.CODE_LINE.search(text) is not None or NAME_HEAD.match(text) is not None:
             return  # an exception class or code the typed readers judged
-        if (GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None) and not _names_a_class(text):
+        if (GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None) and not (named or _names_a_class(text)):
             return  # words one of the engine's readers looked at and declined (a version statement), or no failure
         self._line(f"Exception: {text}".encode(), name, base + index + 1)
 
@@ -982,15 +995,9 @@ class Classifier:
         issue title above the command that failed: "910B4部署Qwen3 Next出现NPU OOM问题"): that sentence is the error, read
         as a lone sentence for analyzers.prose. Not a program's record, a setting, a command or a line of code."""
         for index, raw in lines:
-            line = strip_escapes_text(raw.decode("utf-8", "replace")).strip()
-            text, prefix = strip_prefixes(line)
-            if prefix or text.strip() != line:
-                continue
-            if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
-                text = text[tag.end():]
-            text = text.strip()
-            if (len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text) or NAME_HEAD.match(text) is not None
-                    or COMMAND_LINE.match(text) is not None or chains.CODE_LINE.search(text) is not None or not _names_a_class(text)):
+            text = _persons_sentence(raw)
+            if (text is None or NAME_HEAD.match(text) is not None or COMMAND_LINE.match(text) is not None
+                    or chains.CODE_LINE.search(text) is not None or not _names_a_class(text)):
                 continue
             at = index if unfolded is None else unfolded.original(index)
             self._line(f"Exception: {text}".encode(), name, base + at + 1)

@@ -130,8 +130,7 @@ class HcclDataType(Analyzer):
             f"HCCL refused the collective's data type {dtype}",
             f"HCCL reports (EI0003): {m.group(0)}. The tensor handed to the collective has a type HCCL does not carry for "
             "this operation on this device.",
-            (f"Cast the tensor to a type HCCL supports for the collective (float16 / float32 / int32 ...) before it, and back after",
+            ("Cast the tensor to a type HCCL supports for the collective (float16 / float32 / int32 ...) before it, and back after",
              "Or upgrade CANN / torch_npu: newer releases map more torch types (bool, uint8, bfloat16) to HCCL types"),
             evidence(link), (EI0003_PAGE,), key=f"hccl-dtype:{dtype}", kind="hccl-dtype-unsupported",
         )
-

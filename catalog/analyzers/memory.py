@@ -43,7 +43,7 @@ PLAN_SOURCES = (
 OOM = lazy(r"(?:NPU|CUDA|XPU|Device) out of memory|OutOfMemoryError")
 # torch's own class for a device allocation failure (torch.OutOfMemoryError, torch.cuda / torch.npu's alias of it): the
 # type says it when torch_npu's message under it does not ("The Inner error is reported as above").
-OOM_TYPES = frozenset(("OutOfMemoryError",))
+OOM_TYPE = "OutOfMemoryError"
 # Most of the card held outside this process's caching allocator: total - reserved - free is at least this share of it.
 HELD_OUTSIDE = 0.5
 # No card has an exabyte: the allocator refuses such a request outright ("Tried to allocate more than 1EB memory").
@@ -204,7 +204,7 @@ class Memory(Analyzer):
         kind, advice = self._advice(link)
         notes = tuple(advice)
         if not advice:
-            if not (OOM.search(link.message) or link.short_type in OOM_TYPES) or link.kind == "cann":
+            if not (OOM.search(link.message) or link.short_type == OOM_TYPE) or link.kind == "cann":
                 return None
             kind, advice, notes = "alloc", ["the message gives no sizes; see the fix"], ()
         if kind == "alloc" and (outside := held_outside(" ".join([link.message, *link.detail]))):

@@ -73,10 +73,10 @@ PKG_RESOURCES = "https://github.com/pypa/setuptools/blob/b4d976862320c6ae5f5888a
 DISPATCH = "https://github.com/pytorch/pytorch/blob/eaf5a352f7bc11fda8f9f9e4f4ba2441a1cc147a/torch/csrc/utils/python_dispatch.cpp"
 # A transformers model-family class by its name (Qwen2_5_VLForConditionalGeneration, Qwen3MoeConfig, Gemma3Processor).
 MODEL_CLASS = lazy(r"[A-Z]\w*?(?:For[A-Z]\w*|Model|Config|Processor|ImageProcessor|Tokenizer|TokenizerFast)$")
-# torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
 # A library the classifier's UNLOADED noted as refused by the loader's version check: "x.so (GLIBC_2.32)".
 LOADER_VERSION = lazy(r"\(((?:GLIBC(?:XX)?|CXXABI)_[\d.]+)\)$")
 LOADER_SRC = "https://github.com/bminor/glibc/blob/glibc-2.35/elf/dl-version.c"
+# torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
@@ -715,8 +715,10 @@ class PackageMismatch(Analyzer):
             if (lib := next((u for u in facts.unloaded if owner in u), None)) is not None and (old := LOADER_VERSION.search(lib)):
                 need, so = old.group(1), lib.split(" (")[0]
                 glibc = need.startswith("GLIBC_")
+                stem = so.split(".")[0]  # the extension's module (vllm_ascend_C), whose package the op namespace may not name
+                package = dist(stem[:-2]) if stem.endswith("_C") else dist(owner)
                 return Finding(
-                    f"{so.split('.')[0]} (compiled ops) needs a newer {'glibc' if glibc else 'libstdc++'} than the one loaded ({need})",
+                    f"{stem} (compiled ops) needs a newer {'glibc' if glibc else 'libstdc++'} than the one loaded ({need})",
                     f"{link.short_type}: torch.ops.{m.group(1)} has no {m.group(2)}. Earlier the log says {so} could "
                     f"not be loaded: it was built against {need}, which the {'host glibc' if glibc else 'libstdc++ the loader found first'} "
                     "does not provide, so none of its custom ops were registered.",
@@ -724,7 +726,7 @@ class PackageMismatch(Analyzer):
                       "verl's Ascend image) or a newer base OS; ldd --version shows the host's" if glibc else
                       "Put a newer libstdc++ first: the conda env's (export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:$LD_LIBRARY_PATH) "
                       "or conda install -c conda-forge libstdcxx-ng; strings $(g++ -print-file-name=libstdc++.so.6) | grep GLIBCXX lists what it has"),
-                     f"Or build {dist(owner)} from source on this host, so it links against the libraries found here"),
+                     f"Or build {package} from source on this host, so it links against the libraries found here"),
                     evidence(link), (LOADER_SRC, INSTALL), key=f"ops-loader:{owner}:{need}",
                     kind="glibc-too-old" if glibc else "libstdcxx-too-old",
                     notes=(f"{self.id}: {lib} was not loaded earlier in the log",),

@@ -168,7 +168,8 @@ def test_ops_missing_after_their_library_failed_the_loaders_version_check(explai
             "AttributeError: '_OpNamespace' '_C' object has no attribute 'weak_ref_tensor'\n")
     _, top = explain_text(text)
     assert (top.entry.id, top.kind) == ("DRV-package", kind)
-    assert need in top.entry.title
+    assert need in top.entry.title and top.entry.title.startswith("vllm_ascend_C")
+    assert "build vllm-ascend from source" in top.entry.fix[1]  # the library's package, not the op namespace's (vllm)
 
 
 def test_a_warning_that_causes_a_fatal_failure_is_its_root_cause(explain_text):
