@@ -259,3 +259,14 @@ def test_equally_near_examples_vote_for_the_label_most_of_them_carry():
     crowd = [ex(f"f{i}", "package-mismatch", ("AttributeError: <*> has no attribute",)) for i in range(5)]
     found = similar.Index([near, *crowd]).nearest(near.lines)
     assert found is not None and found[0].label == "ray-oom"
+
+
+def test_readme_states_the_index_as_shipped():
+    """README's sentence on the similar index names the shipped file's counts, so the figure cannot go stale."""
+    examples = json.loads(similar.DATA_FILE.read_text(encoding="utf-8"))["examples"]
+    dev = sum(e["name"].startswith("dev/") for e in examples)
+    cases = len(examples) - dev
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"with {len(examples)} labelled real failures" in readme
+    assert f"{dev} development logs" in readme
+    assert f"and {cases} golden cases" in readme
