@@ -176,30 +176,23 @@ class UnfoldedLines:
 
 
 def unfold_escaped_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
-    """``block`` with each line that carries an escaped log (MIN_ESCAPED ``\\n`` at least) written out as its lines.
+    """``block`` with each line that carries a whole report on one line written out as its lines.
 
-    The quotes the string escaped (``\\"``, ``\\'``) and an escaped backslash come back too, and the string's opener and
-    closer come off, so each encoded line reads as the program printed it. Other lines are the same bytes. The map is
-    None when nothing was unfolded (the block comes back as it is).
+    Two kinds of line: a string with MIN_ESCAPED escaped newlines at least (``\\n``; the quotes the string escaped,
+    ``\\"``, ``\\'``, and an escaped backslash come back too, and the string's opener and closer come off), and a
+    traceback whose newlines were lost (see FLAT_FRAME). Each then reads as the program printed it. Other lines are
+    the same bytes. The map is None when nothing was unfolded (the block comes back as it is).
     """
-    if b"\\n" not in block:
+    # (by line; on a line both readers take, the escaped string's reading comes first and stands)
+    found = sorted(_escaped_lines(block) + _flattened_lines(block), key=lambda f: f[0])
+    if not found:
         return block, None
     pieces: list[bytes] = []
     groups: list[tuple[int, int]] = []
-    done = pos = written = 0  # written: newlines in the pieces so far
-    size = len(block)
-    while (hit := block.find(b"\\n", pos)) != -1:
-        start = block.rfind(b"\n", 0, hit) + 1
-        end = block.find(b"\n", hit)
-        end = size if end == -1 else end
-        line = block[start:end]
-        pos = end
-        if len(ESCAPED_NL.findall(line)) < MIN_ESCAPED or WINDOWS_PATH.search(line) or not STRING_OPEN.match(line):
-            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\\n…',)", is that message's detail)
-        parts = ESCAPED_NL.split(line)
-        parts[0] = STRING_OPEN.sub(b"", parts[0])
-        parts[-1] = STRING_CLOSE.sub(b"", parts[-1])
-        unfolded = b"\n".join(ESCAPED_QUOTE.sub(rb"\1", p.replace(b"\\t", b"    ")) for p in parts if p.strip())
+    done = written = 0  # written: newlines in the pieces so far
+    for start, end, unfolded in found:
+        if start < done:
+            continue
         first = written + block.count(b"\n", done, start)
         added = unfolded.count(b"\n")
         if added:
@@ -207,7 +200,87 @@ def unfold_escaped_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
         written = first + added
         pieces += [block[done:start], unfolded]
         done = end
-    if not pieces:
-        return block, None
     pieces.append(block[done:])
     return b"".join(pieces), (UnfoldedLines(groups) if groups else None)
+
+
+def _line_at(block: bytes, hit: int) -> tuple[int, int]:
+    start = block.rfind(b"\n", 0, hit) + 1
+    end = block.find(b"\n", hit)
+    return start, (len(block) if end == -1 else end)
+
+
+def _escaped_lines(block: bytes) -> list[tuple[int, int, bytes]]:
+    """(start, end, the lines it encodes) of each line that is an escaped string of MIN_ESCAPED lines at least."""
+    if b"\\n" not in block:
+        return []
+    found = []
+    pos = 0
+    while (hit := block.find(b"\\n", pos)) != -1:
+        start, end = _line_at(block, hit)
+        line = block[start:end]
+        pos = end
+        if len(ESCAPED_NL.findall(line)) < MIN_ESCAPED or WINDOWS_PATH.search(line) or not STRING_OPEN.match(line):
+            continue  # (a repr quoted inside another message, "… an exception occurred : ('…\\n…',)", is that message's detail)
+        parts = ESCAPED_NL.split(line)
+        parts[0] = STRING_OPEN.sub(b"", parts[0])
+        parts[-1] = STRING_CLOSE.sub(b"", parts[-1])
+        found.append((start, end, b"\n".join(ESCAPED_QUOTE.sub(rb"\1", p.replace(b"\\t", b"    ")) for p in parts if p.strip())))
+    return found
+
+
+# A traceback whose newlines were lost: an issue title, a web page or a forum post that kept the text but not the line
+# breaks ("Traceback (most recent call last): File "/…/main_ppo.py", line 20, in <module> from verl … ImportError: …").
+# A frame line as Python prints it ends after the function's name; here code follows on the same line. Such a line is
+# read as the traceback's lines when it holds two frames, or the traceback's header and a frame.
+FLAT_FRAME = re.compile(rb'File "[^"\n]+", line \d+, in [^\s"]+[ \t]+\S')
+FLAT_MARK = re.compile(
+    rb"(Traceback \(most recent call last\):"
+    rb"|During handling of the above exception, another exception occurred:"
+    rb"|The above exception was the direct cause of the following exception:"
+    rb'|File "[^"\n]+", line \d+, in [^\s"]+)'
+)
+# Where the last frame's code ends and the exception line begins: the first exception type after it that is followed by
+# its message's colon or ends the text (the type in "raise ValueError(msg)" is followed by its call, and is code).
+FLAT_EXCEPTION = re.compile(
+    rb"(?:^|\s)((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?)(?=:\s|:$|\s*$)"
+)
+FLAT_HEAD = b"Traceback (most recent call last):"
+
+
+def _flattened_lines(block: bytes) -> list[tuple[int, int, bytes]]:
+    """(start, end, the traceback's lines) of each line that holds a traceback with its newlines lost."""
+    found = []
+    pos = 0
+    while (m := FLAT_FRAME.search(block, pos)) is not None:
+        start, end = _line_at(block, m.start())
+        pos = end
+        line = block[start:end]
+        frames = line.count(b'", line ')
+        if frames < 2 and FLAT_HEAD not in line:
+            continue
+        if (unfolded := _unflatten(line)) is not None:
+            found.append((start, end, unfolded))
+    return found
+
+
+def _unflatten(line: bytes) -> bytes | None:
+    marks = list(FLAT_MARK.finditer(line))
+    if not marks:
+        return None
+    out = [line[: marks[0].start()].rstrip()] if line[: marks[0].start()].strip() else []
+    for i, mark in enumerate(marks):
+        text = mark.group(1)
+        after = line[mark.end(): marks[i + 1].start() if i + 1 < len(marks) else len(line)].strip()
+        is_frame = text.startswith(b"File ")
+        out.append(b"  " + text if is_frame else text)
+        if not after:
+            continue
+        last_frame = is_frame and (i + 1 == len(marks) or not marks[i + 1].group(1).startswith(b"File "))
+        exc = FLAT_EXCEPTION.search(after) if last_frame or not is_frame else None
+        code, raised = (after[: exc.start(1)].strip(), after[exc.start(1):]) if exc else (after, b"")
+        if code:
+            out.append(b"    " + code if is_frame else code)
+        if raised:
+            out.append(raised)
+    return b"\n".join(out)

@@ -196,6 +196,16 @@ def eligible(explanation: Explanation) -> bool:
     return not top.fatal or top.entry.generic or bare
 
 
+_TYPE_WORD = lazy(r"^[A-Za-z]\w*(?:Error|Exception|Exit|Interrupt)$")
+
+
+def informative(tmpls: Iterable[str]) -> bool:
+    """Whether the templates say anything beyond exception types: a bare "RuntimeError:" (a traceback whose message was
+    empty or cut off) resembles every other bare RuntimeError, whatever caused it. A masked value counts ("KeyError:
+    <*>" is a missing key, which says more than nothing)."""
+    return any(WILD in t or not _TYPE_WORD.match(w) for t in tmpls for w in _WORD.findall(t) or [WILD])
+
+
 def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sources: Iterable[str] = (),
                  threshold: float = THRESHOLD, index: Index | None = None, data_file: str | None = None) -> Explanation:
     """The explanation with the most similar known failure on top, when one is close enough.
@@ -209,7 +219,10 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
         index = index or load_index(data_file)
     except (OSError, ValueError, KeyError):
         return explanation
-    found = index.nearest(templates(explanation.error_lines()), exclude_sources)
+    tmpls = templates(explanation.error_lines())
+    if not informative(tmpls):
+        return explanation
+    found = index.nearest(tmpls, exclude_sources)
     if found is None or found[1] < threshold:
         return explanation
     example, score = found

@@ -93,11 +93,25 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
     assert wrong(chosen) < wrong(low)
 
 
-# A dev failure (vllm#17825: vLLM found no platform, so the base platform's is_async_output_supported raised a bare
-# NotImplementedError) pasted with other paths, line numbers and times: nothing but the resemblance names it. (The
-# paraphrase used before, transformers' CONFIG_MAPPING KeyError, is now read by the package-mismatch analysis itself,
-# which test_unknown_model_type_is_read_without_the_resemblance checks.)
+# A dev failure (ms-swift#975: loading weights spread over several NPUs stopped when the runtime refused peer access
+# between two devices, rtDeviceCanAccessPeer 107000) pasted with another parameter, sizes, devices, pid and time:
+# nothing but the resemblance names it. (The paraphrases used before: transformers' CONFIG_MAPPING KeyError, now read by
+# the package-mismatch analysis itself, which test_unknown_model_type_is_read_without_the_resemblance checks;
+# vllm#17825's bare NotImplementedError, which says nothing beyond its type and so resembles nothing: BARE_TYPE below.)
 PARAPHRASE = (
+    'While copying the parameter named "model.layers.31.mlp.down_proj.weight", whose dimensions in the model are '
+    "torch.Size([5120, 13824]) and whose dimensions in the checkpoint are torch.Size([5120, 13824]), an exception "
+    "occurred : ('get_p2p_access:torch_npu/csrc/core/npu/NPUPeerToPeerAccess.cpp:80 NPU error, error code is 107000\\n"
+    "[ERROR] 2025-02-11-09:04:13 (PID:2231, Device:2, RankID:-1) ERR00100 PTA call acl api failed\\n"
+    "[Error]: Parameter verification failed.\\n        Check whether the input parameters of the interface are correct.\\n"
+    "EE1001: The argument is invalid.Reason: rtDeviceCanAccessPeer execute failed, reason=[invalid value]\\n"
+    "        call rtDeviceCanAccessPeer failed, deviceId = 2, peerPhyId = 6, runtime result = 107000"
+    "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:161]\\n',).\n"
+)
+
+# A dev failure (vllm#17825: vLLM found no platform, so the base platform's is_async_output_supported raised a bare
+# NotImplementedError) pasted with other paths, line numbers and times.
+BARE_TYPE = (
     "INFO 06-12 09:14:33 [__init__.py:248] No platform detected, vLLM is running on UnspecifiedPlatform\n"
     "Traceback (most recent call last):\n"
     '  File "/opt/venv/lib/python3.11/site-packages/vllm/engine/arg_utils.py", line 1402, in create_engine_config\n'
@@ -124,6 +138,14 @@ UNKNOWN_MODEL_TYPE = (
 )
 
 
+def test_a_bare_exception_type_resembles_nothing(catalog):
+    """An exception printed without a message (vLLM's base platform raising NotImplementedError) carries only its type:
+    the dev example with the same bare line was one unrelated cause among many a bare type can have."""
+    explanation = _explain(catalog, BARE_TYPE)
+    assert not any(d.basis == "similar" for d in explanation.diagnoses)
+    assert explanation.unknown is not None and explanation.unknown.type == "NotImplementedError"
+
+
 def test_unknown_model_type_is_read_without_the_resemblance(catalog):
     """The derived reading names it; no resemblance goes over a specific derived diagnosis."""
     top = _explain(catalog, UNKNOWN_MODEL_TYPE).diagnoses[0]
@@ -133,7 +155,7 @@ def test_unknown_model_type_is_read_without_the_resemblance(catalog):
 def test_paraphrase_finds_its_label(catalog):
     """A dev failure pasted with other names and numbers: the same label, as a resemblance."""
     top = _explain(catalog, PARAPHRASE).diagnoses[0]
-    assert top.basis == "similar" and top.kind == "vllm-device-unavailable"
+    assert top.basis == "similar" and top.kind == "npu-p2p-enable-failed"
     assert top.similarity >= similar.THRESHOLD
     assert top.evidence[0].startswith("resembles https://github.com/")
 
