@@ -172,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -207,6 +207,7 @@ def registry() -> tuple[Analyzer, ...]:
         modelarch.ModelArchitecture,
         modelarch.VerlModelArchitecture,
         quantload.QuantizedWeights,
+        names.MissingImport,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
         emitted.RayMechanisms,

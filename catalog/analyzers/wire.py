@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, lone, raised
 from ...lazyre import lazy
 
 EXTRA_DATA = lazy(r"^Extra data: line (\d+) column 1(?: - line \d+ column \d+)? \(char \d+")
@@ -24,6 +24,10 @@ RATE_LIMITED = lazy(r"\b429 Client Error: Too Many Requests\b")
 HUB = lazy(r"huggingface|hf-mirror|HfHub|/api/(?:models|datasets)/|/resolve/", re.I)
 EAI = lazy(r"\[Errno (-2|-3|-5|8)\] (Name or service not known|Temporary failure in name resolution|No address associated with hostname|"
            r"nodename nor servname provided, or not known)")
+# The same texts pasted without the errno (a lone sentence: "Name or service not known"; ssh's / ping's "x: Name or
+# service not known"): glibc's gai_strerror strings, which only a failed name lookup prints.
+GAI_TEXT = lazy(r"()(Name or service not known|Temporary failure in name resolution|No address associated with hostname|"
+                r"nodename nor servname provided, or not known)")
 
 JSON_SRC = "https://github.com/python/cpython/blob/main/Lib/json/decoder.py"
 HUB_HTTP_SRC = "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_http.py"
@@ -83,7 +87,7 @@ class HostUnresolvable(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if not raised(link) or link.short_type not in ("gaierror", "OSError", "Exception"):
             return None
-        m = EAI.search(link.message)
+        m = EAI.search(link.message) or (GAI_TEXT.search(link.message) if lone(link) else None)
         if m is None:
             return None
         return Finding(

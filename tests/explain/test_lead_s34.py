@@ -94,3 +94,39 @@ def test_a_bare_exception_type_resembles_nothing():
     result = similar.with_similar(explain_paths(CATALOG, [DEV / "hiascend-pytorch-commonqa-0009.log"]), CATALOG)
     assert not result.diagnoses or result.diagnoses[0].basis != "similar", result.diagnoses
     assert result.unknown is not None and result.unknown.type == "RuntimeError"
+
+
+def _top(tmp_path, text: str):
+    log = tmp_path / "paste.log"
+    log.write_text(text, encoding="utf-8")
+    result = explain_paths(CATALOG, [log])
+    return result.diagnoses[0] if result.diagnoses else None, result
+
+
+def test_a_module_used_without_its_import_is_named_with_the_import_line(tmp_path):
+    top, _ = _top(tmp_path, 'Traceback (most recent call last):\n  File "/srv/reward/score.py", line 7, in compute_score\n'
+                            "    return float(np.mean(hits))\nNameError: name 'np' is not defined\n")
+    assert top is not None and top.entry.id == "DRV-missing-import" and top.kind == "python-missing-import"
+    assert "import numpy as np" in " ".join(top.entry.fix) and "/srv/reward/score.py" in " ".join(top.entry.fix)
+
+
+def test_an_installed_packages_missing_import_is_that_releases_bug(tmp_path):
+    top, _ = _top(tmp_path, 'Traceback (most recent call last):\n  File "/usr/local/lib/python3.11/site-packages/verl/utils/'
+                            'fs.py", line 40, in copy_to_local\n    if not os.path.exists(src):\n'
+                            "NameError: name 'os' is not defined. Did you forget to import 'os'?\n")
+    assert top is not None and top.entry.id == "DRV-missing-import"
+    assert "verl" in top.entry.title and "Upgrade verl" in top.entry.fix[0]
+
+
+def test_an_undefined_name_that_is_no_module_is_left_alone(tmp_path):
+    top, result = _top(tmp_path, 'Traceback (most recent call last):\n  File "/srv/train.py", line 3, in <module>\n'
+                                 "    run(cfg)\nNameError: name 'cfg' is not defined\n")
+    assert top is None or top.entry.id != "DRV-missing-import"
+
+
+def test_the_resolvers_words_without_an_errno_name_an_unresolvable_host(tmp_path):
+    top, _ = _top(tmp_path, "Temporary failure in name resolution\n")
+    assert top is not None and top.kind == "hostname-unresolvable", top
+    # the resolver's words inside some other message do not make a lone sentence of it
+    top, _ = _top(tmp_path, "INFO retrying: Name or service not known (attempt 1 of 5)\nstep:1 - loss:0.52\n")
+    assert top is None or top.kind != "hostname-unresolvable" or top.fatal is False
