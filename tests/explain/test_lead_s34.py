@@ -127,6 +127,11 @@ def test_an_undefined_name_that_is_no_module_is_left_alone(tmp_path):
 def test_the_resolvers_words_without_an_errno_name_an_unresolvable_host(tmp_path):
     top, _ = _top(tmp_path, "Temporary failure in name resolution\n")
     assert top is not None and top.kind == "hostname-unresolvable", top
+    # ssh's / curl's words: "resolve" after a negation is the resolver failing, not a sentence about resolving an error
+    top, _ = _top(tmp_path, "Could not resolve hostname node-7: Name or service not known\n")
+    assert top is not None and top.kind == "hostname-unresolvable", top
+    top, _ = _top(tmp_path, "How to resolve HCCL timeout error\n")
+    assert top is None
     # the resolver's words inside some other message do not make a lone sentence of it
     top, _ = _top(tmp_path, "INFO retrying: Name or service not known (attempt 1 of 5)\nstep:1 - loss:0.52\n")
     assert top is None or top.kind != "hostname-unresolvable" or top.fatal is False
