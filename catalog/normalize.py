@@ -205,6 +205,7 @@ def unfold_escaped_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
 
 
 def _line_at(block: bytes, hit: int) -> tuple[int, int]:
+    """(start, end) of the line of ``block`` that holds offset ``hit``, its newline excluded."""
     start = block.rfind(b"\n", 0, hit) + 1
     end = block.find(b"\n", hit)
     return start, (len(block) if end == -1 else end)
@@ -265,6 +266,8 @@ def _flattened_lines(block: bytes) -> list[tuple[int, int, bytes]]:
 
 
 def _unflatten(line: bytes) -> bytes | None:
+    """The lines a flattened traceback was printed as: any text before it, then each chain marker, frame (its source
+    line under it) and exception line on a line of its own."""
     marks = list(FLAT_MARK.finditer(line))
     if not marks:
         return None
