@@ -341,6 +341,30 @@ def component(text: str) -> tuple[str, str] | None:
 WHAT = lazy(r"^\s*what\(\):\s*(.*)$")
 PACKAGE = lazy(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
+# vLLM's multiprocess executor re-raises a worker's failure as text: the worker sends str(e) back and the executor raises
+# RuntimeError(f"Worker failed with error '{result}', please check the stack trace above for the root cause")
+# (vllm/v1/executor/multiproc_executor.py, get_response). The worker's own traceback is in its process's log, which a
+# paste often lacks: the quoted text is then all that says what failed, so it is read as the cause under the wrapper
+# (k34pkg). Its type is lost; the forms whose text says it (str() of an AttributeError, a KeyError's quoted key, an import
+# failure) get that type back, any other is read as a pasted sentence (Exception).
+WORKER_QUOTED = lazy(r"^Worker failed with error '(.+)', please check the stack trace above for the root cause")
+QUOTED_TYPES = (
+    (lazy(r"^(?:'[\w.]+' object|type object '[\w.]+'|module '[\w.]+') has no attribute '\w+'"), "AttributeError"),
+    (lazy(r"^No module named '[\w.]+'"), "ModuleNotFoundError"),
+    (lazy(r"^cannot import name '\w+' from '[\w.]+'"), "ImportError"),
+    (lazy(r"^'[^'\s]+'$"), "KeyError"),
+)
+
+
+def quoted_cause(message: str) -> tuple[str, str] | None:
+    """(type, message) of the worker failure a vLLM executor wrapper quotes, or None (no quote, or an empty one)."""
+    m = WORKER_QUOTED.match(message)
+    if m is None or not m.group(1).strip():
+        return None
+    inner = m.group(1).strip()
+    return next((t for pattern, t in QUOTED_TYPES if pattern.match(inner)), "Exception"), inner
+
+
 # Exceptions that wrap or end a failure rather than cause it.
 WRAPPER_TYPES = frozenset((
     "RayTaskError", "RayActorError", "ActorDiedError", "ActorUnavailableError", "WorkerCrashedError",
@@ -532,6 +556,9 @@ class ChainTracker:
                 link.message = link.statement  # what Python would have printed had the assert carried a message
         self.asserting = None
         self._place(link)
+        if (quoted := quoted_cause(link.message)) is not None:
+            # the worker's failure the wrapper quotes: the cause under it (Python's order: causes first)
+            self.chain.links.insert(len(self.chain.links) - 1, Link("bare", quoted[0], quoted[1][:300], self.file, number, text=text[:300]))
         self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None

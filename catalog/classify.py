@@ -93,7 +93,7 @@ GENERIC_PREFILTER = (
     r'File "[^"\n]+", line \d+',
     r'^(?:/|[A-Za-z]:\\)[^"\s]*\.py", line \d+, in \S+\s*$',  # chains.CUT_FRAME: a frame line copied without its head
     r"""\braise [A-Za-z_][\w.]*(?:Error|Exception)\([fFrR]{0,2}["']""",
-    r"(?:^|[\s)\]:])assert [\w(]",
+    r"(?:^|[\s)\]:])assert [\w(\"'\[]",  # chains.ASSERT_LINE: a condition may open with a literal (assert "factor" in d)
     r"[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:\([\w.]*\))?(?::|\r?$)|(?:^|[\s\]>)])Exception: ",
     r"(?:^|[\s\]>)])(?:[a-z_]\w*\.)+[A-Z]\w*:",  # a module-qualified exception class of any name (chains.QUALIFIED)
     "(?:Error|Exception) ?\uff1a",

@@ -32,7 +32,9 @@ VERL_RMPAD = "https://github.com/verl-project/verl/blob/v0.2.0.post2/verl/models
 RMPAD = lazy(r"Model architecture (\S+) is not supported for now\. RMPad supported architectures: (?:dict_keys\()?\[([^\]]*)\]")
 # verl's Megatron weight loader / saver registries (weight_loader_registry.py): only verl words it with loader / saver
 VERL_LOADER = lazy(r"Model architectures (\S+) (loader|saver) are not supported for now\. Supported architectures:")
-UNSUPPORTED = lazy(r"Model architectures \[([^\]]*)\] are not supported for now\.(?: Supported architectures: (.*))?")
+# A paste may end inside the sentence (an issue title cut at its length limit: "… are not supported for no"): the
+# architecture list and "are not supported for" are already vLLM's refusal; nothing after them is read.
+UNSUPPORTED = lazy(r"Model architectures \[([^\]]*)\] are not supported for (?:now\.(?: Supported architectures: (.*))?|(?:n(?:ow?)?)?$)")
 NAME = re.compile(r"'(\w+)'")
 # verl's Megatron registry (verl/models/registry.py _MODELS, v0.2-v0.9) raises the same sentence from verl/utils/model.py;
 # a printed list of only these is verl's, not vLLM's (ARL-E614 names it).
@@ -124,4 +126,85 @@ class VerlModelArchitecture(Analyzer):
              "Or upgrade verl to a release whose Megatron path loads it through mcore / mbridge (use_mbridge)"),
             evidence(link), (VERL_MODEL, VERL_REGISTRY, VERL_LOADERS), key=f"verl-arch:{asked}", family="compat",
             kind="model-arch-unsupported-by-verl",
+        )
+
+
+# A serving backend's own code path reads a model object the way it reads the models it was written for, and the
+# model at hand has another shape (k34pkg):
+# - Text-model attributes every decoder config defines (transformers' PretrainedConfig subclasses, directly or through
+#   their attribute_map), read at the top level of a config that lacks them: a composite (multimodal) config, which
+#   keeps them in its text_config (Gemma3Config, Llama4Config, Qwen2_5OmniThinkerConfig; get_text_config() returns it).
+#   Code that reads config.num_hidden_layers was written for text-only models: it has no path for this one
+#   (vllm-ascend 0.9.0rc1's update_aclgraph_sizes on Gemma 3). Read only when an NPU plugin's frame reads it: another
+#   caller's read can also be a pair that does not match (a transformers release that passed it through at the top).
+# - vllm-ascend's ACL graph set-up reads aclgraph_support from each attention layer's metadata builder; only its own
+#   Ascend builders (AscendAttentionMetadataBuilder, AscendMLA…, AscendSFA…) define it. A builder of vLLM's own
+#   (GDNAttentionMetadataBuilder for Qwen3-Next's gated delta net, a Mamba / linear-attention builder) means the model's
+#   attention type has no NPU implementation in that graph-mode path.
+TEXT_CONFIG_ATTRS = frozenset(("num_hidden_layers", "hidden_size", "vocab_size", "num_attention_heads", "intermediate_size"))
+OBJ_NO_ATTR = lazy(r"^'(\w+)' object has no attribute '(\w+)'")
+CONFIG_GETATTR = lazy(r"[/\\]transformers[/\\]configuration_utils\.py$")
+NPU_PLUGINS = {"vllm_ascend": "vllm-ascend"}
+TF_COMPOSITE = "https://github.com/huggingface/transformers/blob/v4.50.0/src/transformers/models/gemma3/configuration_gemma3.py"
+TF_TEXT_CONFIG = "https://github.com/huggingface/transformers/blob/v4.50.0/src/transformers/configuration_utils.py"
+VA_ACLGRAPH_SIZES = "https://github.com/vllm-project/vllm-ascend/blob/v0.9.0rc1/vllm_ascend/utils.py"
+VA_GRAPH_MODE = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/user_guide/feature_guide/graph_mode.md"
+VA_RUNNER = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/worker/model_runner_v1.py"
+
+
+class ModelPathMissing(Analyzer):
+    """A backend's code path for text-only / its own attention types met a model of another shape."""
+
+    id = "DRV-model-path"
+    title = "The serving backend's code path does not support this model"
+    family = "compat"
+    stops_run = "the same model fails on the same code path at every start"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or not typed(link, ("AttributeError",)):
+            return None
+        m = OBJ_NO_ATTR.search(link.message.strip())
+        if m is None:
+            return None
+        cls, attr = m.groups()
+        # the reader: the innermost frame outside transformers' config __getattribute__ (which raises for it)
+        frames = [f for f in link.frames if not CONFIG_GETATTR.search(f.path.replace("\\", "/"))]
+        reader = frames[-1].package if frames else None
+        if attr == "aclgraph_support":
+            if cls.startswith("Ascend") or not cls.endswith("MetadataBuilder") or (frames and reader != "vllm_ascend"):
+                return None
+            return Finding(
+                f"vllm-ascend's graph mode has no NPU attention backend for this model ({cls})"[:160],
+                f"AttributeError: {link.message.strip()[:200]}. vllm-ascend's ACL graph set-up reads aclgraph_support from "
+                "every attention layer's metadata builder, which only its own Ascend builders define; this model's layers use "
+                f"vLLM's {cls}, an attention type (linear attention, gated delta net, Mamba-style state) the installed "
+                "vllm-ascend has no NPU implementation of on that path, so the model is not supported there in graph mode.",
+                ("Run the model in eager mode (vllm serve --enforce-eager, or LLM(..., enforce_eager=True)) on this vllm-ascend",
+                 "Or upgrade to a vllm-ascend release whose supported-models list has the model in graph mode"),
+                evidence(link), (VA_RUNNER, VA_GRAPH_MODE), key=f"aclgraph-builder:{cls}", family="compat",
+                kind="model-unsupported-on-npu-backend",
+            )
+        if attr not in TEXT_CONFIG_ATTRS or not cls.endswith("Config"):
+            return None
+        from .package import transformers_family_class
+
+        via_getattr = any(CONFIG_GETATTR.search(f.path.replace("\\", "/")) for f in link.frames)
+        if not via_getattr and not transformers_family_class(cls):
+            return None  # not shown to be a transformers model config (a framework's own XxxConfig)
+        if reader not in NPU_PLUGINS:
+            # Another caller (vLLM, a trainer) reading it may be written for a transformers release that still passed the
+            # attribute through at the top level (a pair that does not match, read by DRV-package), or may predate the
+            # model: the frames do not tell which. An NPU plugin's own path is the one read here.
+            return None
+        who = NPU_PLUGINS[reader]
+        return Finding(
+            f"{who} reads {attr} from {cls}, a composite model config: its NPU path has no support for this model"[:160],
+            f"AttributeError: {link.message.strip()[:200]}. Every text model's config defines {attr}; {cls} does not, because it "
+            "is a composite (multimodal) config that keeps its language model's settings in text_config "
+            f"(config.get_text_config().{attr}). {who} ({frames[-1].func or 'its code'}) reads it at the top level, as for a "
+            "text-only model: the installed release's NPU path was not written for this model.",
+            (f"Use a {who} release whose supported-models list has the model, or serve a text-only variant of it",
+             "If the failing path is an optional feature (graph mode: --enforce-eager), turn it off until a release supports the model"),
+            evidence(link), (TF_COMPOSITE, TF_TEXT_CONFIG, VA_ACLGRAPH_SIZES), key=f"composite-config:{cls}:{attr}",
+            family="compat", kind="model-unsupported-on-npu-backend",
         )

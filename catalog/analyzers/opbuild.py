@@ -303,3 +303,43 @@ class NativeBuild(Analyzer):
             notes=(f"{tool} exited with status {status}",) if status else None,
         )
 
+
+
+# A compiler error located in CANN's AscendC kernel API (k34pkg): the headers a kernel source includes live under the
+# toolkit's tikcpp/tikcfw (tools/tikcpp in older toolkits, compiler/tikcpp in newer ones, which the AscendC kernel CMake
+# of vllm-ascend / llama.cpp's CANN backend points at), with one implementation folder per core architecture
+# (impl/dav_c100, impl/dav_c220, impl/dav_m200 ...). An error there, reached from a template the package's kernel
+# instantiates ("in instantiation of ... requested here"), means the package's AscendC kernels do not compile against this
+# CANN for the core the build targets (SOC_VERSION / SOC_TYPE): an API or data-type combination that core's AscendC does
+# not provide (llama.cpp#10556: a 4-bit Cast on dav_c100), or a CANN release other than the one the kernels were written for.
+ASCENDC_DIAG = lazy(r"^([^\s:]{0,300}/tikcpp/tikcfw/[^\s:]+):\d+:\d+: error: ")
+ASCENDC_CORE = lazy(r"/impl/(dav_\w+)/")
+ASCENDC_EXAMPLE = "https://github.com/ggml-org/llama.cpp/issues/10556"
+
+
+class AscendCKernelCompile(Analyzer):
+    id = "DRV-ascendc-compile"
+    title = "A package's AscendC kernels do not compile against this CANN for the target core"
+    family = "compat"
+    stops_run = "the build fails the same way until the SoC target or the CANN release changes"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind != "bare" or (m := ASCENDC_DIAG.match(link.text)) is None:
+            return None
+        header = m.group(1).split("/tikcfw/", 1)[-1]
+        core = (c.group(1) if (c := ASCENDC_CORE.search(m.group(1))) else "")
+        return Finding(
+            f"Building custom NPU operators failed: the AscendC kernel does not compile{f' for {core}' if core else ''}"[:160],
+            f"error: {link.message[:200]}. The compiler stopped inside CANN's AscendC kernel API ({header}), reached from a "
+            "kernel the package builds (its custom operators): the kernel uses an AscendC call or data-type combination that "
+            + (f"the {core} implementation of " if core else "")
+            + "this CANN does not provide for the core the build targets. The SoC target given to the build (SOC_VERSION / "
+            "SOC_TYPE) is not one the kernels support, or the installed CANN is not the release they were written for.",
+            ("Build for the SoC you run on and the package supports: leave SOC_VERSION / SOC_TYPE to the package's detection "
+             "or set it to the chip npu-smi info shows (the package's build docs list the supported ones)",
+             "Install the CANN release the package documents for its kernels (toolkit and kernels of one version), then rebuild "
+             "from a clean build folder",
+             "Or avoid the build: the package's prebuilt wheel or image for your chip and CANN, or its switch that skips the custom kernels"),
+            evidence(link), (ASCENDC_KERNEL, ASCENDC_EXAMPLE), key=f"ascendc:{core}:{header}", family="compat",
+            kind="custom-ops-build-failed", notes=(f"AscendC header {header}",),
+        )

@@ -635,6 +635,44 @@ LISTED_ERROR = lazy(r"^\s*[-*|]\s+((?:ImportError|ModuleNotFoundError|OSError|At
 LISTING_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError", "OSError", "Exception", "ExceptionGroup", "BaseExceptionGroup"))
 
 
+# Python's Enum up to 3.11 looks a member up in EnumMeta.__getattr__ and raises AttributeError(name) for one it does not
+# have (Lib/enum.py: "raise AttributeError(name) from None"), so the message is the bare member name
+# ("AttributeError: WAITING_FOR_FSM"); 3.12 words it as any class attribute. Code naming a member the installed
+# release's enum lacks was written for another release: a member renamed or removed (vllm-ascend still naming vLLM's
+# RequestStatus.WAITING_FOR_FSM after vLLM renamed it, vllm-ascend PR 8355) or added later (k34pkg).
+ENUM_MEMBER = lazy(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{3,}[0-9]*$")
+ENUM_FILE = lazy(r"[/\\]enum\.py$")
+ENUM_READ = lazy(r"\b([A-Z]\w*)\.([A-Z][A-Z0-9_]*)\b")
+CPY_ENUM = "https://github.com/python/cpython/blob/v3.11.0/Lib/enum.py"
+
+
+def enum_member_missing(link: Link, facts: Facts) -> Finding | None:
+    """A bare member name as an AttributeError: an Enum (Python <= 3.11) lacks the member the code names."""
+    name = link.message.strip()
+    if link.short_type != "AttributeError" or not ENUM_MEMBER.match(name):
+        return None
+    if link.frames and not ENUM_FILE.search(link.frames[-1].path):
+        return None  # raised elsewhere: a class's own __getattr__ (not Enum's lookup)
+    readers = [f for f in link.frames if not ENUM_FILE.search(f.path)]
+    caller = readers[-1].package if readers else None
+    read = next((m for m in ENUM_READ.finditer(link.source) if m.group(2) == name), None)
+    enum = read.group(1) if read else ""
+    owner = class_owners().get(enum, "") if enum else ""
+    named = f"{enum}.{name}" if enum else name
+    who = dist(caller) if caller else "the calling code"
+    return Finding(
+        f"{who} names {named}, a member the installed release's enum does not define"[:160],
+        f"AttributeError: {name}. Python's Enum (3.11 and earlier) raises the bare member name when asked for a member it "
+        f"does not have: {who} refers to {named}, which the installed {dist(owner) if owner else 'package that defines the enum'} "
+        "does not define. The member was renamed or removed in that release (or added in a later one): the caller and "
+        "the package were written for different releases.",
+        (f"Install the release pair that goes together: {who}'s requirements name the release of "
+         f"{dist(owner) if owner else 'the package that owns the enum'} it was written for (pip show both)",
+         "Find the enum and list its members to see the new name: python -c \"import <module>; print(list(<Enum>.__members__))\""),
+        evidence(link), (CPY_ENUM,), key=f"enum:{named}", kind="package-mismatch",
+    )
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -669,7 +707,7 @@ class PackageMismatch(Analyzer):
         msg = link.message
         if (found := required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
-                or unknown_model_type(link, facts)) is not None:
+                or unknown_model_type(link, facts) or enum_member_missing(link, facts)) is not None:
             return found
         caller = link.raiser
         what, owner = "", ""
