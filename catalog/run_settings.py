@@ -62,7 +62,14 @@ BANNER_KEYS = {
     "max_seq_len": ROLLOUT + "max_model_len", "tensor_parallel_size": ROLLOUT + "tensor_model_parallel_size",
     "pipeline_parallel_size": ROLLOUT + "pipeline_model_parallel_size", "enforce_eager": ROLLOUT + "enforce_eager",
 }
-BANNER_FIELD = lazy(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
+BANNER_FIELD = lazy(r"\b(model|max_seq_len|tensor_parallel_size|pipeline_parallel_size|enforce_eager|dtype|quantization)=(?:'([^']*)'|torch\.(\w+)|(\w+))")
+# The model runners' load line (vllm/worker/model_runner.py, vllm/v1/worker/gpu_model_runner.py and vllm-ascend's
+# NPU model runner: logger.info("Starting to load model %s...", self.model_config.model)): the model being loaded,
+# where the paste has no engine banner.
+LOAD_LINE = lazy(r"Starting to load model (\S+?)\.\.\.")
+# vLLM's platform plugin loader (vllm/platforms/__init__.py: logger.info("Platform plugin %s is activated", …)): the
+# out-of-tree platform the engine runs on ("ascend" for vllm-ascend).
+PLATFORM = lazy(r"Platform plugin (\w+) is activated")
 NON_DEFAULT = lazy(r"non-default args: \{(.*)\}")
 NON_DEFAULT_KEYS = {  # vLLM's engine arguments -> verl's rollout keys
     "max_model_len": ROLLOUT + "max_model_len", "tensor_parallel_size": ROLLOUT + "tensor_model_parallel_size",
@@ -81,6 +88,7 @@ PREFILTER = (
     r"Initializing an? (?:V1 )?LLM engine \(v|non-default args: \{",
     r"Available KV cache memory: |available KV cache memory \(|reserved for KV Cache is |total_gpu_memory \(|GiB total capacity",
     r"(?:actor_rollout_ref|trainer|algorithm)\.[\w.]+=|data\.max_(?:prompt|response)_length=",
+    r"Starting to load model |Platform plugin \w+ is activated",
 )
 GUARD = lazy("|".join(f"(?:{p})" for p in PREFILTER))
 # verl's config dump, scanned for separately and only until the first dump of an input is over:
@@ -110,6 +118,9 @@ class LogSettings:
         self.dump: dict[str, Any] = {}  # verl's resolved config (authoritative for verl's keys)
         self.cli: dict[str, Any] = {}  # key=value overrides on a command line
         self.banner: dict[str, Any] = {}  # what vLLM says it used
+        self.quantization: str | None = None  # the engine banner's quantization=… (None when it says None)
+        self.loaded: str | None = None  # the model a model runner said it starts loading
+        self.platform: str | None = None  # the vLLM platform plugin the log says was activated
         self.kv_logged: float | None = None
         self.kv_line = ""  # the line vLLM logged it on: evidence
         self.total_gib: float | None = None
@@ -137,6 +148,10 @@ class LogSettings:
                 for key, value in OVERRIDE.findall(line):
                     if key in WANTED and key not in self.cli:
                         self.cli[key] = _scalar(value) if SCALAR.fullmatch(value) else value
+        if "Starting to load" in line and (load := LOAD_LINE.search(line)) is not None:
+            self.loaded = self.loaded or load.group(1)
+        if "Platform plugin" in line and (plugin := PLATFORM.search(line)) is not None:
+            self.platform = self.platform or plugin.group(1)
         if "KV" in line and (kv := KV_LOGGED.search(line)) is not None:
             self.kv_logged = float(kv.group(1))
             if not kv.group(0).startswith("available"):  # a start-up line, not the failing message itself
@@ -176,6 +191,8 @@ class LogSettings:
                 self.banner.setdefault("model", value)
             elif name == "dtype":
                 self.banner.setdefault(ROLLOUT + "dtype", value)
+            elif name == "quantization":
+                self.quantization = None if value == "None" else value
             elif name in BANNER_KEYS:
                 self.banner.setdefault(BANNER_KEYS[name], _scalar(value) if word or quoted else value)
 
@@ -240,6 +257,18 @@ class RunSettings:
             found.dump_over = True
         elif not found.dump_started and found.dump_bytes >= MAX_DUMP_START:
             found.dump_over = True
+
+    def served(self, name: str) -> tuple[str | None, str | None]:
+        """(quantization, model path) vLLM stated for this input, else for any input that states them."""
+        order = [self._by_input[name]] if name in self._by_input else []
+        order += [s for n, s in self._by_input.items() if n != name]
+        quantization = next((s.quantization for s in order if s.quantization), None)
+        model = next((s.model_path or s.loaded for s in order if s.model_path or s.loaded), None)
+        return quantization, model
+
+    def platforms(self) -> set[str]:
+        """The vLLM platform plugins any input says were activated ("ascend" for vllm-ascend)."""
+        return {s.platform for s in self._by_input.values() if s.platform}
 
     def for_input(self, name: str) -> LogSettings:
         """The settings the failing input states; when it states none (a Ray worker's log in a session

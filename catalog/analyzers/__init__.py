@@ -250,7 +250,9 @@ def derive(
     matched the link's own line rather than a line under it: then it names that link, too.
     """
     analyzers = analyzers if analyzers is not None else registry()
-    facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu_seen(chains, versions))
+    # vLLM's "Platform plugin ascend is activated" (run_settings.PLATFORM) says the engine runs on the NPU too.
+    npu = npu_seen(chains, versions) or (settings is not None and "ascend" in settings.platforms())
+    facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu)
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}

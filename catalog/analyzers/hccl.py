@@ -99,6 +99,14 @@ class HcclLog(Analyzer):
 # [CheckDataType], value [bfloat16] for parameter [dataType] is invalid", the CANN error-code registry's template).
 HCCL_DTYPE = lazy(r"In \[\w+\], value \[(\w+)\] for parameter \[dataType\] is invalid")
 EI0003_PAGE = "https://www.hiascend.com/doc_center/source/zh/CANNCommunityEdition/81RC1beta1/maintenref/troubleshooting/atlaserrorcode_15_0240.html"
+# torch_npu's own checks before HCCL is called: getHcclDataType finds no HCCL type for the tensor's torch type
+# (HCCLUtils.cpp; ProcessGroupHCCL.cpp in the 1.x line: "Unsupported data type for HCCL process group"), and
+# checkSupportedDataType refuses a type the collective does not take ("HCCL <function>: Unsupported data type
+# at::kByte/at::kBool", the HCCL type's torch names from kHcclDataTypeToStringMap): the old line names the collectives
+# "AllReduce & Reduce", current releases the calling function (__FUNCTION__: allreduce, reduce_scatter, ...).
+TORCH_NPU_DTYPE = lazy(r"Unsupported data type for HCCL process group|HCCL [\w &]+: Unsupported data type (at::[\w:/]+)?")
+TORCH_NPU_HCCL_UTILS = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/HCCLUtils.cpp"
+TORCH_NPU_PG_HCCL = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp"
 
 
 class HcclDataType(Analyzer):
@@ -113,7 +121,7 @@ class HcclDataType(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         m = next((m for t in (link.message, link.text, *link.detail) if (m := HCCL_DTYPE.search(t or ""))), None)
         if m is None:
-            return None
+            return self._torch_npu(link)
         dtype = m.group(1)
         if dtype.lower() in ("bfloat16", "bf16"):
             return Finding(
@@ -133,4 +141,25 @@ class HcclDataType(Analyzer):
             ("Cast the tensor to a type HCCL supports for the collective (float16 / float32 / int32 ...) before it, and back after",
              "Or upgrade CANN / torch_npu: newer releases map more torch types (bool, uint8, bfloat16) to HCCL types"),
             evidence(link), (EI0003_PAGE,), key=f"hccl-dtype:{dtype}", kind="hccl-dtype-unsupported",
+        )
+
+    @staticmethod
+    def _torch_npu(link: Link) -> Finding | None:
+        """torch_npu's ProcessGroupHCCL refused the tensor's type before HCCL saw it."""
+        m = next((m for t in (link.message, link.text, *link.detail) if (m := TORCH_NPU_DTYPE.search(t or ""))), None)
+        if m is None:
+            return None
+        dtype = m.group(1) or ""
+        named = f" ({dtype})" if dtype else ""
+        return Finding(
+            f"torch_npu's HCCL process group refused the collective's tensor type{named}",
+            f"torch_npu reports: {m.group(0)}. Its HCCL process group maps each torch type to an HCCL data type and checks "
+            "that the collective takes it; the tensor handed to the collective has a type that has no HCCL counterpart in "
+            "this torch_npu release (bool / uint8 / bfloat16 / float64 in the 1.x line, complex types in any) or that this "
+            "collective does not carry (all_reduce / reduce of bool or uint8).",
+            ("Cast the tensor before the collective to a type HCCL carries (int32 / int64 for flags and counts, float32 / "
+             "float16 for values) and back after it",
+             "Or upgrade torch_npu (with the CANN it pairs): newer releases map bool, uint8, bfloat16 and float64 to HCCL types"),
+            evidence(link), (TORCH_NPU_HCCL_UTILS, TORCH_NPU_PG_HCCL), key=f"hccl-dtype:{dtype or 'torch_npu'}",
+            kind="hccl-dtype-unsupported",
         )

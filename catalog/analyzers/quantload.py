@@ -8,9 +8,11 @@ does not have raises ``KeyError: '<name>'``. On Ascend the layers are vllm-ascen
 checkpoint whose format vllm-ascend does not implement for that model or device (AWQ / GPTQ / FP8 checkpoints, or an
 msModelSlim W8A8 / W4A4 scheme this release or chip lacks) meets exactly this: its scale / offset tensors
 (``deq_scale``, ``weight_scale``, ``input_offset`` …) or its renamed weights have no parameter to go to.
-Read only where the paste shows both the Ascend stack and the quantization (a quantization tensor's name, or the
-failing line saying the checkpoint is quantized); without them a missing weight name is a checkpoint/architecture
-question (tied lm_head, another model's checkpoint), not this.
+Read only where the paste shows both the Ascend stack and the quantization (a quantization tensor's name, the
+failing line saying the checkpoint is quantized, or vLLM saying so of the model it loads: its engine banner's
+quantization=<method>, or a quantization format in the loaded model's name; the Ascend stack also by vLLM's
+"Platform plugin ascend is activated", which Facts.npu counts); without them a missing weight name is a
+checkpoint/architecture question (tied lm_head, another model's checkpoint), not this.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from . import Analyzer, Facts, Finding, evidence, raised
 VLLM_LOAD_WEIGHTS = "https://github.com/vllm-project/vllm/blob/v0.7.3/vllm/model_executor/models/llama.py"
 QUANT_CONFIG = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/quantization/quant_config.py"
 QUANT_DOC = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/user_guide/feature_guide/quantization.md"
+VLLM_BANNER = "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py"  # VllmConfig.__str__: quantization=…
+VLLM_LOAD_LINE = "https://github.com/vllm-project/vllm/blob/main/vllm/v1/worker/gpu_model_runner.py"  # "Starting to load model %s..."
 
 # A parameter path: dotted module names ending in a tensor name (a pasted title may go on after the quoted key).
 PARAM_KEY = lazy(r"^'((?:\w+\.)+(\w+))'(?:$|\W)")
@@ -42,6 +46,17 @@ ASCEND = lazy(r"(?i)vllm[-_]ascend|\bascend\b|\bnpu\b|昇腾")
 QUANT_DESCRIPTION = lazy(r"\bquant_description\[")
 
 
+def served_quantized(link: Link, facts: Facts) -> bool:
+    """vLLM says the model it serves is quantized: its engine banner's ``quantization=<method>`` (VllmConfig.__str__), or
+    a quantization format in the name of the model its banner or model runner ("Starting to load model %s...") names (a
+    Hub repo or directory called …-AWQ, …-GPTQ-Int4, …-FP8, …-w8a8, as quantized checkpoints are published)."""
+    if facts.settings is None:
+        return False
+    quantization, model = facts.settings.served(link.file)
+    name = model.rstrip("/\\").rsplit("/", 1)[-1].replace("_", "-") if model else ""  # qwen2_w8a8: "_" is a word character
+    return bool(quantization) or bool(name and QUANT_WORDS.search(name))
+
+
 class QuantizedWeights(Analyzer):
     id = "DRV-quant-load"
     title = "A quantized checkpoint's weights that the NPU model loader does not know"
@@ -60,6 +75,8 @@ class QuantizedWeights(Analyzer):
         described = bool(link.source and QUANT_DESCRIPTION.search(link.source))
         quant = (tensor in QUANT_TENSORS or bool(QUANT_WORDS.search(line)) or described
                  or any(QUANT_FRAME.search(f.path) for f in link.frames))
+        stated = not quant and served_quantized(link, facts)
+        quant = quant or stated
         ascend = (facts.npu or described or any("vllm_ascend" in f.path for f in link.frames)
                   or bool(ASCEND.search(line)))
         if not (quant and ascend):
@@ -88,6 +105,7 @@ class QuantizedWeights(Analyzer):
              "the installed release, quantization=\"ascend\"), or the unquantized bf16 / fp16 checkpoint",
              "If the format is listed for a newer vllm-ascend, upgrade vllm-ascend (with the vLLM it pins); AWQ / GPTQ / FP8 "
              "checkpoints made for GPUs are not loaded by the NPU layers of most releases"),
-            evidence(link), (VLLM_LOAD_WEIGHTS, QUANT_CONFIG, QUANT_DOC), key=f"quant-load:{tensor}",
+            evidence(link), (VLLM_LOAD_WEIGHTS, QUANT_CONFIG, QUANT_DOC, *((VLLM_BANNER, VLLM_LOAD_LINE) if stated else ())),
+            key=f"quant-load:{tensor}",
             family="compat", kind="quant-method-unsupported-on-npu",
         )
