@@ -135,3 +135,4 @@ def test_the_resolvers_words_without_an_errno_name_an_unresolvable_host(tmp_path
     # the resolver's words inside some other message do not make a lone sentence of it
     top, _ = _top(tmp_path, "INFO retrying: Name or service not known (attempt 1 of 5)\nstep:1 - loss:0.52\n")
     assert top is None or top.kind != "hostname-unresolvable" or top.fatal is False
+
