@@ -74,6 +74,9 @@ REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception)
 # https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".
 REPR_ALONE = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.+?)\2\)\s*$")
 # A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
+# A torch_npu check's message cut after the place it fired: "<function>:<source file>:<line>" and nothing else
+# (torch_npu prints the function and file ahead of the reason, the build's "compiler_depend.ts" for its own sources).
+NPU_CHECK_AT = lazy(r"^\w+:(?:[\w.\-]+/)*[\w.\-]+\.(?:cpp|cc|ts|h|hpp):\d+\s*$")
 QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
 # retrying 1 of 2"); at a quiet log level it was handled.
@@ -863,7 +866,8 @@ class Classifier:
 
     # ---- scanning ----------------------------------------------------------------------
     def _scan(self, block: bytes, name: str, base: int) -> int:
-        # A report copied as a JSON / repr string: its lines, one each; `unfolded` maps them back to the input's lines.
+        # A report copied as a JSON / repr string, or a traceback whose newlines were lost: its lines, one each;
+        # `unfolded` maps them back to the input's lines.
         block, unfolded = unfold_escaped_mapped(strip_escapes(block))
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
@@ -1120,6 +1124,12 @@ class Classifier:
             if continued:
                 stripped = text = f"{stripped.rstrip(': ')}: {' '.join(continued)}"[:MAX_EXCERPT]
                 exc = EXCEPTION.match(stripped)
+        elif exc is not None and NPU_CHECK_AT.match(exc.group(3) or "") and (rest := self._continued(block, end)):
+            # torch_npu's checks open their message with where they fired ("replay:build/CMakeFiles/torch_npu.dir/
+            # compiler_depend.ts:267", TORCH_CHECK / NPU_CHECK_ERROR) and go on with "NPU function error: <the call>, error
+            # code is N": a log that breaks the line after the location carries the call and the code on the lines below
+            stripped = text = f"{stripped.rstrip()} {' '.join(rest)}"[:MAX_EXCERPT]  # the lines stay lines of their own too
+            exc = EXCEPTION.match(stripped)
         elif exc is not None and (exc.group(3) or "")[-1:].isalnum() and (value := self._quoted_below(block, end)):
             # "TypeError: X() got an unexpected keyword argument" / "'max_seq_length'. Did you mean …": a paste wrapped by
             # hand before the quoted value Python's message ends with (Algorineko/AgenticArXiv-RL#11)

@@ -211,6 +211,7 @@ def registry() -> tuple[Analyzer, ...]:
         names.MissingImport,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
+        emitted.VllmNoPlatform,
         emitted.RayMechanisms,
         emitted.OwnCheck,
         emitted.CustomModelType,
@@ -230,7 +231,8 @@ def registry() -> tuple[Analyzer, ...]:
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
         cannrt.AclnnInnerErrorOnly,
-        cannrt.CaptureRefused,  # the runtime's words for a call refused under ACL graph capture, pasted without its code
+        cannrt.CaptureRefused,  # the runtime's words for a call refused under ACL graph capture, pasted without its code;
+                                # torch_npu's capture_begin assert that the stream is not capturing
         prose.NamedInWords,  # a lone sentence's words, when no analyzer above reads the sentence itself
         codes.ErrorCodes,
     ))

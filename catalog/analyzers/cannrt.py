@@ -185,16 +185,31 @@ class AclnnInnerErrorOnly(Analyzer):
 CAPTURE_REFUSED = lazy(r"Not allow to synchronize captured-stream|reason=\[stream is captured\]|the current capture mode does not support this operation")
 
 
+# torch_npu's NPUGraph::capture_begin (torch_npu/csrc/core/npu/NPUGraph.cpp) calls AclmdlRICaptureBegin, reads the stream's
+# capture status back with AclmdlRICaptureGetInfo and asserts it is ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE
+# (TORCH_INTERNAL_ASSERT, printed as "status == aclmdlRICaptureStatus::ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE INTERNAL ASSERT
+# FAILED at …"): the runtime accepted the capture begin but the stream is not capturing, so ACL graph capture (vLLM-Ascend's
+# default ACLGraph mode, torch.npu.graph) cannot work with this runtime and device.
+CAPTURE_NOT_ACTIVE = lazy(r"ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE INTERNAL ASSERT FAILED")
+NPU_GRAPH = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/core/npu/NPUGraph.cpp"
+GRAPH_MODE = "https://docs.vllm.ai/projects/ascend/en/v0.11.0/user_guide/feature_guide/graph_mode.html"
+
+
 class CaptureRefused(Analyzer):
-    """The runtime refused a synchronize or a blocking copy on a stream under ACL graph capture, pasted without its code."""
+    """The runtime refused a synchronize or a blocking copy on a stream under ACL graph capture, pasted without its code;
+    or torch_npu's capture begin found the stream not capturing (the capture never started)."""
 
     id = "DRV-rt-capture-refused"
-    title = "The CANN runtime refused a synchronize or copy on a stream being captured (ACL graph)"
+    title = "ACL graph capture failed: the runtime refused a synchronize or copy on a captured stream, or capture did not start"
     family = "operator"
     stops_run = "the captured forward issues the same synchronize on every capture; the run cannot finish start-up"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind not in REPORTING_KINDS or any(other.codes for other in chain.links):
+        if link.kind not in REPORTING_KINDS:
+            return None
+        if any(CAPTURE_NOT_ACTIVE.search(t) for t in _texts(chain)):
+            return _capture_not_active(link)
+        if any(other.codes for other in chain.links):
             return None  # with a code, DRV-code reads these words as the code's class
         found = next((m for t in _texts(chain) if (m := CAPTURE_REFUSED.search(t))), None)
         if found is None:
@@ -213,3 +228,21 @@ class CaptureRefused(Analyzer):
             evidence(link), (RT_API_ERROR, RT_ERROR_REASON), key=f"capture:{found.group(0)[:20]}", family="operator",
             kind="aclgraph-capture-failed",
         )
+
+
+def _capture_not_active(link: Link) -> Finding:
+    """torch_npu's capture begin found the stream not capturing after the runtime accepted aclmdlRICaptureBegin."""
+    return Finding(
+        "ACL graph capture did not start on this NPU stream (torch_npu capture_begin: status not ACTIVE)",
+        ("torch_npu's NPUGraph.capture_begin asked the CANN runtime to begin capturing the stream into an ACL graph "
+         "(aclmdlRICaptureBegin), then read the capture status back and found it not ACTIVE: the runtime returned "
+         "success but is not capturing. ACL graph capture (vLLM-Ascend's default ACLGraph mode, torch.npu.graph) does "
+         "not work with the installed CANN runtime / driver on this device, so the first graph capture at start-up "
+         "fails; the model itself is not at fault."),
+        ("Run eager to confirm and to get going: vLLM / vLLM-Ascend --enforce-eager (enforce_eager=True), or drop "
+         "torch.npu.graph capture from the script",
+         "Check that the CANN toolkit and the NPU driver are releases the vLLM-Ascend / torch_npu in use documents for "
+         "this chip with graph mode; upgrade the pair, or keep the chip in eager mode where graph mode is not offered"),
+        evidence(link), (NPU_GRAPH, GRAPH_MODE), key="capture-not-active", family="operator",
+        kind="aclgraph-capture-failed",
+    )

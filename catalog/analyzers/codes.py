@@ -90,6 +90,8 @@ def registry_kind(code: str) -> str:
 
 # ACL's context-null code: the calling thread never selected a device (aclrtSetDevice / torch.npu.set_device).
 KINDS.update({"107002": "npu-device-not-set"})
+# torch_npu's NPUGraph calls of the ACL graph API as NPU_CHECK_ERROR prints them (CONTEXT_KINDS below).
+NPU_GRAPH_CALL = lazy(r"\bAclmdlRI(?:ExecuteAsync|CaptureBegin|CaptureEnd)\(")
 # What the lines around a code say narrows its class: (codes it refines — "hccl:" for every HcclResult — or
 # None for any, the words, the class).
 CONTEXT_KINDS = (
@@ -118,6 +120,12 @@ CONTEXT_KINDS = (
     # A synchronize or copy issued on a stream that ACL graph capture holds: whatever code the engine reports
     # first (507014, 507000 …), the runtime's own words say capture refused it.
     (None, lazy(r"captured-stream|\[stream is captured\]|capture mode does not support"), "aclgraph-capture-failed"),
+    # torch_npu's NPUGraph (torch_npu/csrc/core/npu/NPUGraph.cpp) runs the ACL graph API under NPU_CHECK_ERROR, which prints
+    # the failed call: replay() "AclmdlRIExecuteAsync(model_ri_, …)", capture_begin "AclmdlRICaptureBegin(…)", capture_end
+    # "AclmdlRICaptureEnd(…)". Under a catch-all code (507000 model execute error, 500000, 507011, the runtime's Inner Error)
+    # the failed call is the class: the captured ACL graph failed to begin, end or replay. A code with a cause of its own
+    # (an AI Core exception, a memory fault inside the replayed graph) keeps its class.
+    (("507000", "500000", "507011", "EE9999"), NPU_GRAPH_CALL, "aclgraph-capture-failed"),
     # The runtime's task timeout (107020) under a device synchronize: a collective waiting for a peer when HCCL's
     # Notify wait or an HCCL task timed out too, else the synchronize itself ran past the device timeout
     # (https://github.com/Ascend/pytorch/issues/72: raise the device sync timeout or find the rank that did not finish).
@@ -293,7 +301,13 @@ class ErrorCodes(Analyzer):
                 or f"code-{best.code}")
         title = f"{best.code} {best.name if best.name != best.code else ''}: {best.meaning}".replace("  ", " ")
         if kind in CONTEXT_TITLES:
-            title = f"{CONTEXT_TITLES[kind]} ({title})"
+            graph_call = kind == "aclgraph-capture-failed" and (call := NPU_GRAPH_CALL.search(
+                "\n".join(t for other in chain.links for t in (other.text, other.message, *other.detail))))
+            title = (f"The ACL graph (NPU graph mode) failed in torch_npu's {call.group(0).rstrip('(')} ({title})" if graph_call
+                     else f"{CONTEXT_TITLES[kind]} ({title})")
+            if graph_call:
+                fix.insert(0, "Run eager to confirm and to get going (vLLM / vLLM-Ascend: --enforce-eager, enforce_eager=True; "
+                              "verl: actor_rollout_ref.rollout.enforce_eager=True): the captured graph, not the model, failed")
         return Finding(
             title[:160],
             cause, tuple(fix), evidence(link), sources, key=best.code, family=family, kind=kind,

@@ -96,6 +96,49 @@ class VllmV1Unsupported(Analyzer):
         )
 
 
+# vLLM's Platform base class (vllm/platforms/interface.py) raises a bare NotImplementedError from the device methods every
+# real platform overrides (get_device_name, get_device_uuid, get_device_total_memory, is_async_output_supported,
+# get_current_memory_usage, get_punica_wrapper). UnspecifiedPlatform, what vLLM runs on when it detects no platform and no
+# platform plugin activates ("No platform detected, vLLM is running on UnspecifiedPlatform"), overrides none of them: the
+# first of those calls raises from interface.py itself.
+VLLM_PLATFORM_BASE = "https://github.com/vllm-project/vllm/blob/v0.8.5/vllm/platforms/interface.py"
+VLLM_PLATFORM_PICK = "https://github.com/vllm-project/vllm/blob/v0.8.5/vllm/platforms/__init__.py"
+NO_PLATFORM_FIX = (
+    "On Ascend: install the vllm-ascend release that matches the installed vllm in the Python that runs it, source the CANN "
+    "(and NNAL) set_env.sh first, and check python -c 'import vllm_ascend, torch_npu; print(torch_npu.npu.is_available())'",
+    "Rerun with VLLM_LOGGING_LEVEL=DEBUG: vLLM then logs why each platform and plugin was rejected; fix the first import "
+    "error it shows (on GPU hosts: the NVIDIA driver / container runtime that exposes the GPUs)",
+)
+
+
+class VllmNoPlatform(Analyzer):
+    """A device method of vLLM's Platform base class was reached: vLLM is running with no platform (UnspecifiedPlatform)."""
+
+    id = "DRV-vllm-no-platform"
+    title = "vLLM runs with no platform: a device method of its Platform base class was called"
+    family = "cann-env"
+    stops_run = "the engine cannot configure a device it does not have; every start fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "NotImplementedError" or not link.frames:
+            return None
+        last = link.frames[-1]
+        if not last.path.replace("\\", "/").endswith("vllm/platforms/interface.py"):
+            return None
+        method = last.func or "a device method"
+        return Finding(
+            f"vLLM found no platform to run on: {method} is not implemented (UnspecifiedPlatform)",
+            (f"NotImplementedError raised in vLLM's Platform base class (vllm/platforms/interface.py, {method}): every real "
+             "platform (CUDA, ROCm, CPU, an out-of-tree plugin such as vllm-ascend's NPUPlatform) overrides this method, the "
+             "UnspecifiedPlatform vLLM falls back to when it detects no platform does not. vLLM logs 'No platform detected, "
+             "vLLM is running on UnspecifiedPlatform' at import when no accelerator it knows was visible (no CUDA driver, "
+             "libcuda.so not loadable) and no platform plugin activated (vllm-ascend not installed in this Python, or its "
+             "import failed because torch_npu / CANN could not load). The model and the arguments are not at fault."),
+            NO_PLATFORM_FIX, evidence(link), (VLLM_PLATFORM_BASE, VLLM_PLATFORM_PICK), key=f"vllm-no-platform:{method}",
+            family="cann-env", kind="vllm-device-unavailable",
+        )
+
+
 class NpuStreamNoDevice(Analyzer):
     """torch_npu looked up a stream on device -1: no NPU was made current in that thread or process."""
 

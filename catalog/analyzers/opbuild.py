@@ -26,6 +26,13 @@ from ...lazyre import lazy
 NOT_IN_OPAPI = lazy(r"\b(aclnn\w+?) or \1GetWorkspaceSize not in (lib\w+\.so)")
 COMPILE = lazy(r"Failed to compile Op \[([^\]]*?),?\]|Compile op\[([^\]]*?),?\] failed")
 MISSING_HEADER = lazy(r"fatal error: '([^']+)' file not found")
+# TIK / TBE raise their own compile-time checks as RuntimeError(dict) (tbe/tik/tik_lib/tik_check_util.py print_error_msg,
+# TBE's dsl checks): "{'errCode': 'EA0000', 'message': 'src tensor overflow, …'}", the code one of CANN's registered
+# compile errors (EA0000 Inner_Error_Compile_Fail "Compile operator failed", EBxxxx "TBE Pass Compiler Errors" —
+# hicann/runtime error_code.json). The operator's implementation file is named under it ("File path: …/tbe/impl/x.py").
+TIK_ERROR = lazy(r"\{'errCode': '(E[AB]\d{4})', 'message': '([^']{0,200})")
+TBE_IMPL = lazy(r"/op_impl/\w+/tbe/impl/(?:dynamic/)?(\w+)\.py")
+CANN_ERROR_CODES = "https://github.com/hicann/runtime/blob/681ef7610df13c8128982901142a2c869ddbb53e/src/dfx/error_manager/error_code.json"
 TOOLKIT = lazy(r"/(?:ascend-toolkit|cann)[-/]([\d]+\.\d+\.[\w.]+?)/(?:opp|python|lib64)\b", re.I)
 # CANN's own Python packages (pyACL is the module acl, under the toolkit's python/site-packages that set_env.sh puts on
 # PYTHONPATH) and the pip packages they need (CANN's installation guide lists them).
@@ -189,9 +196,14 @@ class OpCompile(Analyzer):
             return None
         texts = [t for other in chain.links for t in (other.message, other.text, *other.detail)]
         m = next((m for t in _texts(link, chain) if (m := COMPILE.search(t))), None)
-        if m is None:
+        tik = None if m is not None else next((k for t in _texts(link, chain) if (k := TIK_ERROR.search(t))), None)
+        if m is None and tik is None:
             return None
-        op = (m.group(1) or m.group(2) or "").strip(", ")
+        if m is not None:
+            op = (m.group(1) or m.group(2) or "").strip(", ")
+        else:
+            impl = next((i for t in (*texts, *(str(f) for f in link.frames)) if (i := TBE_IMPL.search(t))), None)
+            op = f"{impl.group(1)} (TBE implementation)" if impl else ""
         header = next((h for t in texts if (h := MISSING_HEADER.search(t))), None)
         toolkit = next((k.group(1) for t in texts if (k := TOOLKIT.search(t))), "")
         on = f" (CANN {toolkit})" if toolkit else ""
@@ -200,6 +212,17 @@ class OpCompile(Analyzer):
                       "was not installed or was removed) or the toolkit's environment is not loaded, so the compiler runs without its headers.")
             fix = ("Source the toolkit's set_env.sh in the process that runs the model (ASCEND_HOME_PATH, the compiler's include paths)",
                    f"Reinstall the CANN toolkit{on} completely (toolkit and ops/kernels of one version) if the header is missing on disk: find / -name '{header.group(1)}' 2>/dev/null")
+        elif tik is not None:
+            reason = (f"CANN's TBE / TIK compiler stopped building {op or 'the operator'}{on} with its own check, "
+                      f"{tik.group(1)}: {tik.group(2).strip()} — one of CANN's registered operator compile errors (EA0000 "
+                      "'Compile operator failed', EBxxxx 'TBE Pass Compiler Errors'). The built-in operator's implementation "
+                      "cannot be compiled for the shapes and dtypes of this call in this CANN release (a kernel bug for that "
+                      "shape, or a shape the operator does not support).")
+            fix = ("Note the operator, the input shapes and dtypes of the call (the model code above the error) and try the "
+                   "newest CANN release of the same line, whose operator package may fix it; report it to the CANN ops with the shapes",
+                   "Work around it in the caller: give the operator other shapes (pad or reshape, a contiguous tensor, another "
+                   "slice form) or run that step another way (eager vs graph mode, a different kernel path)",
+                   "Clear the operator compile cache (kernel_meta / ~/atc_data) after changing CANN")
         else:
             reason = (f"CANN's TBE compiler failed to build {op or 'the operator'}{on} for the shapes and dtypes of this call; the "
                       "compiler's message under the error (errormsg/stack) says why — an unsupported shape or dtype, a pre-release "
@@ -209,7 +232,8 @@ class OpCompile(Analyzer):
                    "Clear the operator compile cache (kernel_meta / ~/atc_data) after changing CANN")
         return Finding(
             f"CANN failed to compile operator {op or '(unnamed)'}"[:160], f"{reason}", fix, evidence(link),
-            (CANN_ERRORS,), key=f"compile:{op}:{bool(header)}", family="operator", kind="op-compile-failed",
+            (CANN_ERRORS, CANN_ERROR_CODES) if tik else (CANN_ERRORS,), key=f"compile:{op}:{bool(header)}", family="operator",
+            kind="op-compile-failed",
         )
 
 

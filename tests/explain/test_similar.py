@@ -120,10 +120,10 @@ BARE_TYPE = (
     "    self.model_config.verify_async_output_proc(self.parallel_config,\n"
     '  File "/opt/venv/lib/python3.11/site-packages/vllm/config.py", line 702, in verify_async_output_proc\n'
     "    if not current_platform.is_async_output_supported(self.enforce_eager):\n"
-    '  File "/opt/venv/lib/python3.11/site-packages/vllm/platforms/interface.py", line 211, in is_async_output_supported\n'
-    "    raise NotImplementedError\n"
     "NotImplementedError\n"
 )
+# (Cut before the frame in vllm/platforms/interface.py: with it DRV-vllm-no-platform reads the failure itself, and no
+# resemblance is asked for; test_generalise_k34op checks that reading.)
 
 # transformers without the model type (LlamaFactory#9178 / Qwen3#434) with another model type, paths and line numbers.
 UNKNOWN_MODEL_TYPE = (
