@@ -73,10 +73,10 @@ REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception)
 # "%r" write (BaseException.__repr__, CPython Objects/exceptions.c: the class name and the repr of its one argument,
 # https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".
 REPR_ALONE = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.+?)\2\)\s*$")
-# A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
 # A torch_npu check's message cut after the place it fired: "<function>:<source file>:<line>" and nothing else
 # (torch_npu prints the function and file ahead of the reason, the build's "compiler_depend.ts" for its own sources).
 NPU_CHECK_AT = lazy(r"^\w+:(?:[\w.\-]+/)*[\w.\-]+\.(?:cpp|cc|ts|h|hpp):\d+\s*$")
+# A quoted name opening a line: the value a hand-wrapped exception message ends with ("'max_seq_length'. Did you mean …").
 QUOTED_VALUE = lazy(r"^'[^'\s]{1,120}'(?:$|[.,;:)?!\s])")
 # The same inside a tuple, with the retry's words after it (vLLM: "Error retrieving safetensors: (MaxRetryError(\"…\"), …),
 # retrying 1 of 2"); at a quiet log level it was handled.
