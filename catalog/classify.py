@@ -33,7 +33,8 @@ from .codes import described as described_codes
 from .codes import extract as _extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
-from .normalize import UnfoldedLines, strip_escapes, strip_escapes_text, strip_prefixes, unfold_escaped_mapped
+from .normalize import (UnfoldedLines, strip_escapes, strip_escapes_text, strip_prefixes,
+                        unfold_one_line_reports_mapped)
 from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
 from .run_settings import GUARD as SETTINGS_LINE
 from .run_settings import PREFILTER as SETTINGS_PREFILTER
@@ -868,7 +869,7 @@ class Classifier:
     def _scan(self, block: bytes, name: str, base: int) -> int:
         # A report copied as a JSON / repr string, or a traceback whose newlines were lost: its lines, one each;
         # `unfolded` maps them back to the input's lines.
-        block, unfolded = unfold_escaped_mapped(strip_escapes(block))
+        block, unfolded = unfold_one_line_reports_mapped(strip_escapes(block))
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base

@@ -145,9 +145,9 @@ STRING_CLOSE = re.compile(rb"[\"']\s*[}\])]*,?\s*$")
 MIN_ESCAPED = 2
 
 
-def unfold_escaped(block: bytes) -> bytes:
-    """``block`` with each line that carries an escaped log written out as its lines (see unfold_escaped_mapped)."""
-    return unfold_escaped_mapped(block)[0]
+def unfold_one_line_reports(block: bytes) -> bytes:
+    """``block`` with each line that carries a whole report written out as its lines (unfold_one_line_reports_mapped)."""
+    return unfold_one_line_reports_mapped(block)[0]
 
 
 class UnfoldedLines:
@@ -175,7 +175,7 @@ class UnfoldedLines:
         return index - shift
 
 
-def unfold_escaped_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
+def unfold_one_line_reports_mapped(block: bytes) -> tuple[bytes, UnfoldedLines | None]:
     """``block`` with each line that carries a whole report on one line written out as its lines.
 
     Two kinds of line: a string with MIN_ESCAPED escaped newlines at least (``\\n``; the quotes the string escaped,

@@ -22,12 +22,12 @@ from ...lazyre import lazy
 EXTRA_DATA = lazy(r"^Extra data: line (\d+) column 1(?: - line \d+ column \d+)? \(char \d+")
 RATE_LIMITED = lazy(r"\b429 Client Error: Too Many Requests\b")
 HUB = lazy(r"huggingface|hf-mirror|HfHub|/api/(?:models|datasets)/|/resolve/", re.I)
-EAI = lazy(r"\[Errno (-2|-3|-5|8)\] (Name or service not known|Temporary failure in name resolution|No address associated with hostname|"
-           r"nodename nor servname provided, or not known)")
-# The same texts pasted without the errno (a lone sentence: "Name or service not known"; ssh's / ping's "x: Name or
-# service not known"): glibc's gai_strerror strings, which only a failed name lookup prints.
-GAI_TEXT = lazy(r"()(Name or service not known|Temporary failure in name resolution|No address associated with hostname|"
-                r"nodename nor servname provided, or not known)")
+# glibc's gai_strerror texts (and macOS's for EAI_NONAME), which only a failed name lookup prints.
+GAI_STRINGS = (r"(Name or service not known|Temporary failure in name resolution|No address associated with hostname|"
+               r"nodename nor servname provided, or not known)")
+EAI = lazy(r"\[Errno (?:-2|-3|-5|8)\] " + GAI_STRINGS)
+# The same texts pasted without the errno, as a lone sentence ("Name or service not known").
+GAI_TEXT = lazy(GAI_STRINGS)
 
 JSON_SRC = "https://github.com/python/cpython/blob/main/Lib/json/decoder.py"
 HUB_HTTP_SRC = "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_http.py"
@@ -91,7 +91,7 @@ class HostUnresolvable(Analyzer):
         if m is None:
             return None
         return Finding(
-            f"getaddrinfo could not resolve a host name ({m.group(2)})",
+            f"getaddrinfo could not resolve a host name ({m.group(1)})",
             f"{link.type}: {link.message[:200]}. A host name (often this machine's own hostname, looked up to find the local "
             "IP for the distributed init, or a peer node's name) is not in /etc/hosts and DNS does not know it.",
             ("Add the name to /etc/hosts on every node (127.0.1.1 or the node's IP next to `hostname`), or fix DNS",

@@ -176,11 +176,11 @@ def test_another_error_dict_is_not():
 # A traceback whose newlines were lost (a web page, a forum post, a collector that joins a record's lines) is read as the
 # lines Python printed: its frames, the exception ending the last frame's source line, the chain markers.
 def test_a_flattened_traceback_is_read_as_its_lines():
-    from ascendrl.catalog.normalize import unfold_escaped_mapped
+    from ascendrl.catalog.normalize import unfold_one_line_reports_mapped
 
     line = (b'Error in atexit._run_exitfuncs: Traceback (most recent call last): File "/x/torch/__init__.py", line 429, in '
             b'_npu_shutdown torch._C._npu_shutdown() RuntimeError\n')
-    block, unfolded = unfold_escaped_mapped(b"before\n" + line + b"after\n")
+    block, unfolded = unfold_one_line_reports_mapped(b"before\n" + line + b"after\n")
     assert block.decode().splitlines() == [
         "before", "Error in atexit._run_exitfuncs:", "Traceback (most recent call last):",
         '  File "/x/torch/__init__.py", line 429, in _npu_shutdown', "    torch._C._npu_shutdown()", "RuntimeError", "after"]
@@ -197,15 +197,15 @@ def test_the_flattened_exception_and_its_cause_are_the_chain():
 
 
 def test_a_raise_statement_in_the_source_line_is_not_the_exception():
-    from ascendrl.catalog.normalize import unfold_escaped_mapped
+    from ascendrl.catalog.normalize import unfold_one_line_reports_mapped
 
     line = (b'Traceback (most recent call last): File "/a.py", line 3, in f raise ValueError(x) ValueError: bad value\n')
-    lines = unfold_escaped_mapped(line)[0].decode().splitlines()
+    lines = unfold_one_line_reports_mapped(line)[0].decode().splitlines()
     assert lines[-2:] == ["    raise ValueError(x)", "ValueError: bad value"]
 
 
 def test_a_traceback_printed_on_its_lines_is_left_as_it_is():
-    from ascendrl.catalog.normalize import unfold_escaped_mapped
+    from ascendrl.catalog.normalize import unfold_one_line_reports_mapped
 
     block = b'Traceback (most recent call last):\n  File "/a.py", line 3, in f\n    g()\nValueError: bad value\n'
-    assert unfold_escaped_mapped(block) == (block, None)
+    assert unfold_one_line_reports_mapped(block) == (block, None)

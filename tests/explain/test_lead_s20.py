@@ -1,6 +1,6 @@
 """Session 20 (lead): a report unfolded from an escaped string keeps the input's line numbers.
 
-A JSON / repr string is written out as its lines before it is read (normalize.unfold_escaped_mapped). The evidence
+A JSON / repr string is written out as its lines before it is read (normalize.unfold_one_line_reports_mapped). The evidence
 ``file:line`` must still point at the input: a finding inside the string at the string's one line, and a finding on a
 later line at that line's own number, not pushed down by the lines the string was written out as.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascendrl.catalog import explain_paths, load_catalog
-from ascendrl.catalog.normalize import unfold_escaped_mapped
+from ascendrl.catalog.normalize import unfold_one_line_reports_mapped
 
 HERE = Path(__file__).parent
 CATALOG = load_catalog(user_dir=HERE / "no-user-catalog")
@@ -38,7 +38,7 @@ def test_findings_keep_the_inputs_line_numbers_around_an_unfolded_string(tmp_pat
 
 def test_the_line_map_sends_each_written_out_line_back_to_its_input_line():
     block = b"a\n'x\\ny\\nz'\nb\n'p\\nq\\nr\\ns'\nc\n"
-    out, unfolded = unfold_escaped_mapped(block)
+    out, unfolded = unfold_one_line_reports_mapped(block)
     assert out == b"a\nx\ny\nz\nb\np\nq\nr\ns\nc\n"
     assert unfolded is not None and unfolded.added == 5
     assert [unfolded.original(i) for i in range(out.count(b"\n"))] == [0, 1, 1, 1, 2, 3, 3, 3, 3, 4]
@@ -46,5 +46,5 @@ def test_the_line_map_sends_each_written_out_line_back_to_its_input_line():
 
 def test_a_block_with_nothing_escaped_has_no_map():
     block = b"plain line\nanother \\n once\n"
-    out, unfolded = unfold_escaped_mapped(block)
+    out, unfolded = unfold_one_line_reports_mapped(block)
     assert out is block and unfolded is None

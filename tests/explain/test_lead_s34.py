@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascendrl.catalog import explain_paths, load_catalog, similar
-from ascendrl.catalog.normalize import unfold_escaped_mapped
+from ascendrl.catalog.normalize import unfold_one_line_reports_mapped
 
 HERE = Path(__file__).parent
 DEV = HERE / "realworld" / "dev"
@@ -28,7 +28,7 @@ FLAT_IMPORT = (
 
 
 def _lines(text: str) -> list[str]:
-    out, _ = unfold_escaped_mapped(text.encode())
+    out, _ = unfold_one_line_reports_mapped(text.encode())
     return out.decode().split("\n")
 
 
@@ -74,17 +74,17 @@ def test_real_flattened_pastes_keep_their_cause_and_line():
     result = explain_paths(CATALOG, [DEV / "hf-space-mattricesound-RemFx.log"])
     top = result.diagnoses[0]
     assert top.excerpt.startswith("RuntimeError: Numpy is not available") and top.line == 6, result.diagnoses
-    out, unfolded = unfold_escaped_mapped((DEV / "mmcv-3203.log").read_bytes())
+    out, unfolded = unfold_one_line_reports_mapped((DEV / "mmcv-3203.log").read_bytes())
     assert unfolded is not None and b"\n    return tensor.normal_(0, std)\nRuntimeError: Run:" in out
 
 
 def test_ordinary_tracebacks_and_a_lone_frame_are_left_alone():
     ordinary = (b'Traceback (most recent call last):\n  File "/srv/a.py", line 3, in f\n    g()\n'
                 b"RuntimeError: boom\n")
-    out, unfolded = unfold_escaped_mapped(ordinary)
+    out, unfolded = unfold_one_line_reports_mapped(ordinary)
     assert out is ordinary and unfolded is None
     lone = b'see File "/srv/a.py", line 3, in f where g() is called\n'  # one frame, no header: not a traceback
-    assert unfold_escaped_mapped(lone)[0] is lone
+    assert unfold_one_line_reports_mapped(lone)[0] is lone
 
 
 def test_a_bare_exception_type_resembles_nothing():

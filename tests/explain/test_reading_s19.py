@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ascendrl.catalog import explain_paths, load_catalog
-from ascendrl.catalog.normalize import unfold_escaped
+from ascendrl.catalog.normalize import unfold_one_line_reports
 
 HERE = Path(__file__).parent
 CATALOG = load_catalog(user_dir=HERE / "no-user-catalog")
@@ -48,7 +48,7 @@ def test_a_traceback_in_a_python_repr_is_read(tmp_path):
 
 
 def test_the_unfolded_lines_lose_the_strings_quotes_and_escapes():
-    out = unfold_escaped(b'{"detail":"first line\\nKeyError: \\"model.layers.0\\"\\n"}\n')
+    out = unfold_one_line_reports(b'{"detail":"first line\\nKeyError: \\"model.layers.0\\"\\n"}\n')
     assert out == b'first line\nKeyError: "model.layers.0"\n'
 
 
@@ -60,7 +60,7 @@ def test_lines_with_one_escaped_newline_a_windows_path_or_a_quoted_repr_stay_as_
     quoted = (b"While copying the parameter named \"w\", an exception occurred : ('get_p2p_access:NPUPeerToPeerAccess.cpp:80 "
               b"NPU error, error code is 107000\\n[Error]: Parameter verification failed.\\n',).\n")
     for block in (docker, windows, plain, quoted):
-        assert unfold_escaped(block) is block or unfold_escaped(block) == block
+        assert unfold_one_line_reports(block) is block or unfold_one_line_reports(block) == block
 
 
 def test_a_harmless_json_string_with_escaped_newlines_is_no_failure(tmp_path):
