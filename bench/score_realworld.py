@@ -37,7 +37,7 @@ import io
 import json
 import re
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -272,8 +272,22 @@ def summary(verdicts: list[Verdict]) -> dict[str, Any]:
     return out
 
 
-def render(verdicts: list[Verdict], splits: tuple[str, ...] = SPLITS) -> str:
-    """The table per split and family, then the misses; ``splits`` limits both (``--dev-only``: no held-out line at all)."""
+def answer_kind(top: str | None) -> str:
+    """What kind of answer a verdict's top is: none, unknown, entry (ARL-), derived (DRV-) or similar (SIM-)."""
+    if top is None:
+        return "none"
+    if top.startswith("unknown:"):
+        return "unknown"
+    return {"ARL": "entry", "DRV": "derived", "SIM": "similar"}.get(top.split("-", 1)[0], "other")
+
+
+def render(verdicts: list[Verdict], splits: tuple[str, ...] = SPLITS, heldout_misses: bool = False) -> str:
+    """The table per split and family, then the misses; ``splits`` limits both (``--dev-only``: no held-out line at all).
+
+    Held-out misses are counted by kind of answer, not listed, unless ``heldout_misses``: a list of held-out names,
+    labels and answers read by someone who then writes knowledge is a leak of the held-out set (realworld/README,
+    "Slips", 2026-12-04 fourth stop).
+    """
     table = summary(verdicts)
     lines = []
     for split in splits:
@@ -287,9 +301,13 @@ def render(verdicts: list[Verdict], splits: tuple[str, ...] = SPLITS) -> str:
         if "uncited" in s:
             ok_u, n_u = s["uncited"]
             lines.append(f"  threads no entry or case cites: {ok_u}/{n_u} ({ok_u / n_u:.1%})" if n_u else "")
+        if split == "heldout" and not heldout_misses:
+            kinds = Counter(answer_kind(v.top) for v in verdicts if v.log.split == split and not v.correct)
+            lines.append("  misses by answer: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+                         + " (listed with --heldout-misses)")
     lines.append("misses:")
     for v in verdicts:
-        if not v.correct and v.log.split in splits:
+        if not v.correct and v.log.split in splits and (v.log.split != "heldout" or heldout_misses):
             lines.append(f"  {v.log.split}/{v.log.path.name}: expected {'|'.join(v.log.expected)}, got {v.top}")
     return "\n".join(lines)
 
@@ -304,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="score only the logs FILE names, one 'dev/x.log' or 'heldout/x.log' per line (a round)")
     parser.add_argument("--dev-only", action="store_true",
                         help="print the development split only: no held-out figure, family line or miss (for people writing knowledge)")
+    parser.add_argument("--heldout-misses", action="store_true",
+                        help="also list the held-out misses by name, label and answer (never before writing knowledge)")
+    parser.add_argument("--without", metavar="FILE",
+                        help="leave out the logs FILE names ('heldout/x.log' per line): logs whose verdicts someone has seen")
     parser.add_argument("--fresh", action="store_true",
                         help="with --only: score the round as unseen, its dev logs left out of the similar index too")
     args = parser.parse_args(argv)
@@ -335,7 +357,11 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = score(unseen=unseen)
     if args.only:
         verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" in names]
-    print(render(verdicts, ("dev",) if args.dev_only else SPLITS))
+    if args.without:
+        seen = {line.strip() for line in Path(args.without).read_text(encoding="utf-8").splitlines()
+                if line.strip() and not line.startswith("#")}
+        verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" not in seen]
+    print(render(verdicts, ("dev",) if args.dev_only else SPLITS, heldout_misses=args.heldout_misses))
     if args.json:
         table = summary(verdicts)
         table = {k: v for k, v in table.items() if k == "dev"} if args.dev_only else table

@@ -152,6 +152,11 @@ def test_leave_thread_out_takes_out_the_entries_a_thread_gave(scorer, catalog, v
     assert table["dev"]["accuracy"] < scorer.summary(verdicts)["dev"]["accuracy"]
 
 
+def test_answer_kinds_name_each_form_of_top(scorer):
+    kinds = [scorer.answer_kind(t) for t in (None, "unknown: RuntimeError", "ARL-E204", "DRV-code", "SIM-npu-oom")]
+    assert kinds == ["none", "unknown", "entry", "derived", "similar"]
+
+
 def test_dev_only_render_prints_nothing_of_the_held_out_split(scorer):
     """People writing knowledge read the scorer through --dev-only: no held-out total, family line or miss reaches them
     (`grep -v heldout/` let the held-out summary block through)."""
@@ -161,7 +166,9 @@ def test_dev_only_render_prints_nothing_of_the_held_out_split(scorer):
 
     verdicts = [verdict("dev", "a", True), verdict("dev", "b", False), verdict("heldout", "c", False), verdict("heldout", "d", True)]
     full = scorer.render(verdicts)
-    assert "heldout: 1/2" in full and "heldout/c.log" in full
+    assert "heldout: 1/2" in full and "heldout/c.log" not in full and "misses by answer: none 1" in full
+    listed = scorer.render(verdicts, heldout_misses=True)
+    assert "heldout/c.log" in listed and "misses by answer" not in listed
     dev_only = scorer.render(verdicts, ("dev",))
     assert "dev: 1/2" in dev_only and "dev/b.log" in dev_only
     assert "heldout" not in dev_only and "memory" in dev_only and dev_only.count("memory") == 1
