@@ -58,8 +58,11 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
     elif not ds and explanation.unknown is None:
         out.append("No known failure and no unexplained fatal error found.")
     elif ds and ds[0].basis == "similar":
-        out.append(f"Likely (resembles a known failure, similarity {getattr(ds[0], 'similarity', 0.0):.2f})"
-                   " — a resemblance, not a signature match")
+        from ascendrl.catalog.similar import THRESHOLD  # only a resemblance needs it
+
+        similarity = getattr(ds[0], "similarity", 0.0)
+        out.append(f"{'Likely' if similarity >= THRESHOLD else 'Possibly'} (resembles a known failure, similarity "
+                   f"{similarity:.2f}) — a resemblance, not a signature match")
         out += _full(ds[0])
     elif ds and (ds[0].fatal or explanation.unknown is None):
         out.append("Root cause" if ds[0].fatal else "Findings (nothing fatal)")
@@ -103,7 +106,7 @@ def print_rich(explanation: Explanation, console: Console, *, full: bool = False
         style = ""
         if line.startswith(("Root cause", "Not in the catalog")):
             style = "bold red"
-        elif line.startswith("Likely"):
+        elif line.startswith(("Likely", "Possibly")):
             style = "bold magenta"
         elif line.startswith(("Nothing could be read", "Skipped")):
             style = "bold yellow"

@@ -241,6 +241,43 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 
     return out
 
 
+def curve_leave_thread_out(root: Path = ROOT, catalog=None,
+                           thresholds=(0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8)) -> list[dict[str, Any]]:
+    """Dev only, leave-thread-out (as a held-out log is seen): the fallback's answers by threshold and by what it would
+    replace: ``unexplained`` (no diagnosis at all, only the unexplained error) or ``under-a-diagnosis`` (a wrapper, a
+    non-fatal finding or a bare code on top). ``gain`` is right answers minus the right answers they replace."""
+    catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
+    labels = load_labels(root)
+    cites = entries_citing(catalog)
+    index = load_index()
+    rows = []  # (group, similarity, right with the fallback, right without)
+    for log in load_logs(root):
+        if log.split != "dev":
+            continue
+        drop = frozenset(cites.get(log.source, ()))
+        kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in drop))
+        classifier = Classifier(kept)
+        plain = explain(log, classifier)
+        if not eligible(plain):
+            continue
+        found = index.nearest(templates(plain.error_lines()), (log.source,))
+        answer = with_similar(plain, kept, exclude_sources=(log.source,), threshold=0.0, index=index)
+        if found is None or answer is plain:
+            continue
+        group = "unexplained" if not plain.diagnoses else "under-a-diagnosis"
+        rows.append((group, found[1], judge(log, classifier, labels, answer).correct,
+                     judge(log, classifier, labels, plain).correct))
+    out = []
+    for group in ("unexplained", "under-a-diagnosis"):
+        for t in thresholds:
+            answered = [r for r in rows if r[0] == group and r[1] >= t]
+            right = sum(r[2] for r in answered)
+            out.append({"group": group, "threshold": t, "answered": len(answered), "right": right,
+                        "precision": round(right / len(answered), 3) if answered else None,
+                        "gain": right - sum(r[3] for r in answered)})
+    return out
+
+
 def summary(verdicts: list[Verdict]) -> dict[str, Any]:
     """{split: {"correct", "total", "accuracy", "families": {family: [correct, total]}}}"""
     out: dict[str, Any] = {}
@@ -331,6 +368,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.fresh and not args.only:
         parser.error("--fresh needs --only")
+    if args.curve and args.leave_thread_out:
+        for row in curve_leave_thread_out():
+            print("  ".join(f"{k}={v}" for k, v in row.items()))
+        return 0
     if args.leave_thread_out:
         verdicts = score_leave_thread_out()
         dev = summary(verdicts)["dev"]

@@ -34,6 +34,13 @@ DATA_FILE = Path(__file__).with_name("data") / "similar_index.json"
 # Chosen by leave-one-out cross-validation on the development logs (README, explain section):
 # below it a neighbour is as often wrong as right.
 THRESHOLD = 0.75  # the dev leave-one-out peak among points right more often than wrong: 773/940 (22 of 40 right) with round 17, against 771 at 0.80 (179/193, precision 4/4, when chosen after the analyzers2 merge); 0.50 before that
+# When nothing at all explains the fatal error (no diagnosis, only the unexplained error), a nearer-than-chance neighbour
+# is the only answer there is: the fallback answers from this lower similarity. Chosen on the development logs under
+# leave-thread-out (each log without its own thread's entries and examples, as a held-out log is), by answer kind
+# (`python bench/score_realworld.py --curve --leave-thread-out`, 2026-12-04): for an unexplained error the answers are
+# right 38/54 at 0.75, 46/75 at 0.50, 48/85 at 0.35; 0.50 is the lowest point where they are right at least 60% of the
+# time. Under a wrapper or a bare code the lower threshold adds no right answer (0.75 stays).
+UNEXPLAINED_THRESHOLD = 0.50
 SIMILAR_ID_PREFIX = "SIM-"
 MAX_LINES = 8
 TIE = 0.02  # neighbours this close to the nearest one count as equally near
@@ -207,14 +214,17 @@ def informative(tmpls: Iterable[str]) -> bool:
 
 
 def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sources: Iterable[str] = (),
-                 threshold: float = THRESHOLD, index: Index | None = None, data_file: str | None = None) -> Explanation:
+                 threshold: float | None = None, index: Index | None = None, data_file: str | None = None) -> Explanation:
     """The explanation with the most similar known failure on top, when one is close enough.
 
+    ``threshold``: by default THRESHOLD, or UNEXPLAINED_THRESHOLD when no diagnosis at all names the fatal error.
     ``exclude_sources`` leaves examples out of the search (leave-one-out evaluation). A missing or
     damaged data file leaves the explanation as it is.
     """
     if not eligible(explanation):
         return explanation
+    if threshold is None:
+        threshold = UNEXPLAINED_THRESHOLD if not explanation.diagnoses else THRESHOLD
     try:
         index = index or load_index(data_file)
     except (OSError, ValueError, KeyError):
