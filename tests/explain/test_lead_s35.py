@@ -1,0 +1,54 @@
+"""Session 35 (lead): older and newer wordings of Ray's and CANN's messages read by the entries that name their class.
+
+Each line is quoted from a round 27-28 development log (realworld/dev/, its thread in the log's header) and each wording
+was confirmed in the emitting release's source (the `confirmed` URL of the signature): Ray 1.x's GCS client giving up
+("Couldn't reconnect to GCS server"), Ray 0.8-1.x's worker-registration timeout ("have not registered to raylet within
+timeout"), the Ray client server's runtime_env wrapper, and ACL's "open device N failed" without the space after the
+comma.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from ascendrl.catalog import Classifier, load_catalog
+
+HERE = Path(__file__).parent
+CATALOG = load_catalog(user_dir=HERE / "no-user-catalog")
+
+
+def _top(text: str) -> str | None:
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    result = classifier.result()
+    return result.diagnoses[0].entry.id if result.diagnoses and result.diagnoses[0].fatal else None
+
+
+@pytest.mark.parametrize("line, expected", [
+    # ray-15389 (Ray 1.3, a worker joining a head 260 ms away)
+    ("[2021-04-18 06:54:54,934 C 756 756] service_based_gcs_client.cc:229: Couldn't reconnect to GCS server. "
+     "The last attempted GCS server address was 10.42.0.44:43507", "ARL-E119"),
+    # ray-8890 (Ray 0.8.x): the raylet's INFO line, repeated while the training hangs
+    ("(pid=raylet) I0807 17:00:41.812641 71814 71814 worker_pool.cc:265] Some workers of the worker process(76769) "
+     "have not registered to raylet within timeout.", "ARL-E140"),
+    # ray-22610 (Ray 1.x client server)
+    ("RuntimeError: Failed to create runtime_env for Ray client server: Failed to install conda environment "
+     "/tmp/ray/session_x/runtime_resources/conda/bda0b0d5:", "ARL-E166"),
+    # ais-bench FAQ (CANN's ACL record, no space after the comma)
+    ("\t   open device 0 failed,runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]", "ARL-E312"),
+    # ray-8089: no cluster where the driver looked; no longer read as an unreachable GCS
+    ("ConnectionError: Could not find any running Ray instance. Please specify the one to connect to by setting "
+     "`address`.", "ARL-E2770"),
+])
+def test_wording_is_read_by_its_class(line, expected):
+    assert _top(line + "\n") == expected
+
+
+@pytest.mark.parametrize("signal, expected", [("Killed", "ARL-E2772"), ("Bus error", "ARL-E015")])
+def test_dataloader_worker_death_is_read_by_its_signal(signal, expected):
+    """SIGKILL (the OOM killer) is host memory; SIGBUS is /dev/shm: the same torch line, two causes."""
+    assert _top(f"RuntimeError: DataLoader worker (pid 9833) is killed by signal: {signal}. \n") == expected
+
