@@ -4,7 +4,7 @@ Each line is quoted from a round 27-28 development log (realworld/dev/, its thre
 was confirmed in the emitting release's source (the `confirmed` URL of the signature): Ray 1.x's GCS client giving up
 ("Couldn't reconnect to GCS server"), Ray 0.8-1.x's worker-registration timeout ("have not registered to raylet within
 timeout"), the Ray client server's runtime_env wrapper, and ACL's "open device N failed" without the space after the
-comma.
+comma; vLLM's pydantic refusal of a max_lora_rank outside its allowed set.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ def _top(text: str) -> str | None:
      "/tmp/ray/session_x/runtime_resources/conda/bda0b0d5:", "ARL-E166"),
     # ais-bench FAQ (CANN's ACL record, no space after the comma)
     ("\t   open device 0 failed,runtime result = 507033.[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]", "ARL-E312"),
+    # vllm-omni-pr1397: the pydantic form of vLLM's allowed max_lora_rank values (LoRAConfig's Literal)
+    ("E         Input should be 1, 8, 16, 32, 64, 128, 256, 320 or 512 [type=literal_error, input_value=48, "
+     "input_type=int]", "ARL-E510"),
     # ray-8089: no cluster where the driver looked; no longer read as an unreachable GCS
     ("ConnectionError: Could not find any running Ray instance. Please specify the one to connect to by setting "
      "`address`.", "ARL-E2770"),
