@@ -55,3 +55,12 @@ def test_dataloader_worker_death_is_read_by_its_signal(signal, expected):
     """SIGKILL (the OOM killer) is host memory; SIGBUS is /dev/shm: the same torch line, two causes."""
     assert _top(f"RuntimeError: DataLoader worker (pid 9833) is killed by signal: {signal}. \n") == expected
 
+
+def test_scripts_off_path_is_a_warning_naming_the_directory():
+    """pip's own warning (round 29 dev, Ascend mind-cluster FAQ): non-fatal, and the plural form reads the same."""
+    for line in ("WARNING: The script ascend-fd is installed in '/usr/local/python3.8/bin' which is not on PATH.",
+                 "  WARNING: The scripts pip, pip3 and pip3.8 are installed in '/home/user/.local/bin' which is not on PATH"):
+        classifier = Classifier(CATALOG)
+        classifier.feed_stream(io.BytesIO((line + "\n").encode()), "paste.log")
+        result = classifier.result()
+        assert result.diagnoses[0].entry.id == "ARL-E2774" and not result.fatal
