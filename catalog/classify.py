@@ -19,7 +19,7 @@ import re
 import stat
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -237,10 +237,14 @@ CJK_SO_MISSING = lazy(
 )
 # The same in English words of a short paste: a title or sentence that says a shared library is "not found" or that it
 # "cannot find" one ("libhccl.so not found when starting vllm serve"), and ldd's line for a dependency the loader cannot
-# resolve ("libhccl.so => not found", glibc elf/ldd.bash.in / rtld's trace): read as the loader's own failure.
+# resolve ("libhccl.so => not found", glibc elf/ldd.bash.in / rtld's trace): read as the loader's own failure. Also a
+# tool's own sentence for a library its dlopen could not load, the loader's reason left out ("Failed to load the
+# libdcmi.so dynamic library.", Ascend DMI, MindCluster ToolBox): group 3.
 EN_SO_MISSING = lazy(
     r"(?<![\w/.-])(lib[A-Za-z0-9_+-]+\.so[0-9.]*)(?:\s*=>)?\s+(?:was |is )?not found\b"
     r"|\b(?:cannot|can't|can not|could not|couldn't|unable to) (?:find|locate) (?:the )?(?:library |file )?[`'\"]?(lib[A-Za-z0-9_+-]+\.so[0-9.]*)"
+    r"|\b(?:[Ff]ailed to|cannot|can't|can not|could not|couldn't|unable to) (?:load|open) (?:the )?(?:dynamic |shared )?(?:library )?"
+    r"[`'\"]?(lib[A-Za-z0-9_+-]+\.so[0-9.]*)[`'\"]?(?: (?:dynamic |shared )?(?:library|object))?(?:[.,;]|\s*$)"
 )
 # A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
 # Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
@@ -264,6 +268,7 @@ MAX_TITLE = 300
 LEVEL_TAG = lazy(r"^\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]")
 MAX_TITLE_WORDS = 16
 TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
+TAG_TYPE = lazy(r"\[([A-Za-z_][\w.]*(?:Error|Exception))\]\s*:?\s*$")
 TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
                          "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
 # The labels of the suggestion block CANN prints under every registered error ("suggestion": {"Possible Cause", "Solution"}
@@ -695,6 +700,7 @@ class Classifier:
         # per file, a C++ logger's first error record and first fatal record no other reader took, after the file's last
         # progress line (chains.NATIVE_ERROR; _note_native, _scan_native): (line, message) or None
         self._native: dict[str, list[tuple[int, str] | None]] = {}
+        self._native_under: dict[tuple[str, int], list[str]] = {}  # the lines under a kept native record
 
     @property
     def versions(self) -> dict[str, str]:
@@ -936,7 +942,7 @@ class Classifier:
             number = block.count(b"\n", 0, line_start)
             number = (base + number if unfolded is None else base + unfolded.original(number)) + 1
             fatal = _native_fatal(record)
-            self._note_native(name, number, fatal, record.group("message")[:MAX_EXCERPT])
+            self._note_native(name, number, fatal, record.group("message")[:MAX_EXCERPT], lambda: self._continued(block, line_end))
             if fatal:
                 return  # the first fatal one: nothing after it can come first
             fatal_only = True  # the block's first error record no other reader took: only a fatal one can still count
@@ -1036,7 +1042,10 @@ class Classifier:
             text = text[: rep.start()]
         stripped = text.strip()
         if self._paste and not prefix and (tag := TITLE_TAG.match(stripped)) is not None and tag.end() < len(stripped):
-            stripped = stripped[tag.end():]  # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows
+            # an issue title's template tags ("[Bug]: ", "### [Usage] "): the title is what follows; a last tag that is an
+            # exception class ("[RuntimeError]: msg") is the type the person put in brackets, kept as Python prints it
+            typed = TAG_TYPE.search(tag.group(0))
+            stripped = (f"{typed.group(1)}: " if typed else "") + stripped[tag.end():]
         if self._paste and not prefix and len(stripped) >= MIN_CASED_LINE and stripped.islower() and stripped.isascii() \
                 and (cased := self._spelled_as_known(stripped)) is not None:
             stripped = text = cased  # a lower-cased paste line, as the program printed it
@@ -1062,7 +1071,7 @@ class Classifier:
                 stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
         if (exc is None and self._paste and (missing := EN_SO_MISSING.search(stripped)) is not None
                 and "cannot open shared object file" not in stripped and _a_report(stripped)):
-            stripped = f"{missing.group(1) or missing.group(2)}: cannot open shared object file"  # read as PHRASE reads it below
+            stripped = f"{missing.group(1) or missing.group(2) or missing.group(3)}: cannot open shared object file"  # read as PHRASE reads it below
         if exc is None and self._paste and (death := SENTENCE_DEATH.search(stripped)) is not None and chains.PROCESS_DEATH.search(stripped) is None \
                 and _a_report(stripped):
             stripped = death.group(1)  # the shell's own line for it (chains.PROCESS_DEATH)
@@ -1193,7 +1202,7 @@ class Classifier:
             # a C++ logger's error / fatal record (glog, Ray's logger, c10, CANN's log) no entry names: the failure only if
             # nothing else in the log is (result, _native_unknown); a record carrying a code is the code readers' to judge
             # (a graph-capture code is logged at ERROR and handled)
-            self._note_native(name, number, _native_fatal(record), record.group("message")[:MAX_EXCERPT])
+            self._note_native(name, number, _native_fatal(record), record.group("message")[:MAX_EXCERPT], lambda: self._continued(block, end))
         self._titled = None
         if self._paste and not prefix and exc is None and not entries and raising is None:
             self._titled = self._title_code(stripped, TITLE_TAG.match(text.strip()) is not None)
@@ -1674,15 +1683,41 @@ class Classifier:
         unknown = None if specific_fatal else self._relevant_unknown(all_chains, fatal_chain, derived.explained)
         if unknown is None and not any(d.fatal for d in diagnoses):
             unknown = self._native_unknown()
+            if unknown is not None and (read := self._native_reading(unknown, entries)) is not None:
+                diagnoses, unknown = (read, *diagnoses), None
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
                            versions=tuple(self.log_versions.stated.items()))
 
-    def _note_native(self, name: str, number: int, fatal: bool, message: str) -> None:
-        """Keep a C++ logger's record if it is the file's first error record, or its first fatal one, read so far."""
+    def _native_reading(self, unknown: UnknownError, entries: dict[str, KnownFailure]) -> Diagnosis | None:
+        """The analyzers' reading of the native record _native_unknown chose (a log with nothing else fatal): its message
+        as a bare exception's, the lines printed under it as its detail (MindSpore's "[ERROR] DEVICE(…) [file:line] Func] The
+        current [X] operator did not match any operator prototype library. The reason is:" and the reason below it name the
+        failure in the program's own words), or None when no analyzer reads it. No codes: a record carrying one is the code
+        readers' to judge (_line), and they did."""
+        from .analyzers import derive, registry
+
+        link = Link("bare", "Exception", unknown.message, unknown.file, unknown.line, text=unknown.message,
+                    detail=list(self._native_under.get((unknown.file, unknown.line), ())))
+        native = Chain(unknown.file, [link], tail=unknown.line)
+        # not analyzers.prose's reading of a person's words: a program's record is not a sentence someone typed
+        readers = tuple(a for a in (self.analyzers or registry()) if a.id != "DRV-named-in-words")
+        derived = derive([native], {id(native): True}, self.versions, entries, {}, readers, self.settings, tuple(self.unloaded))
+        item = next((i for i in derived.items if i.fatal and not i.weak), None)
+        if item is None:
+            return None
+        return Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, True, None, basis="derived",
+                         evidence=item.evidence, kind=item.kind)
+
+    def _note_native(self, name: str, number: int, fatal: bool, message: str,
+                     under: Callable[[], list[str]] | None = None) -> None:
+        """Keep a C++ logger's record if it is the file's first error record, or its first fatal one, read so far (with the
+        lines printed under it, its message's continuation, read only for a record kept: _native_reading's detail)."""
         kept = self._native.setdefault(name, [None, None])
         for slot, wanted in ((0, True), (1, fatal)):
             if wanted and (kept[slot] is None or number < kept[slot][0]):
                 kept[slot] = (number, message)
+                if (name, number) not in self._native_under:
+                    self._native_under[(name, number)] = under() if under is not None else []
 
     def _native_unknown(self) -> UnknownError | None:
         """A log with nothing fatal but a C++ logger's error records after its last progress line: the first fatal-level

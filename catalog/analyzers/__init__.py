@@ -220,6 +220,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.HydraKey,
         cliargs.UnusedArguments,
         operator.OpNoDeviceKernel,
+        operator.MindSporeOpPrototype,
         operator.OperatorParams,
         opbuild.OpMissing,
         opbuild.OpCompile,

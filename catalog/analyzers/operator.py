@@ -120,6 +120,59 @@ class OperatorParams(Analyzer):
         )
 
 
+
+# MindSpore's GE kernel executor (ge_kernel_executor.cc, PrintQueryAclTypeErr) when no ACL, AI CPU or host kernel takes the
+# node: "The current [<scope>] operator did not match any operator prototype library. The reason is:" then the reason by
+# ErrorAclType. kInValidType: "The supported input and output data types for the current operator are:" with the
+# InputDesc/OutputDesc lists: the operator exists on Ascend, not for these dtypes. kUnknownOp: "The current operator needs
+# to be supplemented with an adapter": MindSpore has no Ascend adapter for the operator at all. The head sentence alone
+# (the reason cut off, or the kernel selector's default branch in kernel_select_ascend.cc) names neither: not read.
+MS_PROTOTYPE = lazy(r"The current \[(?:[\w./-]*/)?(?P<op>[A-Za-z]\w*?)(?:-op\d+)?\] operator did not match any operator prototype library")
+MS_DTYPES = lazy(r"supported input and output data types for the current operator|InputDesc \[\d+\] support \{")
+MS_ADAPTER = lazy(r"needs to be supplemented with an adapter")
+MS_GE_EXECUTOR = ("https://github.com/mindspore-ai/mindspore/blob/a735c3cecec02fd176aa185cb4aa3c350f42347f/mindspore/ccsrc/plugin/"
+                  "device/ascend/hal/hardware/ge_kernel_executor.cc")
+
+
+class MindSporeOpPrototype(Analyzer):
+    id = "DRV-ms-op-prototype"
+    title = "MindSpore found no Ascend operator prototype for the node (its dtypes, or the operator)"
+    family = "operator"
+    stops_run = "the operator has no Ascend kernel for these inputs, so every run fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        m = MS_PROTOTYPE.search(link.message)
+        if m is None:
+            return None
+        op = m.group("op")
+        below = " ".join((link.message, *link.detail))
+        if MS_ADAPTER.search(below):
+            return Finding(
+                f"MindSpore has no Ascend adapter for {op}",
+                f"{link.short_type}: {m.group(0)}. MindSpore's GE kernel executor found no ACL, AI CPU or host kernel for {op} "
+                "and says the operator needs an adapter: the installed MindSpore does not implement it on Ascend.",
+                (f"Replace {op} with operators MindSpore lists as supported on Ascend, or run that part with device_target='CPU'",
+                 "Upgrade MindSpore with its matching CANN to a release whose operator list has it on Ascend"),
+                evidence(link), (MS_GE_EXECUTOR, MS_OPS), key=f"ms-prototype:{op}", family="operator", kind="op-not-supported-on-npu",
+            )
+        if not MS_DTYPES.search(below):
+            return None  # the head alone ("… The reason is:" cut off): the reason under it says which class
+        return Finding(
+            f"{op} has no Ascend kernel for these input/output dtypes (MindSpore)",
+            f"{link.short_type}: {m.group(0)}. MindSpore's GE kernel executor matched no kernel for {op}: the lines under it list "
+            "the dtypes the operator supports on Ascend (InputDesc/OutputDesc [i] support {…}) and the ones this node has, which "
+            "are not among them. The operator exists on Ascend; the dtypes the network feeds it (an int tensor where float is "
+            "wanted, float64, a mixed pair) do not.",
+            (f"Cast {op}'s inputs to a supported dtype before the call (ops.cast / Tensor.astype), as the support list under the "
+             "error names; check the network's dtypes where that input is produced",
+             "Or use another operator that supports these dtypes on Ascend (MindSpore's operator list gives the platforms of each)"),
+            evidence(link), (MS_GE_EXECUTOR, MS_OPS), key=f"ms-prototype:{op}", family="operator",
+            kind="op-dtype-unsupported-on-npu",
+        )
+
+
 # A framework's dispatcher found no kernel for an operator on the device the tensors are on. Each framework words it its
 # own way, but the class is one: the operator (or this variant of it) has no NPU implementation in the installed build.
 # - mmcv's C++ op registry (pytorch_device_registry.hpp): "nms_impl: implementation for device npu:0 not found." —
