@@ -120,6 +120,9 @@ GENERIC_PREFILTER = (
     # the runtime's TraceBack line under an AI Core / vector core exception that says the kernel timed out ("Kernel task
     # happen error, retCode=0x30, [vector core timeout]"): it joins the CANN report above it (analyzers/codes.AICORE_TIMEOUT)
     AICORE_TIMEOUT_WORDS,
+    # MindSpore's device-memory words under its "Framework Error Message" header, below the exception they explain
+    # (analyzers/mindspore.py MindSporeDeviceMemory: AscendMemAdapter, the graph scheduler's actors, the dynamic pool)
+    r"Malloc device memory failed, |memory isn't enough and alloc failed|Out of Memory!!! Request memory size|is more than total mem size",
     # the aclnn composite-op engine's TraceBack lines for a failed tiling step (opbase op_run_context.h "Tiling failed",
     # op_kernel.h "Tiling Failed."): they join the CANN report above them, whose code they explain (analyzers/codes.py)
     r"(?:^|\s)Tiling (?:failed|Failed\.)\s*$",
@@ -1237,9 +1240,9 @@ class Classifier:
                 tracker.current.lead = text[:at].strip()[:MAX_EXCERPT]  # what the sentence says about the exception it quotes
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
-        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError")) and (tracker := self.trackers.get((name, prefix))) is not None \
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError", "ZeroDivisionError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
-            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed
+            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed, the division by zero
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)
@@ -1702,7 +1705,7 @@ class Classifier:
         # not analyzers.prose's reading of a person's words: a program's record is not a sentence someone typed
         readers = tuple(a for a in (self.analyzers or registry()) if a.id != "DRV-named-in-words")
         derived = derive([native], {id(native): True}, self.versions, entries, {}, readers, self.settings, tuple(self.unloaded))
-        item = next((i for i in derived.items if i.fatal and not i.weak), None)
+        item = next((i for i in derived.items if i.fatal and not i.weak and not _bare_code(i)), None)  # a decoded code alone names no class
         if item is None:
             return None
         return Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, True, None, basis="derived",

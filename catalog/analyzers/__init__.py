@@ -184,6 +184,7 @@ def registry() -> tuple[Analyzer, ...]:
         oserror.CheckpointWrite,
         device.DeviceVisibility,
         device.CudaOnNpu,
+        mindspore.MindSporeDeviceMemory,  # before MindSporeDevice: the runtime-init message often carries its reason
         mindspore.MindSporeDevice,
         library.SharedLibrary,
         opbuild.CannPython,
@@ -198,6 +199,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.RewardArguments,
         data.RewardNone,
         data.DatasetColumns,
+        data.EmptyEpoch,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         hub.WeightsOnly,

@@ -46,6 +46,13 @@ HF_COLUMNS = "https://github.com/huggingface/datasets/blob/main/src/datasets/arr
 SWIFT_COLUMNS = ("https://github.com/modelscope/ms-swift/blob/bbbe6ba107e8ed3a128c95481de10bd6f8ccd3be/"
                  "swift/llm/utils/preprocess.py")
 STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
+# A division by the number of batches (or samples) an epoch holds: a trainer's steps per epoch, the dataloader's or the
+# dataset's length. The ZeroDivisionError says the data gave no batch at all. verl's SFT trainer divides by
+# len(train_dataloader) when it starts (fsdp_sft_trainer.py fit: "start_epoch = global_step // self.steps_per_epoch", later
+# guarded with "if self.steps_per_epoch > 0"); other trainers do the same arithmetic for schedules and logging.
+EPOCH_DIVISOR = lazy(r"(?://|/|%)\s*\(?\s*((?:self\.)?(?:\w+\.)*\w*(?:steps_per_epoch|batches_per_epoch|num_batches|epoch_size"
+                     r"|dataset_size)\w*|len\(\s*(?:self\.)?(?:\w+\.)*\w*(?:dataloader|data_loader|loader|dataset)\w*\s*\))")
+VERL_SFT = "https://github.com/verl-project/verl/blob/main/verl/trainer/fsdp_sft_trainer.py"
 MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
 
 
@@ -313,4 +320,33 @@ class DatasetColumns(Analyzer):
              "Or convert the data with the trainer's preprocessing script for its format (verl: examples/data_preprocess/*.py)"),
             evidence(link), (HF_COLUMNS, SWIFT_COLUMNS, VERL_CONFIG), key=f"columns:{missing}:{present}"[:120],
             family="data-model", kind="data-missing-field",
+        )
+
+
+class EmptyEpoch(Analyzer):
+    """A ZeroDivisionError in a division by the batches per epoch: the training data gave the loader no batch."""
+
+    id = "DRV-empty-epoch"
+    title = "The training data gave no batch: zero steps per epoch"
+    family = "data-model"
+    stops_run = "with no batch per epoch the trainer divides by zero on every start"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "ZeroDivisionError" or link.statement:
+            return None  # a ZeroDivisionError in an assert is a config condition's (verl.VerlCondition)
+        m = EPOCH_DIVISOR.search(link.source)
+        if m is None:
+            return None
+        divisor = m.group(1)
+        return Finding(
+            f"Division by zero on the data's size per epoch ({divisor}): the training data gave no batch",
+            f"ZeroDivisionError in `{link.source[:160]}`: the divisor, computed from {divisor} (how many batches or samples "
+            "the training data gives per epoch), is 0. The loader holds fewer samples than one batch (with drop_last), or "
+            "none at all: the dataset is empty or smaller than the batch size, or the loading / length filters dropped its rows.",
+            ("Count the rows the run actually loads (e.g. len(pandas.read_parquet(FILE)) for each train file) and compare with "
+             "the global batch size (verl: data.train_batch_size; SFT: data.train_batch_size / micro batch x devices)",
+             "Supply more samples, or lower the batch size below the row count; check the paths and the prompt / response "
+             "length filters that may have dropped rows"),
+            evidence(link), (VERL_SFT, VERL_CONFIG), key=f"empty-epoch:{divisor}", family="data-model",
+            kind="dataset-too-small",
         )

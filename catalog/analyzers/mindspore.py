@@ -11,12 +11,26 @@ MindSpore states these in its own words, not CANN's, so no code table reads them
 - ``Ascend kernel runtime initialization failed[, device id: N]. The details refer to 'Ascend Error Message'.`` —
   AscendKernelRuntime::Init caught an error while opening the device; the reason is in the message blocks printed
   under it (a device id past the device count, device memory already taken, a driver / CANN / MindSpore mismatch).
+
+MindSpore's device memory, in its allocator's own words (MindSporeDeviceMemory, read before the runtime check above,
+whose message often carries one of them under "Framework Error Message"):
+
+- ``Malloc device memory failed, free memory size is less than half of total memory size.Device N Device HBM total
+  size:T Device HBM free size:F may be other processes occupying this card`` (AscendMemAdapter::Initialize: MindSpore
+  takes most of the card at start-up and refuses when less than half of it is free) and ``Malloc device memory failed,
+  size[S], ret[R], Device N Available HBM size:T free size:F may be other processes …`` (MallocFromRts): the card's
+  memory is held by another process before this one allocated anything.
+- ``Device(id:N) memory isn't enough and alloc failed, kernel name: K, alloc size: SB.`` (the graph scheduler's actors,
+  ``Device memory isn't enough and alloc failed, actor name: …`` in older releases), ``Out of Memory!!! Request memory
+  size: S, Memory Statistic: …`` (AscendMemAdapter's static / dynamic pool) and the dynamic pool's ``TotalUsedMemStatistics
+  : U … plus alloc size : S is more than total mem size : T`` (DynamicMemPoolBestFit): this run's own tensors need more
+  than the memory MindSpore holds on the card.
 """
 
 from __future__ import annotations
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, raised
 from ...lazyre import lazy
 
 PACKAGE_TARGET = lazy(r"package type (\S+?) support 'device_target' type (.+?), but got (\w+)")
@@ -30,7 +44,71 @@ MINDOCR_FAQ = "https://github.com/mindspore-lab/mindocr/blob/6279c79153844437aa9
 RUNTIME = ("https://github.com/mindspore-ai/mindspore/blob/0436af2b0fa83a82b10ad7af2d6c9c2557eda85b/mindspore/ccsrc/plugin/device/"
            "ascend/hal/device/ascend_kernel_runtime.cc")
 INSTALL = "https://www.mindspore.cn/install/en"
+MEM_ADAPTER = ("https://github.com/mindspore-ai/mindspore/blob/2151611a3215715a2eec1179467da13773e81f76/mindspore/ccsrc/plugin/"
+               "device/ascend/hal/device/ascend_memory_adapter.cc")
+MEM_POOL = ("https://github.com/mindspore-ai/mindspore/blob/fcb5c0ac5e4bd17260163154aad0fb0a9fa45df0/mindspore/ccsrc/backend/"
+            "common/mem_reuse/mem_dynamic_allocator.cc")
+MEM_ACTOR = "https://github.com/mindspore-ai/mindspore/blob/master/mindspore/ccsrc/runtime/graph_scheduler/actor/memory_manager_actor.cc"
+# AscendMemAdapter::Initialize ("HBM", "MOC" on later chips) and MallocFromRts: the card is short before this run allocated.
+CARD_HELD = lazy(r"Malloc device memory failed, (?:free memory size is less than half of total memory size\.?\s*Device (\d+) "
+                 r"Device \w+ total size: ?(\d+) Device \w+ free size: ?(\d+)|size\[(\d+)\], ret\[\d+\], Device (\d+) "
+                 r"Available \w+ size: ?(\d+) free size: ?(\d+))")
+# The run's own allocations past what MindSpore holds: the actors' message (any release), the adapter's pool, the dynamic pool.
+POOL_SHORT = lazy(r"(?:Device(?:\(id: ?(\d+)\))? memory isn't enough and alloc failed.*?alloc size: ?(\d+)"
+                  r"|Out of Memory!!! Request memory size: ?(\d+)"
+                  r"|TotalUsedMemStatistics : (\d+) .*?plus alloc size : (\d+) is more than total mem size : (\d+))")
 DIST_FAQ = "https://github.com/mindspore-ai/docs/blob/a4940d41230c500ae7721cd0c870e157d724c4f0/docs/mindspore/source_zh_cn/faq/distributed_parallel.md"
+
+
+def _gib(value: str | None) -> str:
+    return f"{int(value) / 1024**3:.2f} GiB" if value else "?"
+
+
+class MindSporeDeviceMemory(Analyzer):
+    """MindSpore's device memory: the card held by another process, or this run's tensors past MindSpore's pool."""
+
+    id = "DRV-mindspore-memory"
+    title = "MindSpore is out of device memory"
+    family = "memory"
+    stops_run = "MindSpore raises when its device memory cannot be allocated; the step does not go on"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link):
+            return None
+        text = " ".join([link.message, *link.detail])
+        if m := CARD_HELD.search(text):
+            device = m.group(1) or m.group(5)
+            total, free = (m.group(2), m.group(3)) if m.group(1) is not None else (m.group(6), m.group(7))
+            return Finding(
+                f"NPU {device}'s memory is held by another process (MindSpore found {_gib(free)} free of {_gib(total)})",
+                f"{link.short_type}: {m.group(0)[:220]}. When MindSpore opens the card it reserves most of its memory for its "
+                f"own pool, and refuses when less than half of the card is free (or the reservation itself fails): only "
+                f"{_gib(free)} of device {device}'s {_gib(total)} was free before this run allocated anything, so another "
+                "process (a leftover or concurrent training / inference job, or a second process of this job on the same "
+                "device) holds the card.",
+                (f"Check the card with npu-smi info: stop the process that holds device {device}, or run on an idle device "
+                 "(DEVICE_ID / device_id in set_context, ASCEND_RT_VISIBLE_DEVICES)",
+                 "If several processes of one job share a card (data-processing workers running Ascend operators, two "
+                 "launches with the same device id), give each its own device or run those operators on the CPU"),
+                evidence(link), (MEM_ADAPTER, GUIDE), key=f"ms-card-held:{device}", family="memory",
+                kind="npu-memory-occupied",
+            )
+        if m := POOL_SHORT.search(text):
+            size = m.group(2) or m.group(3) or m.group(5)
+            used_total = (f" with {_gib(m.group(4))} of its {_gib(m.group(6))} pool in use" if m.group(4) else "")
+            return Finding(
+                f"MindSpore's device memory pool is exhausted (an allocation of {_gib(size)} failed{used_total})",
+                f"{link.short_type}: {m.group(0)[:220]}. MindSpore could not place a {_gib(size)} tensor in the device memory it "
+                f"holds on the card{used_total}: this run's weights, activations and workspaces need more device memory than "
+                "the card (or max_device_memory) gives it.",
+                ("Lower what one card holds: a smaller batch size or sequence length, recomputation, more model / data "
+                 "parallel devices, or a smaller model / lower precision",
+                 "If max_device_memory is set in set_context (or mindspore.runtime.set_memory), raise it towards the card's "
+                 "size; check with npu-smi info that no other process shares the card"),
+                evidence(link), (MEM_ACTOR, MEM_POOL, MEM_ADAPTER), key=f"ms-pool:{size}", family="memory",
+                kind="npu-oom",
+            )
+        return None
 
 
 class MindSporeDevice(Analyzer):
