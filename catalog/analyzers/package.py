@@ -108,7 +108,7 @@ BACKEND_OP = lazy(r"\b(?:ProcessGroup|Backend) (\w+?) ?does not support (\w+)")
 C10D = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/distributed/c10d/Backend.hpp"
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
-    "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf",
+    "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf", "msprobe": "mindstudio-probe",
 }
 # Op namespaces (torch.ops.X) and the package whose compiled library registers them.
 OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}
