@@ -365,6 +365,11 @@ def quoted_cause(message: str) -> tuple[str, str] | None:
     return next((t for pattern, t in QUOTED_TYPES if pattern.match(inner)), "Exception"), inner
 
 
+# torch's BackendCompilerFailed prints the backend's own exception on the line under it: f"backend={name!r} raised:\n
+# {type(inner).__name__}: {inner}" (torch/_dynamo/exc.py); that next line is the cause it wraps, not an exception raised
+# while handling it.
+RAISED_BELOW = lazy(r"^backend='[^']*' raised:$")
+
 # Exceptions that wrap or end a failure rather than cause it.
 WRAPPER_TYPES = frozenset((
     "RayTaskError", "RayActorError", "ActorDiedError", "ActorUnavailableError", "WorkerCrashedError",
@@ -555,7 +560,12 @@ class ChainTracker:
             if link.short_type == "AssertionError" and not link.message:
                 link.message = link.statement  # what Python would have printed had the assert carried a message
         self.asserting = None
-        self._place(link)
+        outer = self.chain.links[-1] if self.chain is not None and self.chain.links else None
+        if outer is not None and number == self.last + 1 and not frames and RAISED_BELOW.search(outer.message):
+            # the backend's own error, printed on the line under the wrapper that names it: its cause, not a new wrapper
+            self.chain.links.insert(len(self.chain.links) - 1, link)
+        else:
+            self._place(link)
         if (quoted := quoted_cause(link.message)) is not None:
             # the worker's failure the wrapper quotes: the cause under it (Python's order: causes first)
             self.chain.links.insert(len(self.chain.links) - 1, Link("bare", quoted[0], quoted[1][:300], self.file, number, text=text[:300]))

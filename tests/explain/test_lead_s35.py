@@ -64,3 +64,25 @@ def test_scripts_off_path_is_a_warning_naming_the_directory():
         classifier.feed_stream(io.BytesIO((line + "\n").encode()), "paste.log")
         result = classifier.result()
         assert result.diagnoses[0].entry.id == "ARL-E2774" and not result.fatal
+
+
+# infinity-31 (round 30 dev): torch's BackendCompilerFailed prints the backend's own exception on the line under it.
+COMPILE_WRAPPED = (
+    '  File "/opt/conda/lib/python3.10/site-packages/torch/_dynamo/output_graph.py", line 1465, in _call_user_compiler\n'
+    "    raise BackendCompilerFailed(self.compiler_fn, e) from e\n"
+    "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+    "ImportError: cannot import name 'triton_key' from 'triton.compiler.compiler' "
+    "(/opt/conda/lib/python3.10/site-packages/triton/compiler/compiler.py)\n"
+)
+
+
+def test_the_backend_error_under_backend_compiler_failed_is_its_cause():
+    """The line under "backend='inductor' raised:" is the exception the wrapper carries: read as the deeper link, so the
+    import failure is diagnosed and ARL-E1781 (the compile wrapper) ranks below it."""
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(COMPILE_WRAPPED.encode()), "paste.log")
+    result = classifier.result()
+    top = result.diagnoses[0]
+    assert top.basis == "derived" and "triton_key" in top.excerpt
+    assert any(d.entry.id == "ARL-E1781" for d in result.diagnoses[1:])
+
