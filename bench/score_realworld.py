@@ -178,24 +178,25 @@ def entries_citing(catalog, repo: Path = REPO) -> dict[str, set[str]]:
     return cites
 
 
+def without_own_thread(catalog):
+    """A function giving, for a log, the catalog without the entries that cite its thread (shared between logs)."""
+    cites = entries_citing(catalog)
+    kept: dict[frozenset[str], Any] = {}
+
+    def for_log(log: RealLog):
+        drop = frozenset(cites.get(log.source, ()))
+        if drop not in kept:
+            kept[drop] = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in drop))
+        return kept[drop]
+    return for_log
+
+
 def score_leave_thread_out(root: Path = ROOT, catalog=None) -> list[Verdict]:
     """Dev logs only, each scored by a catalog without the entries that cite its own thread."""
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
-    cites = entries_citing(catalog)
-    classifiers: dict[frozenset[str], Classifier] = {}
-    verdicts = []
-    for log in load_logs(root):
-        if log.split != "dev":
-            continue
-        drop = frozenset(cites.get(log.source, ()))
-        if drop not in classifiers:
-            kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in drop))
-            classifiers[drop] = Classifier(kept)
-        classifier = classifiers[drop]
-        classifier = Classifier(classifier.catalog)  # a fresh stream state per log
-        verdicts.append(judge(log, classifier, labels))
-    return verdicts
+    catalog_for = without_own_thread(catalog)
+    return [judge(log, Classifier(catalog_for(log)), labels) for log in load_logs(root) if log.split == "dev"]
 
 
 def score(root: Path = ROOT, catalog=None, unseen: frozenset[str] = frozenset()) -> list[Verdict]:
@@ -248,14 +249,13 @@ def curve_leave_thread_out(root: Path = ROOT, catalog=None,
     non-fatal finding or a bare code on top). ``gain`` is right answers minus the right answers they replace."""
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
-    cites = entries_citing(catalog)
+    catalog_for = without_own_thread(catalog)
     index = load_index()
     rows = []  # (group, similarity, right with the fallback, right without)
     for log in load_logs(root):
         if log.split != "dev":
             continue
-        drop = frozenset(cites.get(log.source, ()))
-        kept = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in drop))
+        kept = catalog_for(log)
         classifier = Classifier(kept)
         plain = explain(log, classifier)
         if not eligible(plain):

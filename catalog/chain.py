@@ -562,13 +562,11 @@ class ChainTracker:
         self.asserting = None
         outer = self.chain.links[-1] if self.chain is not None and self.chain.links else None
         if outer is not None and number == self.last + 1 and not frames and RAISED_BELOW.search(outer.message):
-            # the backend's own error, printed on the line under the wrapper that names it: its cause, not a new wrapper
-            self.chain.links.insert(len(self.chain.links) - 1, link)
+            self._under_last(link)  # the backend's own error, printed on the line under the wrapper that names it
         else:
             self._place(link)
         if (quoted := quoted_cause(link.message)) is not None:
-            # the worker's failure the wrapper quotes: the cause under it (Python's order: causes first)
-            self.chain.links.insert(len(self.chain.links) - 1, Link("bare", quoted[0], quoted[1][:300], self.file, number, text=text[:300]))
+            self._under_last(Link("bare", quoted[0], quoted[1][:300], self.file, number, text=text[:300]))  # the worker's failure it quotes
         self.frames, self.named, self.raising = None, "", None
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
@@ -691,6 +689,11 @@ class ChainTracker:
         return self._close()
 
     # ---- internals ---------------------------------------------------------------------
+    def _under_last(self, cause: Link) -> None:
+        """Place ``cause`` as the cause of the chain's last link (a wrapper that carries it; Python's order: causes first)."""
+        assert self.chain is not None
+        self.chain.links.insert(len(self.chain.links) - 1, cause)
+
     def _place(self, link: Link) -> None:
         assert self.chain is not None
         links = self.chain.links

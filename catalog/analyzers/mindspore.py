@@ -21,10 +21,9 @@ whose message often carries one of them under "Framework Error Message"):
   size[S], ret[R], Device N Available HBM size:T free size:F may be other processes …`` (MallocFromRts): the card's
   memory is held by another process before this one allocated anything.
 - ``Device(id:N) memory isn't enough and alloc failed, kernel name: K, alloc size: SB.`` (the graph scheduler's actors,
-  ``Device memory isn't enough and alloc failed, actor name: …`` in older releases), ``Out of Memory!!! Request memory
-  size: S, Memory Statistic: …`` (AscendMemAdapter's static / dynamic pool) and the dynamic pool's ``TotalUsedMemStatistics
-  : U … plus alloc size : S is more than total mem size : T`` (DynamicMemPoolBestFit): this run's own tensors need more
-  than the memory MindSpore holds on the card.
+  ``Device memory isn't enough and alloc failed, actor name: …`` in older releases): this run's own tensors need more
+  than the memory MindSpore holds on the card. (The pool's own refusals, ``Out of Memory!!!`` and ``… is more than total
+  mem size``, are ARL-E652's.)
 """
 
 from __future__ import annotations
@@ -53,10 +52,9 @@ MEM_ACTOR = "https://github.com/mindspore-ai/mindspore/blob/master/mindspore/ccs
 CARD_HELD = lazy(r"Malloc device memory failed, (?:free memory size is less than half of total memory size\.?\s*Device (\d+) "
                  r"Device \w+ total size: ?(\d+) Device \w+ free size: ?(\d+)|size\[(\d+)\], ret\[\d+\], Device (\d+) "
                  r"Available \w+ size: ?(\d+) free size: ?(\d+))")
-# The run's own allocations past what MindSpore holds: the actors' message (any release), the adapter's pool, the dynamic pool.
-POOL_SHORT = lazy(r"(?:Device(?:\(id: ?(\d+)\))? memory isn't enough and alloc failed.*?alloc size: ?(\d+)"
-                  r"|Out of Memory!!! Request memory size: ?(\d+)"
-                  r"|TotalUsedMemStatistics : (\d+) .*?plus alloc size : (\d+) is more than total mem size : (\d+))")
+# The run's own allocations past what MindSpore holds, in the graph scheduler's actors' words (any release). The
+# adapter's "Out of Memory!!!" and the dynamic pool's "is more than total mem size" are ARL-E652's signatures.
+POOL_SHORT = lazy(r"Device(?:\(id: ?(\d+)\))? memory isn't enough and alloc failed.*?alloc size: ?(\d+)")
 DIST_FAQ = "https://github.com/mindspore-ai/docs/blob/a4940d41230c500ae7721cd0c870e157d724c4f0/docs/mindspore/source_zh_cn/faq/distributed_parallel.md"
 
 
@@ -94,12 +92,11 @@ class MindSporeDeviceMemory(Analyzer):
                 kind="npu-memory-occupied",
             )
         if m := POOL_SHORT.search(text):
-            size = m.group(2) or m.group(3) or m.group(5)
-            used_total = (f" with {_gib(m.group(4))} of its {_gib(m.group(6))} pool in use" if m.group(4) else "")
+            size = m.group(2)
             return Finding(
-                f"MindSpore's device memory pool is exhausted (an allocation of {_gib(size)} failed{used_total})",
+                f"MindSpore's device memory pool is exhausted (an allocation of {_gib(size)} failed)",
                 f"{link.short_type}: {m.group(0)[:220]}. MindSpore could not place a {_gib(size)} tensor in the device memory it "
-                f"holds on the card{used_total}: this run's weights, activations and workspaces need more device memory than "
+                f"holds on the card: this run's weights, activations and workspaces need more device memory than "
                 "the card (or max_device_memory) gives it.",
                 ("Lower what one card holds: a smaller batch size or sequence length, recomputation, more model / data "
                  "parallel devices, or a smaller model / lower precision",

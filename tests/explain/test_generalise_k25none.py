@@ -87,7 +87,7 @@ def test_other_records_are_not(line):
     (f"W1119 08:22:22.445783 1513663 1513663 redis_context.cc:303] Failed to connect to Redis, retrying.\n{GLOG_F}\n",
      "Could not establish connection to redis"),
     (f"{RAY_E}\n(raylet)\n", "2 Workers (tasks / actors) killed due to memory pressure (OOM)"),
-    # (MindSpore's dynamic-pool record is no longer unexplained: DRV-mindspore-memory reads it, test_generalise_k35rt.py)
+    (f"{MINDSPORE}\n", "TotalUsedMemStatistics"),
     ("(RayWorkerWrapper pid=1890, ip=10.41.0.8) [rank8]:[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed with "
      "[../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error\n", "Gloo connectFullMesh failed with"),
     # a fatal-level record outranks the error records around it
