@@ -94,7 +94,7 @@ def build(out: Path = DATA_FILE) -> dict:
             continue  # a thread in the held-out split, or no thread to point to
         lines = error_lines(catalog, _header_free(raw), path.name)
         if lines:
-            examples.append({"name": f"cases/{entry.id}/{path.name}", "source": source, "label": entry.id,
+            examples.append({"name": f"cases/{path.parent.name}/{path.name}", "source": source, "label": entry.id,
                              "catalog_id": entry.id, "resolution": entry.title, "family": entry.family, "lines": lines})
     data = {
         "about": "Labelled failures for `explain`'s similar-known-failure fallback; built by tools/build_similar_index.py "

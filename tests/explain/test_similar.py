@@ -65,6 +65,10 @@ def test_index_holds_no_heldout_source(scorer):
     assert not sources & heldout
     assert not any(scorer.held_out(s) for s in sources)
     assert all(e["name"].startswith(("dev/", "cases/")) for e in examples)
+    # each example names the file it was read from (a case filed under another entry's folder too)
+    explain_dir = ROOT / "tests" / "explain"
+    assert [e["name"] for e in examples if not (explain_dir / ("realworld/" if e["name"].startswith("dev/") else "")
+                                                 / e["name"]).is_file()] == []
 
 
 def test_index_is_what_the_tool_builds(tmp_path):
