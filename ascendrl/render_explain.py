@@ -61,8 +61,12 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
         from ascendrl.catalog.similar import THRESHOLD  # only a resemblance needs it
 
         similarity = getattr(ds[0], "similarity", 0.0)
-        out.append(f"{'Likely' if similarity >= THRESHOLD else 'Possibly'} (resembles a known failure, similarity "
-                   f"{similarity:.2f}) — a resemblance, not a signature match")
+        if ds[0].fatal:
+            out.append(f"{'Likely' if similarity >= THRESHOLD else 'Possibly'} (resembles a known failure, similarity "
+                       f"{similarity:.2f}) — a resemblance, not a signature match")
+        else:  # nothing fatal read: the log's last error-worded lines resemble one (similar._quiet_resemblance)
+            out.append(f"Possibly (nothing fatal read; its last error lines resemble a known failure, similarity "
+                       f"{similarity:.2f}) — a resemblance, not a signature match")
         out += _full(ds[0])
     elif ds and (ds[0].fatal or explanation.unknown is None):
         out.append("Root cause" if ds[0].fatal else "Findings (nothing fatal)")

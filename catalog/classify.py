@@ -54,6 +54,15 @@ MAX_TRACEBACKS = 64
 MAX_CHAINS = 256
 MAX_TRACKERS = 256
 MAX_HEAD_MEMO = 1024
+# The last bytes of each input (of the last TAIL_FILES inputs) are kept: when nothing fatal is read anywhere, their
+# error-worded lines (QUIET_ERROR) are what the similar-failure fallback compares (similar.with_similar's quiet path).
+TAIL_BYTES = 64 << 10
+TAIL_FILES = 32
+QUIET_LINES = 8
+QUIET_ERROR = re.compile(
+    r"(?i)\b(?:errors?|fail(?:ed|ure|s)?|exception|fatal|invalid|cannot|can't|could not|couldn't|not found|"
+    r"not supported|unsupported|timed? ?out|refused|denied|abort(?:ed)?|killed|exceed(?:s|ed)?|mismatch|missing)\b"
+)
 
 REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]\s*$")
 TRACEBACK = chains.TRACEBACK
@@ -501,6 +510,7 @@ class Explanation:
     skipped: tuple[tuple[str, str], ...] = ()  # (path, why) of every input not read, or read only in part
     upstream: tuple[Any, ...] = ()  # upstream.UpstreamFix: known upstream bugs whose error the diagnosed lines carry
     versions: tuple[tuple[str, logversions.Stated], ...] = ()  # (package, (version, line)) as the log states them: the upstream verdict reads them
+    quiet: tuple[tuple[str, int, str], ...] = ()  # nothing at all read: the inputs' last error-worded lines (Classifier.quiet_lines)
 
     def error_lines(self) -> list[str]:
         """The lines the diagnoses and the unknown error rest on: what a known-upstream-bug lookup reads."""
@@ -704,6 +714,7 @@ class Classifier:
         # progress line (chains.NATIVE_ERROR; _note_native, _scan_native): (line, message) or None
         self._native: dict[str, list[tuple[int, str] | None]] = {}
         self._native_under: dict[tuple[str, int], list[str]] = {}  # the lines under a kept native record
+        self._tails: OrderedDict[str, tuple[bytes, int]] = OrderedDict()  # input -> its last TAIL_BYTES, line at their end
 
     @property
     def versions(self) -> dict[str, str]:
@@ -879,6 +890,7 @@ class Classifier:
         # A report copied as a JSON / repr string, or a traceback whose newlines were lost: its lines, one each;
         # `unfolded` maps them back to the input's lines.
         block, unfolded = unfold_one_line_reports_mapped(strip_escapes(block))
+        self._keep_tail(block, name, base)
         if self.settings.scanning_dump(name):
             self._dump_lines(block, name)
         counted_to, line_no = 0, base
@@ -904,6 +916,28 @@ class Classifier:
             self.last_progress[name] = (at if unfolded is None else base + unfolded.original(at - base)) + 1
         self._scan_native(block, name, base, unfolded, candidates, pos)
         return line_no + block.count(b"\n", counted_to) - (0 if unfolded is None else unfolded.added)
+
+    def _keep_tail(self, block: bytes, name: str, base: int) -> None:
+        tail, _ = self._tails.pop(name, (b"", 0))
+        tail = block[-TAIL_BYTES:] if len(block) >= TAIL_BYTES else (tail + block)[-TAIL_BYTES:]
+        self._tails[name] = (tail, base + block.count(b"\n"))
+        if len(self._tails) > TAIL_FILES:
+            self._tails.popitem(last=False)
+
+    def quiet_lines(self) -> tuple[tuple[str, int, str], ...]:
+        """(input, line number, text) of the last error-worded lines of the inputs' tails (a failure no reader took: a
+        hang's timeout, a tool's refusal in prose), as printed, prefixes removed."""
+        found: dict[str, tuple[str, int, str]] = {}
+        for name, (tail, end_line) in self._tails.items():
+            lines = tail.decode("utf-8", "replace").split("\n")
+            first = end_line - (len(lines) - 1) + 1  # the line number of the tail's first (possibly partial) line
+            for i, raw in enumerate(lines):
+                if QUIET_ERROR.search(raw):
+                    text = strip_prefixes(strip_escapes_text(raw).strip())[0].strip()
+                    if text:
+                        found.pop(text, None)
+                        found[text] = (name, first + i, text)
+        return tuple(found.values())[-QUIET_LINES:]
 
     def _scan_native(self, block: bytes, name: str, base: int, unfolded: UnfoldedLines | None, candidates: set[int],
                      progress: int) -> None:
@@ -1688,8 +1722,9 @@ class Classifier:
             unknown = self._native_unknown()
             if unknown is not None and (read := self._native_reading(unknown, entries)) is not None:
                 diagnoses, unknown = (read, *diagnoses), None
+        quiet = self.quiet_lines() if not diagnoses and unknown is None else ()
         return Explanation(diagnoses, unknown, self.bytes_read, self.lines_read, tuple(self.files), tuple(self.skipped),
-                           versions=tuple(self.log_versions.stated.items()))
+                           versions=tuple(self.log_versions.stated.items()), quiet=quiet)
 
     def _native_reading(self, unknown: UnknownError, entries: dict[str, KnownFailure]) -> Diagnosis | None:
         """The analyzers' reading of the native record _native_unknown chose (a log with nothing else fatal): its message

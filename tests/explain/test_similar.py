@@ -44,6 +44,12 @@ def _explain(catalog, text: str):
     return similar.with_similar(classifier.result(), catalog)
 
 
+def _explain_plain(catalog, text: str):
+    classifier = Classifier(catalog)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    return classifier.result()
+
+
 def _heldout_sources() -> set[str]:
     """The `# source:` URL of every held-out log: its first header line only, nothing else of it."""
     sources = set()
@@ -330,3 +336,56 @@ def test_readme_states_the_index_as_shipped():
     assert f"with {len(examples)} labelled real failures" in readme
     assert f"{dev} development logs" in readme
     assert f"and {cases} golden cases" in readme
+
+
+# Ray's worker-pool warning (src/ray/raylet/worker_pool.cc) as a raylet prints it, with another pid and time: a hang,
+# no exception. ARL-E140 reads it; without that entry nothing fatal is read, and only the log's last lines are left.
+QUIET_HANG = (
+    "(raylet) [2026-03-02 10:14:07,211 I 5521 5521] (raylet) node_manager.cc:525: Setting node ID\n"
+    "(raylet) [2026-03-02 10:16:07,902 W 5521 5521] (raylet) worker_pool.cc:569: Some workers of the worker "
+    "process(81377) have not registered within the timeout. The process is still alive, probably it's hanging during "
+    "start.\n"
+)
+
+
+def _without(catalog, entry_id: str):
+    return dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id != entry_id))
+
+
+def test_a_quiet_log_takes_a_non_fatal_resemblance(catalog):
+    """Nothing fatal read at all: the log's last error-worded lines are compared, and a close neighbour is shown as a
+    possible, non-fatal finding (a healthy log is never made fatal by it)."""
+    kept = _without(catalog, "ARL-E140")
+    plain = _explain_plain(kept, QUIET_HANG)
+    assert not plain.diagnoses and plain.unknown is None
+    assert [(line, "Some workers of the worker process(81377)" in text) for _, line, text in plain.quiet] == [(2, True)]
+    answered = similar.with_similar(plain, kept)
+    top = answered.diagnoses[0]
+    assert top.basis == "similar" and not top.fatal and not answered.fatal
+    assert top.kind in ("ray-worker-register-timeout", "ARL-E140") and top.similarity >= similar.QUIET_THRESHOLD
+    assert (top.file, top.line) == ("paste.log", 2)
+    assert to_plain(answered).startswith("Possibly (nothing fatal read; its last error lines resemble a known failure")
+    assert similar.with_similar(plain, kept, threshold=1.01) is plain  # the same template masked: similarity 1.0
+
+
+def test_quiet_lines_are_kept_only_when_nothing_is_read(catalog):
+    read = _explain_plain(catalog, "Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n"
+                                   "ValueError: the reward score dict has no key acc\n")
+    assert read.quiet == ()
+    quiet = _explain_plain(catalog, "step 1 done\nsome words\n")
+    assert quiet.quiet == () and not quiet.diagnoses
+
+
+def test_quiet_lines_come_from_each_inputs_tail(catalog):
+    """A long log keeps only its last TAIL_BYTES: an error-worded line at its start is gone, its last one is kept with
+    its line number; and only the last TAIL_FILES inputs keep a tail."""
+    from ascendrl.catalog import classify
+
+    body = b"connection refused at start\n" + b"ordinary progress line\n" * 20000 + b"worker timed out waiting\n"
+    classifier = Classifier(catalog, chunk_size=64 << 10)
+    classifier.feed_stream(io.BytesIO(body), "big.log")
+    assert classifier.quiet_lines() == (("big.log", 20002, "worker timed out waiting"),)
+    for i in range(classify.TAIL_FILES + 5):
+        classifier.feed_stream(io.BytesIO(b"invalid value in file %d\n" % i), f"f{i}.log")
+    assert len(classifier._tails) == classify.TAIL_FILES
+    assert classifier.quiet_lines()[-1] == (f"f{classify.TAIL_FILES + 4}.log", 1, f"invalid value in file {classify.TAIL_FILES + 4}")
