@@ -3,22 +3,7 @@
 
 from __future__ import annotations
 
-import io
-from pathlib import Path
-
 import pytest
-
-from ascendrl.catalog import Classifier, load_catalog
-
-HERE = Path(__file__).parent
-CATALOG = load_catalog(user_dir=HERE / "no-user-catalog")
-
-
-def _top(text: str) -> str | None:
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    result = classifier.result()
-    return result.diagnoses[0].entry.id if result.diagnoses and result.diagnoses[0].fatal else None
 
 
 EMBEDDING_TRACEBACK = (
@@ -37,10 +22,12 @@ EMBEDDING_TRACEBACK = (
     (EMBEDDING_TRACEBACK, "ARL-E2776"),
     ("IndexError: index out of range in self\n", "ARL-E2776"),  # the line alone, as an issue title quotes it
 ])
-def test_an_index_past_the_embedding_table_is_named(text, expected):
-    assert _top(text) == expected
+def test_an_index_past_the_embedding_table_is_named(explain_text, text, expected):
+    _, top = explain_text(text)
+    assert top is not None and top.fatal and top.entry.id == expected
 
 
-def test_a_python_list_index_error_is_not_the_embedding_check():
+def test_a_python_list_index_error_is_not_the_embedding_check(explain_text):
     text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    y = xs[9]\nIndexError: list index out of range\n"
-    assert _top(text) != "ARL-E2776"
+    result, top = explain_text(text)
+    assert result.fatal and (top is None or top.entry.id != "ARL-E2776")
