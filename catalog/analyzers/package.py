@@ -239,12 +239,68 @@ def outer_package(link: Link, inner: str | None) -> str | None:
     return next((f.package for f in reversed(link.frames) if f.package and f.package != inner), None)
 
 
+# The Itanium C++ ABI's mangled name of a function: _Z, then N (and cv / ref qualifiers) for a nested name, an
+# optional St (std::), then the first name component as <length><identifier>. That component (a namespace or a class)
+# says whose code the function is; the parameter types that follow (at::Tensor const&, ...) do not.
+MANGLED_HEAD = re.compile(r"_Z(?:N[rVKRO]*)?(?:St)?(\d+)")
+TORCH_NAMESPACES = frozenset({"c10", "at", "torch", "caffe2", "aten"})
+
+
+def _first_component(symbol: str) -> str | None:
+    text = symbol[1:] if symbol.startswith("__Z") else symbol  # Mach-O adds an underscore
+    m = MANGLED_HEAD.match(text)
+    if m is None:
+        return None
+    length = int(m.group(1))
+    name = text[m.end():m.end() + length]
+    return name if len(name) == length else None
+
+
+# A torch extension's function takes or returns torch's types: at::Tensor (N2at6Tensor), c10 types (N3c10), as mangled.
+TORCH_TYPES = re.compile(r"N2at\d|N3c10\d")
+BUILD_OPS = "https://pytorch.org/tutorials/advanced/cpp_extension.html"
+
+
+def _extension_own_function(symbol: str) -> str | None:
+    """The first name component of a missing symbol that is a torch extension's own code: a function or class of no
+    known dependency (not torch's, CANN's, ATB's, Python's or the C++ library's) whose signature carries torch's types."""
+    head = _first_component(symbol)
+    if head is None or head.startswith("_") or not TORCH_TYPES.search(symbol):
+        return None
+    return head
+
+
+def _unbuilt_own_function(link: Link, lib: str, own: str, symbol: str) -> Finding:
+    """An extension that lacks its own function: its build compiled the declaration but not the definition."""
+    return Finding(
+        f"{lib} lacks its own code ({own}): the compiled extension was built without it"[:160],
+        f"{link.short_type}: {lib} needs symbol {symbol[:80]}, a function of {own}, which is the extension's own code "
+        "(its signature takes torch's types, and its name is none of torch's, CANN's or Python's). The loader found no "
+        "definition: the build compiled a caller of it but not the source file that defines it (a source list that "
+        "leaves files out for this device or platform, a partial or stale build, a prebuilt .so from other sources).",
+        (f"Rebuild the extension from a clean tree (remove its build / JIT cache folder, e.g. ~/.cache/torch_extensions, "
+         "and the stale .so) with all its sources; for an op a framework builds on the fly (DeepSpeed's op_builder), "
+         "upgrade to a release whose builder lists every source for your device",
+         f"Check which file should define it: c++filt {symbol[:80]}; nm -D --defined-only {lib}"),
+        evidence(link), (BUILD_OPS,), key=f"unbuilt:{lib}:{own}", kind="custom-ops-build-failed",
+    )
+
+
 def owner_of_symbol(symbol: str) -> str:
-    """Whose library defines a missing symbol, from its (mangled) name."""
+    """Whose library defines a missing symbol, from its (mangled) name: the first component of a mangled name (the
+    function's namespace or class), not the types of its parameters (an extension's own function taking an at::Tensor
+    is the extension's)."""
     if re.search(r"\b_ZN\d*3atb|\batb::", symbol):
         return "atb"  # CANN NNAL's ATB library
     if re.match(r"_?(?:aclnn|aclrt|acl[A-Z]|Hccl|hccl)", symbol):
         return "cann"  # CANN's operator / runtime / HCCL API
+    head = _first_component(symbol)
+    if head is not None:
+        if head in TORCH_NAMESPACES or head.startswith(("THP", "at_", "torch_")):
+            return "torch"
+        if head.startswith("Py"):
+            return "python"
+        return ""
     if any(s in symbol for s in ("c10", "at6native", "2at", "torch")):
         return "torch"
     if "Py" in symbol[:4]:
@@ -804,6 +860,8 @@ class PackageMismatch(Analyzer):
             if m.group(2):
                 owner = owner_of_symbol(m.group(2))
                 what = f"{lib} needs symbol {m.group(2)[:60]}"
+                if not owner and (own := _extension_own_function(m.group(2))):
+                    return _unbuilt_own_function(link, lib, own, m.group(2))
             elif PY_EXTENSION.search(m.group(1)):
                 owner = "torch"  # the symbol was not pasted: a Python C++ extension's missing symbols are, most often, torch's
                 what = f"{lib} has an undefined symbol (the symbol was not pasted; most often one of torch's)"

@@ -31,3 +31,27 @@ def test_a_python_list_index_error_is_not_the_embedding_check(explain_text):
     text = "Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    y = xs[9]\nIndexError: list index out of range\n"
     result, top = explain_text(text)
     assert result.fatal and (top is None or top.entry.id != "ARL-E2776")
+
+
+@pytest.mark.parametrize("symbol, owner", [
+    ("_ZN3c104cuda9SetDeviceEi", "torch"),  # c10::cuda::SetDevice(int)
+    ("_ZNK3c1010TensorImpl27throw_data_ptr_access_errorEv", "torch"),
+    ("_Z16THPVariable_WrapN2at10TensorBaseE", "torch"),  # torch's Python binding
+    ("_ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE", "torch"),
+    # an extension's own member function that takes an at::Tensor: its parameters are torch's, the function is not
+    ("_ZN21deepspeed_io_handle_t18_create_io_op_descEbRKN2at6TensorEiPKcbl", ""),
+    ("_ZN3atb9OperationD2Ev", "atb"),
+])
+def test_a_missing_symbol_belongs_to_its_first_name_component(symbol, owner):
+    from ascendrl.catalog.analyzers.package import owner_of_symbol
+
+    assert owner_of_symbol(symbol) == owner
+
+
+def test_an_extension_lacking_its_own_function_is_a_build_defect_not_a_torch_pair(explain_text):
+    own = "ImportError: /x/async_io.so: undefined symbol: _ZN21deepspeed_io_handle_t18_create_io_op_descEbRKN2at6TensorEiPKcbl\n"
+    _, top = explain_text(own)
+    assert top.entry.id == "DRV-package" and top.kind == "custom-ops-build-failed"
+    torchs = "ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
+    _, top = explain_text(torchs)
+    assert top.entry.id == "DRV-package" and top.kind != "custom-ops-build-failed"
