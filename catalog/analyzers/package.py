@@ -51,6 +51,14 @@ REQUIRED = lazy(r"([A-Za-z][\w.\-]*)\s*((?:[<>=!~]=?|===?)\s*[\w.*+\-]+(?:\s*,\s
                 r"functioning of this module, but (?:found ([\w.\-]+)==([\w.+\-]*\w)|it is not installed)")
 VERSION_CONFLICT = lazy(r"\(([A-Za-z][\w.\-]*) ([\w.+\-]+) \([^)]*\), Requirement\.parse\('([A-Za-z][\w.\-]*)([^']*)'\)"
                         r"|\b([A-Za-z][\w.\-]*) ([\w.+\-]*\d[\w.+\-]*) is installed but ([A-Za-z][\w.\-]*)([<>=!~][^ ]*) is required\b")
+# A check that states the minimum release in a sentence of its own, without the installed version: accelerate's
+# Accelerator ("FSDP requires PyTorch >= {FSDP_PYTORCH_VERSION}", ValueError), transformers' Trainer ("FSDP requires
+# PyTorch >= 1.12.0"), and the same wording in trainers built on them. The package is named as its project spells it.
+STATED = lazy(r"\brequires? (PyTorch|torch|transformers|accelerate|Python|vLLM|vllm|DeepSpeed|deepspeed|peft|trl|datasets|Ray|ray"
+              r"|numpy|torch_npu|torch-npu|triton|flash[-_]attn|tokenizers|safetensors)\s*(?:version\s*)?(>=|>)\s*v?(\d+(?:\.\d+)+[\w.+]*)")
+STATED_NAMES = {"pytorch": "torch", "python": "python", "vllm": "vllm", "ray": "ray", "deepspeed": "deepspeed",
+                "torch-npu": "torch_npu", "flash-attn": "flash_attn"}
+STATED_SRC = "https://github.com/huggingface/accelerate/blob/v0.24.0/src/accelerate/accelerator.py"
 # The distribution is absent altogether: transformers' require_version ("The '<req>' distribution was not found and is
 # required by this application."), pkg_resources ("… is required by the application" / by <requirers>), and
 # importlib.metadata's PackageNotFoundError ("No package metadata was found for <name>": a version() lookup of a package
@@ -66,7 +74,7 @@ NO_SUCH_OP = lazy(r"\b(?:operator (\w+)::(\w+) does not exist|No such operator (
 OP_NAMESPACE_OWNERS = {"torchvision": "torchvision", "torchaudio": "torchaudio", "image": "torchvision"}
 # The version-labelled root causes the corpus and the catalog name a too-old package by (labels.yaml), by pip name.
 TOO_OLD_KINDS = {"transformers": "transformers-too-old", "torch-npu": "torch-npu-too-old", "vllm-ascend": "vllm-ascend-too-old",
-                 "ray": "ray-too-old", "python": "python-too-old"}
+                 "ray": "ray-too-old", "python": "python-too-old", "torch": "torch-too-old"}
 VERSIONS = "https://github.com/huggingface/transformers/blob/d9547809bb9fc45c7e30914827081214956981c5/src/transformers/utils/versions.py"
 METADATA = "https://github.com/python/cpython/blob/39c253627a96f858781400948ecbdab34221d0f0/Lib/importlib/metadata/__init__.py"
 PKG_RESOURCES = "https://github.com/pypa/setuptools/blob/b4d976862320c6ae5f5888ae20b22092098095ca/pkg_resources/__init__.py"
@@ -387,6 +395,8 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
             found_pkg, found, pkg, spec = m.group(5), m.group(6), m.group(7), m.group(8)
         said = m.group(0)
         source = PKG_RESOURCES
+    elif m := STATED.search(msg):
+        return stated_minimum(link, facts, m)
     elif m := NOT_DISTRIBUTED.search(msg):
         name, spec = m.group(1) or m.group(3), (m.group(2) or "").strip()
         if spec:  # pkg_resources found no installed distribution inside the range: installed at another version, or absent
@@ -430,6 +440,26 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
         (f"Install a release inside the range: python -m pip install '{pkg}{spec}' (then pip check, and ascendrl check for the NPU stack)",
          f"If another package needs the {found} release, upgrade the package that made the check to one that accepts it"),
         evidence(link), (source,), key=f"required:{pkg}:{spec}:{found}", kind=kind,
+    )
+
+
+def stated_minimum(link: Link, facts: Facts, m: re.Match[str]) -> Finding:
+    """A check that refused to run below a minimum release it names (the installed one is older)."""
+    name = STATED_NAMES.get(m.group(1).lower(), m.group(1).lower().replace("-", "_"))
+    pip, spec = ("python" if name == "python" else dist(name)), f"{m.group(2)}{m.group(3)}"
+    have = facts.versions.get(name)
+    shown = f" (the log shows {pip} {have})" if have else ""
+    caller = link.raiser if link.raiser and link.raiser != name else None
+    return Finding(
+        f"The installed {pip} is older than {pip}{spec}, which {caller or 'the code'} requires"[:160],
+        f"{link.short_type}: {link.message[:160].rstrip('.')}. A check in {caller or 'the code that raised it'} refuses to run on a {pip} release below "
+        f"{m.group(3)}{shown}: the environment holds an older {pip} than the feature needs (a pre-release such as 2.1.0a0 counts "
+        "as older than 2.1.0).",
+        (f"Install a {pip} release that meets it: python -m pip install '{'python' if name == 'python' else pip}{spec}' "
+         "(for torch on an NPU host: the torch release your torch_npu pairs with, per the torch_npu compatibility table)"
+         if name != "python" else f"Run it with a Python interpreter of version {spec} (a new virtual environment or conda env)",
+         f"Or turn the feature off, or pin {caller or 'the package'} to a release that supports the installed {pip}"),
+        evidence(link), (STATED_SRC,), key=f"stated:{name}:{spec}", kind=TOO_OLD_KINDS.get(pip, "package-mismatch"),
     )
 
 

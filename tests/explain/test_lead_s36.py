@@ -55,3 +55,19 @@ def test_an_extension_lacking_its_own_function_is_a_build_defect_not_a_torch_pai
     torchs = "ImportError: /x/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n"
     _, top = explain_text(torchs)
     assert top.entry.id == "DRV-package" and top.kind != "custom-ops-build-failed"
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("ValueError: FSDP requires PyTorch >= 2.1.0", "torch-too-old"),  # accelerate's Accelerator (FastChat#2809)
+    ("ValueError: FSDP requires PyTorch >= 1.12.0", "torch-too-old"),  # transformers' Trainer
+    ("RuntimeError: this feature requires transformers >= 4.45.0", "transformers-too-old"),
+    ("ImportError: requires Python>=3.10", "python-too-old"),
+])
+def test_a_check_naming_its_minimum_release_says_the_installed_one_is_older(explain_text, line, kind):
+    result, top = explain_text(line + "\n")
+    assert top is not None and top.entry.id == "DRV-package" and top.kind == kind, result
+
+
+def test_a_requirement_without_a_lower_bound_is_not_read_as_too_old(explain_text):
+    _, top = explain_text("ValueError: requires torch == 2.1.0 exactly\n")
+    assert top is None or top.kind != "torch-too-old"
