@@ -292,6 +292,15 @@ ZH_STRERROR_TEXT = lazy("|".join(ZH_STRERROR))
 # A one-sentence paste read as the error message it states (Classifier._lone_sentence): words that state a failure, and the
 # heads that make a line a log record rather than a message (a level word or tag, glog's "E1204 11:18:17" head).
 MAX_LONE = 400
+# Values a program's message prints inside a sentence, which look like code to CODE_LINE: a number in parentheses after a
+# name ("the worker process(67215)", "clusters(ray_num_nodes: 1)" is not one: a colon and words) and a setting written
+# key=value or key>=value ("with use_vllm=True", "need python>=3.10"). Masked before CODE_LINE judges a sentence of at least
+# PROSE_WORDS words; a line of code keeps its calls, braces and assignments with spaces.
+PRINTED_VALUE = lazy(r"(?<=\w)\(\d[\d.,]*\)|(?<![\w=<>!])([A-Za-z_][\w.]*)(?:==|>=|<=|=)[\w.'\"/+-]+(?=[\s,.;:!?)]|$)")
+PROSE_WORDS = 5
+# A short paste of consecutive sentences, one message over several lines (Ray's "Failed to set up runtime environment." with
+# its reason on the next line): at most this many lines are joined into one lone sentence.
+LONE_LINES = 3
 # Python's built-in exception classes a title may type in lower case ("importerror: …so: undefined symbol").
 LOWER_TYPES = {t.lower(): t for t in (
     "ImportError", "ModuleNotFoundError", "RuntimeError", "ValueError", "TypeError", "KeyError", "AttributeError",
@@ -354,9 +363,16 @@ def _persons_sentence(raw: bytes) -> str | None:
     text = text.strip()
     if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
         text = text[tag.end():].strip()
-    if len(text) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
+    if len(_without_urls(text)) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
         return None
     return text
+
+
+def _looks_like_code(text: str) -> bool:
+    """CODE_LINE on a person's sentence, with the values a message prints in prose masked (PRINTED_VALUE)."""
+    if len(text.split()) >= PROSE_WORDS:
+        text = PRINTED_VALUE.sub(lambda m: m.group(1) or "", text)
+    return chains.CODE_LINE.search(text) is not None
 
 
 def _names_a_class(text: str) -> bool:
@@ -373,9 +389,19 @@ def _english_strerror(text: str) -> str:
 
 def _a_report(words: str) -> bool:
     """Whether a person's sentence around an error reports it: not a log record at a quiet level, not a sentence about
-    handling, fixing or avoiding it."""
+    handling, fixing or avoiding it. The words of a link in it are not its words ("refer to https://docs.ray.io/…")."""
+    words = _without_urls(words)
     return (chains.QUIET_ANYWHERE.search(words) is None and chains.HANDLED.search(words) is None
             and chains.NOT_A_REPORT.search(words) is None)
+
+
+# A link a message or a sentence quotes (a program's "refer to https://docs…/handling-dependencies.html"): its path's words
+# say nothing about the sentence, and it does not make a message longer than a sentence.
+URL_IN_TEXT = lazy(r"\b(?:https?|s3|gs|hdfs|obs|ftp)://\S+")
+
+
+def _without_urls(text: str) -> str:
+    return URL_IN_TEXT.sub("<url>", text) if "://" in text else text
 
 
 # Words before a quoted exception that say the code went on past it (chains.HANDLED without "raise", which a sentence
@@ -1018,6 +1044,8 @@ class Classifier:
         lines = [(i, raw) for i, raw in enumerate(block.split(b"\n")) if raw.strip()]
         if len(lines) != 1:
             self._named_sentence(lines, name, base, unfolded)
+            if not self._read_anything():
+                self._sentences(lines, name, base, unfolded)
             return
         index, raw = lines[0]
         index = index if unfolded is None else unfolded.original(index)
@@ -1032,7 +1060,7 @@ class Classifier:
         if (lower := LOWER_TYPE.match(text)) is not None:  # a title typed in lower case: the type as Python prints it
             self._line(f"{LOWER_TYPES[lower.group(1)]}: {text[lower.end():].lstrip()}".encode(), name, base + index + 1)
             return
-        if chains.BARE_TYPE.search(text) is not None or chains.CODE_LINE.search(text) is not None or NAME_HEAD.match(text) is not None:
+        if chains.BARE_TYPE.search(text) is not None or _looks_like_code(text) or NAME_HEAD.match(text) is not None:
             return  # an exception class or code the typed readers judged
         if (GENERIC_LINE.search(text) is not None or LONE_FAILURE.search(text) is None) and not (named or _names_a_class(text)):
             return  # words one of the engine's readers looked at and declined (a version statement), or no failure
@@ -1050,6 +1078,27 @@ class Classifier:
             at = index if unfolded is None else unfolded.original(index)
             self._line(f"Exception: {text}".encode(), name, base + at + 1)
             return
+
+    def _sentences(self, lines: list[tuple[int, bytes]], name: str, base: int, unfolded: UnfoldedLines | None) -> None:
+        """A short paste of two or three lines nothing read, each a sentence of a message (no record, command, code or
+        label), the first stating a failure: one message printed over several lines, read as a lone sentence with its
+        lines joined, at the first line (Ray's "Failed to set up runtime environment." over the reason it gives)."""
+        if not 2 <= len(lines) <= LONE_LINES:
+            return
+        texts = []
+        for _, raw in lines:
+            text = _persons_sentence(raw)
+            if (text is None or NAME_HEAD.match(text) is not None or COMMAND_LINE.match(text) is not None
+                    or chains.BARE_TYPE.search(text) is not None or chains.FRAME.match(text) is not None
+                    or _looks_like_code(text)):
+                return
+            texts.append(text)
+        joined = " ".join(texts)
+        if (len(_without_urls(joined)) > MAX_LONE or len(texts[0].split()) < 3 or LONE_FAILURE.search(texts[0]) is None or GENERIC_LINE.search(joined) is not None
+                or not _a_report(joined)):
+            return
+        at = lines[0][0] if unfolded is None else unfolded.original(lines[0][0])
+        self._line(f"Exception: {joined}".encode(), name, base + at + 1)
 
     def _dump_lines(self, block: bytes, name: str) -> None:
         """verl's config dump in this block, for the run's settings (until the input's first dump is over)."""

@@ -60,11 +60,19 @@ _WORD = lazy(r"[A-Za-z][A-Za-z0-9]+")
 
 # ---------------------------------------------------------------- text → features
 
+# The heads a logger puts before a message, which say who printed it, not what failed: Ray's "(pid=raylet)" /
+# "(WorkerDict pid=123, ip=…)" and glog's record head "I0807 17:00:41.812641 71814 71814 worker_pool.cc:265] " (Ray's
+# raylet and GCS, TensorFlow, many C++ programs). The same message pasted without them (an issue title, a quote) is the
+# same failure; kept, they make a record and its quote look less alike than two unrelated records.
+LOGGER_HEAD = lazy(r"^(?:\((?:[\w.:-]+ )?pid=[^()]*\)\s*)?(?:[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d+)?\s+\d+(?: \d+)? [\w./-]+:\d+\]\s*)?")
+
+
 def templates(lines: Iterable[str]) -> list[str]:
     """The normalised templates of error lines (the error part only, variable parts masked), deduplicated."""
     out: list[str] = []
     for line in lines:
         line = strip_escapes(line).strip()
+        line = line[LOGGER_HEAD.match(line).end():] or line
         if not line:
             continue
         if (diag := DIAG_ERROR.match(line)) is not None:

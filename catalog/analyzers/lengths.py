@@ -5,7 +5,8 @@ without chunked prefill one scheduler step must hold a whole sequence (max_num_b
 max_model_len), and max_model_len may not exceed what the model's config.json declares. verl checks
 the same before it builds the engine, in its own words. verl sets max_model_len from
 data.max_prompt_length + data.max_response_length unless rollout.max_model_len is given, so the fix
-is a verl key, whichever side printed the message.
+is a verl key, whichever side printed the message. EasyR1 and its forks compare the budget with the prompt and response
+lengths themselves, in their own words.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
 # vLLM's SchedulerConfig ("max_num_batched_tokens (8192) is smaller than max_model_len (9216).") and verl's
 # older check, without numbers ("Enable chunked prefill, max_num_batched_tokens is smaller than max_model_len").
 BATCHED = lazy(r"max_num_batched_tokens (?:\((\d+)\) )?is smaller than max_model_len(?: \((\d+)\))?")
+# EasyR1's vLLMRollout (and the forks that copied it, for vLLM and SGLang rollouts) checks the same before it builds the
+# engine, against the config's own lengths: "max_num_batched_tokens should be greater than prompt_length +
+# response_length." (a paste may cut it after "p").
+EASYR1_BATCHED = lazy(r"max_num_batched_tokens should be greater than p(?:rompt_length \+ response_length)?")
+EASYR1_ROLLOUT = ("https://github.com/hiyouga/EasyR1/blob/d37f6e08a472fa1020c41b62fe61ae39c878286c/"
+                  "verl/workers/rollout/vllm_rollout_spmd.py")
 # vLLM's ModelConfig: "User-specified max_model_len (131072) is greater than the derived max_model_len
 # (max_position_embeddings=8192 or model_max_length=None in model's config.json)"; verl's own assert before it.
 OVER_MODEL = lazy(r"max_model_len \((\d+)\) is greater than the derived max_model_len \(([^)]*)\)"
@@ -43,6 +50,8 @@ class EngineLengths(Analyzer):
             return None
         if (m := BATCHED.search(link.message)) is not None:
             return self._batched(link, m.group(1), m.group(2))
+        if EASYR1_BATCHED.search(link.message) is not None:
+            return self._batched_easyr1(link)
         if (m := OVER_MODEL.search(link.message)) is not None:
             return self._over_model(link, m.group(1), m.group(2))
         return None
@@ -60,6 +69,19 @@ class EngineLengths(Analyzer):
             (f"Set {ROLLOUT}.max_num_batched_tokens={at_least} (at least max_model_len)",
              f"Or set {ROLLOUT}.enable_chunked_prefill=True, or lower {ROLLOUT}.max_model_len / the prompt and response lengths"),
             evidence(link), (VLLM_SCHEDULER, VERL_ROLLOUT, VERL_CONFIG), key=f"batched:{tokens}:{model_len}",
+            kind="max-num-batched-tokens-below-max-model-len",
+        )
+
+    @staticmethod
+    def _batched_easyr1(link: Link) -> Finding:
+        return Finding(
+            "max_num_batched_tokens is below prompt_length + response_length",
+            f"{link.short_type}: {link.message[:200]}. EasyR1's rollout (and the verl forks built on it) refuses a token "
+            "budget per engine step smaller than one whole sequence, the prompt length plus the response length it was "
+            "configured with, before it builds the vLLM / SGLang engine.",
+            ("Set worker.rollout.max_num_batched_tokens to at least data.max_prompt_length + data.max_response_length",
+             "Or shorten data.max_prompt_length / data.max_response_length"),
+            evidence(link), (EASYR1_ROLLOUT, VLLM_SCHEDULER), key="batched:easyr1",
             kind="max-num-batched-tokens-below-max-model-len",
         )
 
