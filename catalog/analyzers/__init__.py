@@ -172,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -210,6 +210,7 @@ def registry() -> tuple[Analyzer, ...]:
         modelarch.VerlModelArchitecture,
         modelarch.ModelPathMissing,
         quantload.QuantizedWeights,
+        weightname.VllmWeightName,  # after QuantizedWeights: on the NPU a quantized tensor is vllm-ascend's question
         names.MissingImport,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,

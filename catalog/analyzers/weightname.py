@@ -1,0 +1,114 @@
+"""A checkpoint tensor vLLM's model class has no parameter for: KeyError in the model's ``load_weights``.
+
+vLLM's model classes load weights by looking each incoming tensor's name up among the model's own parameters
+(``param = params_dict[name]`` in ``load_weights``, vllm/model_executor/models/*.py); a name the model did not build
+raises ``KeyError: '<name>'``. The same lookup runs when an RL trainer pushes new weights into the rollout engine
+(verl, TRL, OpenRLHF call ``model.load_weights`` with the trainer's names). The name itself tells the class apart:
+
+- a quantized checkpoint's tensor (``weight_scale``, ``g_idx``, ``qzeros``, ``w13_bias`` …): the layers vLLM built
+  for this model and quantization method have no such parameter, so the checkpoint's scheme is not one this vLLM
+  release implements for that model (quantload.py reads the same on Ascend NPUs, where it is vllm-ascend's);
+- a PEFT name (``base_layer``, ``lora_A`` / ``lora_B``, ``base_model.model.``): a LoRA-wrapped model's state dict was
+  pushed or saved as if it were the base model;
+- a wrapper prefix (``module.``, ``_orig_mod.``): a DDP / torch.compile wrapper's names were saved into the checkpoint;
+- anything else: the checkpoint's names belong to another layout than the class config.json selects (another
+  architecture's weights, a layout written by a different transformers release, a second weight format in the folder).
+
+Read only where the paste shows the lookup: a ``load_weights`` frame under vllm/ or the ``params_dict[name]`` source line.
+"""
+
+from __future__ import annotations
+
+from ..chain import Chain, Link
+from ...lazyre import lazy
+from . import Analyzer, Facts, Finding, evidence, raised
+from .quantload import PARAM_KEY, QUANT_TENSORS, QUANT_WORDS
+
+# vLLM's per-model loader: `param = params_dict[name]` (llama.py, qwen2.py, qwen3_moe.py … at every release).
+VLLM_LOAD_WEIGHTS = "https://github.com/vllm-project/vllm/blob/v0.7.3/vllm/model_executor/models/llama.py"
+VLLM_QUANT_DOC = "https://docs.vllm.ai/en/latest/features/quantization/index.html"
+PEFT_MERGE = "https://huggingface.co/docs/peft/main/en/developer_guides/lora#merge-lora-weights-into-the-base-model"
+VLLM_FRAME = lazy(r"[/\\]vllm[/\\](?:model_executor|worker|v1)[/\\]")
+LOOKUP = lazy(r"\bparams_dict\[name\]")
+# bias tensors that only fused / quantized MoE expert layers store (GPT-OSS MXFP4 w13_bias / w2_bias)
+MOE_QUANT_BIAS = frozenset(("w13_bias", "w2_bias"))
+PEFT = lazy(r"(?:^|\.)(?:base_layer|lora_[AB]|lora_embedding_[AB])(?:\.|$)|^base_model\.model\.")
+WRAPPER = lazy(r"^(?:module|_orig_mod|_fsdp_wrapped_module|_checkpoint_wrapped_module)\.")
+
+
+def _looked_up(link: Link) -> bool:
+    """The KeyError comes from vLLM's parameter lookup: a load_weights frame under vllm/, or its source line."""
+    if link.source and LOOKUP.search(link.source):
+        return True
+    return any(f.func == "load_weights" and VLLM_FRAME.search(f.path) for f in link.frames)
+
+
+class VllmWeightName(Analyzer):
+    id = "DRV-weight-name"
+    title = "A checkpoint tensor vLLM's model class has no parameter for"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "KeyError":
+            return None
+        m = PARAM_KEY.match(link.message.strip())
+        if m is None or not _looked_up(link):
+            return None
+        key, tensor = m.group(1), m.group(2)
+        line = f"{link.lead} {link.text or link.message}" if link.lead else (link.text or link.message)
+        if tensor in QUANT_TENSORS or tensor in MOE_QUANT_BIAS or QUANT_WORDS.search(line):
+            return Finding(
+                f"The quantized checkpoint's tensor {key} has no parameter in the model vLLM built"[:160],
+                f"KeyError: '{key}' in vLLM's load_weights. vLLM built the model's layers for the quantization method it "
+                "read from config.json and looks each checkpoint tensor up among their parameters; this quantization "
+                "tensor (a scale, zero point, group index or quantized bias) has no place in them, so the checkpoint's "
+                "scheme is not one this vLLM release implements for this model or layer (a GPTQ / AWQ / FP8 / MXFP4 "
+                "variant, a quantized MoE gate or expert bias, a quantization tool newer than the vLLM).",
+                ("Check the model's quantization_config in config.json against the methods and models the installed "
+                 "vLLM supports, and upgrade vLLM if a newer release adds this model / scheme",
+                 "Or load the unquantized (bf16) checkpoint, or re-quantize with a method and layer set this vLLM "
+                 "loads (e.g. leave the MoE gate unquantized)"),
+                evidence(link), (VLLM_LOAD_WEIGHTS, VLLM_QUANT_DOC), key=f"weight-name-quant:{tensor}",
+                family="compat", kind="quant-checkpoint-layer-unsupported",
+            )
+        if PEFT.search(key):
+            return Finding(
+                f"A LoRA-wrapped name {key} reached vLLM's loader: the adapter's state dict was loaded as base weights"[:160],
+                f"KeyError: '{key}' in vLLM's load_weights. The name carries PEFT's wrapping (base_layer / lora_A / "
+                "lora_B / base_model.model.), which the base model vLLM built does not have: a LoRA model's state dict "
+                "was pushed to the rollout engine (an RL trainer's weight sync) or saved as the checkpoint without "
+                "merging the adapter and restoring the base names.",
+                ("Merge the adapter before the weights reach vLLM (PEFT merge_and_unload(), then the merged model's "
+                 "state_dict) or strip the PEFT prefixes; in an RL trainer use its LoRA rollout path (verl: "
+                 "actor_rollout_ref.model.lora_rank > 0 syncs the adapter to vLLM's LoRA support)",
+                 "For a saved checkpoint, save the merged model (save_pretrained after merge_and_unload) rather than the "
+                 "wrapped one"),
+                evidence(link), (VLLM_LOAD_WEIGHTS, PEFT_MERGE), key=f"weight-name-peft:{tensor}",
+                family="data-model", kind="peft-names-in-base-weights",
+            )
+        if WRAPPER.search(key):
+            return Finding(
+                f"The checkpoint's names keep a training wrapper's prefix ({key.split('.', 1)[0]}.): vLLM cannot place them"[:160],
+                f"KeyError: '{key}' in vLLM's load_weights. The name starts with the prefix a training wrapper adds "
+                "(DistributedDataParallel's module., torch.compile's _orig_mod., FSDP's wrapped-module names); the "
+                "checkpoint was saved from the wrapped model, so none of its names match the plain model vLLM built.",
+                ("Re-save the checkpoint from the unwrapped model (model.module / model._orig_mod, or the trainer's "
+                 "save_pretrained), or rename the keys by dropping the wrapper prefix",),
+                evidence(link), (VLLM_LOAD_WEIGHTS,), key=f"weight-name-wrapper:{tensor}",
+                family="data-model", kind="checkpoint-wrapper-prefix",
+            )
+        return Finding(
+            f"The checkpoint tensor {key} has no parameter in the model class vLLM built from config.json"[:160],
+            f"KeyError: '{key}' in vLLM's load_weights. vLLM built the model class config.json's architectures names "
+            "and looks each checkpoint tensor up among its parameters; this name is not one of them, so the weights "
+            "follow another layout: another architecture's checkpoint under this config, a layout written by a "
+            "different transformers release (vision-language models moved their language model and vision tower under "
+            "new prefixes), a second weight format in the same folder (e.g. Mistral's consolidated.safetensors next to "
+            "the HF shards), or, in RL weight sync, the trainer's names for a model vLLM maps differently.",
+            ("Check that config.json's architectures and the checkpoint's tensor names belong together (list the names "
+             "with safetensors.safe_open(...).keys()); remove extra weight files of another format from the folder",
+             "If the checkpoint was written by a newer transformers / trainer than the installed vLLM knows, upgrade "
+             "vLLM (its model class maps the new names) or save with the transformers release that vLLM expects"),
+            evidence(link), (VLLM_LOAD_WEIGHTS,), key=f"weight-name:{tensor}",
+            family="data-model", kind="checkpoint-weight-name-mismatch",
+        )
