@@ -71,3 +71,24 @@ def test_a_check_naming_its_minimum_release_says_the_installed_one_is_older(expl
 def test_a_requirement_without_a_lower_bound_is_not_read_as_too_old(explain_text):
     _, top = explain_text("ValueError: requires torch == 2.1.0 exactly\n")
     assert top is None or top.kind != "torch-too-old"
+
+
+@pytest.mark.parametrize("text, fatal", [
+    # Ray 2.x (as SkyRL's and other threads quote it)
+    ("ValueError: Can't find a `node_ip_address.json` file from /tmp/ray/session_2026-01-27_23-34-45_963846_7. for 60 "
+     "seconds. A ray instance hasn't started. Did you do `ray start` or `ray.init` on this host?\n", True),
+    # the older wording (ray#47925)
+    ("Can't find a `node_ip_address.json` file from /tmp/ray/session_2024-10-07_21-57-36_582530_3941. Have you started "
+     "Ray instance using `ray start` or `ray.init`?\n", True),
+    # the GCS client's retry line alone: the driver waits, nothing has failed yet
+    ("[2023-03-03 07:49:06,910 W 1731 1732] global_state_accessor.cc:390: Some processes that the driver needs to connect "
+     "to have not registered with GCS, so retrying. Have you run 'ray start' on this node?\n", False),
+])
+def test_a_driver_on_a_machine_outside_the_cluster_is_named(explain_text, text, fatal):
+    result, top = explain_text(text)
+    assert top is not None and top.entry.id == "ARL-E2770" and top.fatal == fatal and result.fatal == fatal
+
+
+def test_swift_rollout_server_unreachable(explain_text):
+    _, top = explain_text("requests.exceptions.ConnectionError: Servers not reachable after 240.0s: ['http://10.0.0.5:8000']\n")
+    assert top is not None and top.entry.id == "ARL-E2802" and top.fatal
