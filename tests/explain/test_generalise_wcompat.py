@@ -28,9 +28,10 @@ def _top(explain_text, paste):
     # transformers' first require_version raised pkg_resources.VersionConflict with the same text
     ("pkg_resources.VersionConflict: tokenizers==0.9.4 is required for a normal functioning of this module, but found tokenizers==0.10.1.\n",
      "package-mismatch"),
-    # pkg_resources' own VersionConflict, printed as its args, and as its report
+    # pkg_resources' own VersionConflict, printed as its args, and as its report (torch below the lower bound: the
+    # too-old kind since torch has one, 2026-12-04 fifth stop, as transformers above)
     ("pkg_resources.VersionConflict: (torch 2.1.0 (/usr/local/lib/python3.9/site-packages), Requirement.parse('torch>=2.4.0'))\n",
-     "package-mismatch"),
+     "torch-too-old"),
     ("pkg_resources.ContextualVersionConflict: (numpy 2.0.1 (/usr/lib/python3/dist-packages), Requirement.parse('numpy<2'), {'vllm-ascend'})\n",
      "package-mismatch"),
     # the distribution is absent (importlib.metadata, transformers' require_version), or none inside a range (pkg_resources)
