@@ -52,13 +52,14 @@ REQUIRED = lazy(r"([A-Za-z][\w.\-]*)\s*((?:[<>=!~]=?|===?)\s*[\w.*+\-]+(?:\s*,\s
 VERSION_CONFLICT = lazy(r"\(([A-Za-z][\w.\-]*) ([\w.+\-]+) \([^)]*\), Requirement\.parse\('([A-Za-z][\w.\-]*)([^']*)'\)"
                         r"|\b([A-Za-z][\w.\-]*) ([\w.+\-]*\d[\w.+\-]*) is installed but ([A-Za-z][\w.\-]*)([<>=!~][^ ]*) is required\b")
 # A check that states the minimum release in a sentence of its own, without the installed version: accelerate's
-# Accelerator ("FSDP requires PyTorch >= {FSDP_PYTORCH_VERSION}", ValueError), transformers' Trainer ("FSDP requires
-# PyTorch >= 1.12.0"), and the same wording in trainers built on them. The package is named as its project spells it.
+# Accelerator ("FSDP requires PyTorch >= 1.12.0", later "… >= {FSDP_PYTORCH_VERSION}", ValueError), transformers' Trainer
+# ("FSDP requires PyTorch >= 1.12.0"), and the same wording in trainers built on them (text read in stored copies of those
+# files; the release is not pinned). The package is named as its project spells it.
 STATED = lazy(r"\brequires? (PyTorch|torch|transformers|accelerate|Python|vLLM|vllm|DeepSpeed|deepspeed|peft|trl|datasets|Ray|ray"
               r"|numpy|torch_npu|torch-npu|triton|flash[-_]attn|tokenizers|safetensors)\s*(?:version\s*)?(>=|>)\s*v?(\d+(?:\.\d+)+[\w.+]*)")
 STATED_NAMES = {"pytorch": "torch", "python": "python", "vllm": "vllm", "ray": "ray", "deepspeed": "deepspeed",
                 "torch-npu": "torch_npu", "flash-attn": "flash_attn"}
-STATED_SRC = "https://github.com/huggingface/accelerate/blob/v0.24.0/src/accelerate/accelerator.py"
+STATED_SRC = "https://github.com/huggingface/accelerate/blob/main/src/accelerate/accelerator.py"
 # The distribution is absent altogether: transformers' require_version ("The '<req>' distribution was not found and is
 # required by this application."), pkg_resources ("… is required by the application" / by <requirers>), and
 # importlib.metadata's PackageNotFoundError ("No package metadata was found for <name>": a version() lookup of a package
@@ -252,6 +253,7 @@ def outer_package(link: Link, inner: str | None) -> str | None:
 # says whose code the function is; the parameter types that follow (at::Tensor const&, ...) do not.
 MANGLED_HEAD = re.compile(r"_Z(?:N[rVKRO]*)?(?:St)?(\d+)")
 TORCH_NAMESPACES = frozenset({"c10", "at", "torch", "caffe2", "aten"})
+STD_HEAD = re.compile(r"_?_Z(?:N[rVKRO]*)?St")
 
 
 def _first_component(symbol: str) -> str | None:
@@ -273,8 +275,8 @@ def _extension_own_function(symbol: str) -> str | None:
     """The first name component of a missing symbol that is a torch extension's own code: a function or class of no
     known dependency (not torch's, CANN's, ATB's, Python's or the C++ library's) whose signature carries torch's types."""
     head = _first_component(symbol)
-    if head is None or head.startswith("_") or not TORCH_TYPES.search(symbol):
-        return None
+    if head is None or head.startswith("_") or STD_HEAD.match(symbol) or not TORCH_TYPES.search(symbol):
+        return None  # std:: (std::vector<at::Tensor>) is the C++ library's, an ABI matter
     return head
 
 

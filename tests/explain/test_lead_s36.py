@@ -92,3 +92,10 @@ def test_a_driver_on_a_machine_outside_the_cluster_is_named(explain_text, text, 
 def test_swift_rollout_server_unreachable(explain_text):
     _, top = explain_text("requests.exceptions.ConnectionError: Servers not reachable after 240.0s: ['http://10.0.0.5:8000']\n")
     assert top is not None and top.entry.id == "ARL-E2802" and top.fatal
+
+
+def test_a_std_function_over_torch_types_is_not_the_extensions_own_code():
+    from ascendrl.catalog.analyzers.package import _extension_own_function
+
+    assert _extension_own_function("_ZNSt6vectorIN2at6TensorESaIS1_EE17_M_realloc_insertIJRKS1_EEEvN9__gnu_cxx17__normal_iteratorIPS1_S3_EEDpOT_") is None
+    assert _extension_own_function("_ZN21deepspeed_io_handle_t18_create_io_op_descEbRKN2at6TensorEiPKcbl") == "deepspeed_io_handle_t"
