@@ -59,7 +59,7 @@ MAX_HEAD_MEMO = 1024
 TAIL_BYTES = 64 << 10
 TAIL_FILES = 32
 QUIET_LINES = 8
-QUIET_ERROR = re.compile(
+QUIET_ERROR = lazy(  # compiled only when a log has nothing else read
     r"(?i)\b(?:errors?|fail(?:ed|ure|s)?|exception|fatal|invalid|cannot|can't|could not|couldn't|not found|"
     r"not supported|unsupported|timed? ?out|refused|denied|abort(?:ed)?|killed|exceed(?:s|ed)?|mismatch|missing)\b"
 )

@@ -21,11 +21,10 @@ HERE = Path(__file__).parent
 CATALOG = load_catalog(user_dir=HERE / "no-user-catalog")
 
 
-def _top(text: str) -> str | None:
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    result = classifier.result()
-    return result.diagnoses[0].entry.id if result.diagnoses and result.diagnoses[0].fatal else None
+def _top(explain_text, text: str) -> str | None:
+    """The fatal top diagnosis's id (the shared explain_text fixture), or None."""
+    _, top = explain_text(text)
+    return top.entry.id if top is not None and top.fatal else None
 
 
 @pytest.mark.parametrize("line, expected", [
@@ -55,8 +54,8 @@ def _top(text: str) -> str | None:
     ("RuntimeError: Cannot support runtime soc_version: 104.", "ARL-E235"),
     ("RuntimeError: Undefined soc_version: Ascend910ProB. Please file an issue to vllm-ascend.", "ARL-E235"),
 ])
-def test_each_wording_names_its_class(line, expected):
-    assert _top(line) == expected
+def test_each_wording_names_its_class(explain_text, line, expected):
+    assert _top(explain_text, line) == expected
 
 
 @pytest.mark.parametrize("line", [
@@ -66,8 +65,8 @@ def test_each_wording_names_its_class(line, expected):
     "INFO model type qwen3_5_moe registered in the bridge",
     "Please verify that the LoRA rank is correct",
 ])
-def test_look_alikes_are_not_named(line):
-    assert _top(line) not in {"ARL-E2840", "ARL-E2841", "ARL-E2842", "ARL-E2843", "ARL-E2845"}
+def test_look_alikes_are_not_named(explain_text, line):
+    assert _top(explain_text, line) not in {"ARL-E2840", "ARL-E2841", "ARL-E2842", "ARL-E2843", "ARL-E2845"}
 
 
 # DRV-weight-name (catalog/analyzers/weightname.py): a KeyError from vLLM's `param = params_dict[name]` lookup in a
