@@ -282,6 +282,16 @@ class RewardNone(Analyzer):
 # collate functions): a KeyError naming a bare field inside one is a row that lacks that field.
 MAP_FUNC = lazy(r"^(?:_?preprocess\w*|tokeni[sz]e\w*|_?format_\w+|make_map_fn|process_fn|_?map_fn|convert_\w+|_?collate\w*)$")
 ROW_KEY = lazy(r"^['\"]([A-Za-z_][\w -]{0,40})['\"]$")
+# The names preprocessing code gives one dataset row (a datasets .map / .filter callback's argument, a json-lines
+# record): a KeyError whose printed source line subscripts one of them with the missing key is a row without that field.
+ROW_NAMES = ("example", "examples", "row", "sample", "item", "record", "doc", "document", "instance", "datum", "ex",
+             "data_item", "line", "entry", "conversation", "conv")
+
+
+def _indexes_row(source: str, field: str) -> bool:
+    """Whether a printed source line reads ``field`` from a row: example["problem"], row['answer'] …"""
+    names = "|".join(ROW_NAMES)
+    return re.search(rf"\b(?:{names})\s*\[\s*['\"]{re.escape(field)}['\"]\s*\]", source or "") is not None
 
 
 class DatasetColumns(Analyzer):
@@ -295,6 +305,8 @@ class DatasetColumns(Analyzer):
             return None
         row = ROW_KEY.match(link.message.strip()) if link.short_type == "KeyError" else None
         mapper = next((f for f in link.frames if MAP_FUNC.match(f.func)), None)
+        if row and mapper is None and link.frames and _indexes_row(link.source, row.group(1)):
+            mapper = link.frames[-1]  # the line Python printed reads the key from a row: example["problem"]
         if row and mapper:
             field = row.group(1)
             return Finding(

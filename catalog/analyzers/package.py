@@ -653,6 +653,13 @@ def missing_operator(link: Link, facts: Facts) -> Finding | None:
 AUTO_CONFIG = lazy(r"transformers[/\\]models[/\\]auto[/\\]configuration_auto\.py$")
 CONFIG_LOOKUP = lazy(r"\bCONFIG_MAPPING\[")
 KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
+# A paste cut above transformers' own frames ends at the caller's line "processor = AutoProcessor.from_pretrained(":
+# a KeyError there whose key has a model_type's shape (lower case, with a digit or an underscore: 'qwen3_next',
+# 'gemma3n', 'qwen2_5_vl') is the same registry lookup.
+AUTO_LOAD = lazy(r"\bAuto(?:Config|Processor|Tokenizer|ImageProcessor|FeatureExtractor|Model\w*)\.from_pretrained\(")
+MODEL_TYPE_WORD = lazy(r"^(?=[a-z]{2})(?=[a-z]*[\d_])[a-z\d]+(?:_[a-z\d]+)*$")
+# Field names a config or a batch is read by, which take the same shape as a model_type.
+FIELD_WORD = lazy(r"(?:^|_)(?:type|ids?|proj|mask|weight|bias|config|name|path|size|dim|len|key|token|tokens|scaling|head|embed|embeds|norm|layer|layers)(?:_|$)")
 AUTO_CONFIG_SRC = "https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/configuration_auto.py"
 
 
@@ -661,9 +668,10 @@ def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
     if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
         return None
     inner = link.frames[-1] if link.frames else None
-    if not ((inner is not None and AUTO_CONFIG.search(inner.path.replace("\\", "/"))) or CONFIG_LOOKUP.search(link.source)):
-        return None
     model_type = m.group(1)
+    if not ((inner is not None and AUTO_CONFIG.search(inner.path.replace("\\", "/"))) or CONFIG_LOOKUP.search(link.source)
+            or (AUTO_LOAD.search(link.source) and MODEL_TYPE_WORD.match(model_type) and not FIELD_WORD.search(model_type))):
+        return None
     from .emitted import custom_model_type
 
     if custom_model_type(model_type):
@@ -885,6 +893,11 @@ class PackageMismatch(Analyzer):
         elif m := NO_ATTR.search(msg):
             owner = m.group(1).split(".")[0]
             what = f"{m.group(1)} has no attribute {m.group(2)}"
+            if caller == owner and any(f.func == "__getattr__" and f.package == owner for f in link.frames):
+                # The module's own __getattr__ (PEP 562: lazy exports, deprecation shims) raised it on behalf of the code
+                # that asked: the caller is the first frame outside the module's package (None: the user's own code).
+                outside = next((f for f in reversed(link.frames) if f.package != owner), None)
+                caller = outside.package if outside is not None else None
         elif m := UNDEFINED.search(msg):
             lib = m.group(1).rsplit('/', 1)[-1]
             # without its site-packages path, an extension module's own name says whose it is (flash_attn_2_cuda)
