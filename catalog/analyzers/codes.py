@@ -115,6 +115,15 @@ CONTEXT_KINDS = (
     (None, lazy(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
                       r"|Cannot find bin(?:ary)? (?:of|for) op \w+"
                       r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
+    # The aclnn APIs' dtype checks that compare two tensors, or a tensor with the one dtype the operator takes, rather
+    # than a dtype with the operator's support list: OP_CHECK_DTYPE_NOT_MATCH ("Tensor %s expected dtype is %s but found
+    # %s.", older releases "%s expected scalar type %s but found %s") and OP_CHECK_DTYPE_NOT_SAME ("Expected both tensors
+    # to have same dtype, but found …"), https://github.com/hicann/ops-math/blob/ee839ce2ab9632f88231eb3eb78a4bd8c0948eaa/
+    # common/inc/external/aclnn_kernels/common/op_error_check.h (aclnnInplaceMaskedFillScalar checks its mask against
+    # DT_BOOL so: conversion/masked_fill/op_api/aclnn_masked_fill_scalar.cpp). Under EZ1001 / 161002 the caller passed
+    # an input in another dtype than the operator pairs it with (a float mask, mixed fp32/bf16 operands): cast it.
+    (("EZ1001", "161002"), lazy(r"\bexpected (?:scalar type|dtype is) DT_\w+ but found DT_\w+"
+                                 r"|Expected both tensors to have same dtype, but found"), "op-input-dtype-mismatch"),
     (("dcmi:-8005",), lazy(r"(?i)initiali[sz]\w* failed"), "dcmi-device-occupied"),
     (("hccl:", "EI9999", "EJ9999"), lazy(r"(?i)hccl\w*CommInit\w*\("), "hccl-init-failed"),
     # A synchronize or copy issued on a stream that ACL graph capture holds: whatever code the engine reports
@@ -192,6 +201,7 @@ CONTEXT_TITLES = {
     "sdma-copy-failed": "A device DMA (SDMA) copy failed on the NPU (the copy engine could not read or write an address)",
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
     "op-compile-failed": "CANN could not compile the operator online (aclopCompileAndExecute: the single-op compile and run failed)",
+    "op-input-dtype-mismatch": "An aclnn operator got an input in another dtype than the one it pairs it with (cast that input)",
 }
 # Context classes that are a wait running out (one side waited for another, or for the device): like the timeout codes,
 # the other side's failure is the cause, so a catch-all read as one of them stays weak.

@@ -33,6 +33,20 @@ TRANSFER = "https://github.com/Ascend/pytorch/blob/master/torch_npu/contrib/tran
 TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
 TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"
+# "No CUDA GPUs are available" is a CUDA build of torch finding no device (c10/cuda/CUDAFunctions.cpp,
+# device_count_ensure_non_zero); the CPU build an Ascend host runs says "Torch not compiled with CUDA enabled" instead.
+# Inside a Ray task or actor that asked for no GPU, Ray sets CUDA_VISIBLE_DEVICES='' for the worker, so torch sees none
+# on a machine that has them (vllm-project/vllm PR 3198 on an engine built in a num_gpus=0 actor).
+TORCH_NO_GPU = "https://github.com/pytorch/pytorch/blob/v2.1.0/c10/cuda/CUDAFunctions.cpp"
+RAY_NO_GPU = "https://github.com/vllm-project/vllm/pull/3198"
+RAY_ACCEL = "https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html"
+
+
+def _in_ray_worker(link: Link, chain: Chain) -> bool:
+    """The exception was raised in a Ray task or actor: Ray's remote traceback, or a Ray error wrapping it."""
+    return link.kind == "remote" or any(
+        other.kind == "remote" or other.inner or other.short_type in ("RayTaskError", "ActorDiedError", "RayActorError")
+        for other in chain.links)
 
 
 def visible(facts: Facts) -> tuple[str, str] | None:
@@ -112,6 +126,19 @@ class CudaOnNpu(Analyzer):
                  "transformers pick hccl when torch_npu is imported and the device is npu)",
                  "Import torch_npu (or torch_npu.contrib.transfer_to_npu) before the framework initialises distributed"),
                 evidence(link), (TORCH_DIST, TRANSFER), key=f"nccl:{caller}", family="device", kind="cuda-call-on-npu",
+            )
+        if m.group(0) == "No CUDA GPUs are available" and _in_ray_worker(link, chain):
+            return Finding(
+                "A Ray task or actor that was given no GPU asked for CUDA (Ray hid the GPUs from it)",
+                f"{link.short_type}: {m.group(0)}. A CUDA build of torch found no device in a Ray worker: Ray sets "
+                "CUDA_VISIBLE_DEVICES to empty for a task or actor scheduled without num_gpus, so torch sees no GPU there "
+                f"even on a GPU node. Code that needs a device (a reward model, an embedding model, an engine) ran in a "
+                f"CPU-only actor (a framework's driver / TaskRunner or reward worker).{where}",
+                ("Run the device work in an actor that requests the device (num_gpus / resources={'NPU': n}), or on the "
+                 "workers the framework gives devices to (verl: a reward model worker instead of code in the reward function)",
+                 "Or keep that code on the CPU (device='cpu') where it runs in the driver / reward process"),
+                evidence(link), (TORCH_NO_GPU, RAY_NO_GPU, RAY_ACCEL), key=f"raycpu:{caller}", family="ray",
+                kind="ray-cpu-only-actor",
             )
         if m.group(2):  # a checkpoint saved with CUDA tensors
             return Finding(

@@ -34,6 +34,15 @@ PARAM_CHECK = lazy(
     # "In the per-group scenario, antiquantGroupSize should be in range [32, …], Actual is 16"): the value is wrong
     r"|\b([a-z]+[A-Z]\w*) should be\b(?:[^.,]*(?:, (?:but )?[Aa]ctual[^.]*)?)?"
 )
+# aclnn's pairing checks (hicann/ops-math common/inc/external/aclnn_kernels/common/op_error_check.h, OP_API_CHECKS):
+# OP_CHECK_DTYPE_NOT_MATCH "Tensor %s expected dtype is %s but found %s." (older CANN "%s expected scalar type %s but
+# found %s"), OP_CHECK_DTYPE_NOT_SAME "Expected both tensors to have same dtype, but found %s %s and %s %s.". They compare
+# an input with the dtype the operator pairs it with (a mask with DT_BOOL, out with self), not with a support list: the
+# caller passed that input in another dtype, whichever dtypes they name (a bf16 one is not a device without bf16).
+DTYPE_PAIRING = lazy(r"\b(\w+) expected (?:scalar type|dtype is) (DT_\w+) but found (DT_\w+)"
+                     r"|Expected both tensors to have same dtype, but found (\w+) (DT_\w+) and (\w+) (DT_\w+)")
+OP_API_CHECKS = ("https://github.com/hicann/ops-math/blob/ee839ce2ab9632f88231eb3eb78a4bd8c0948eaa/common/inc/external/"
+                 "aclnn_kernels/common/op_error_check.h")
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
 # The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
 DTYPE_SAID = lazy(r"[^.:\]]*\bdtype\b[^.]*")
@@ -73,6 +82,9 @@ class OperatorParams(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind not in ("cann", "bare", "python", "remote"):
             return None
+        paired = next((m for t in (link.message, *link.detail) if (m := DTYPE_PAIRING.search(t))), None)
+        if paired is not None:
+            return self._pairing(paired, link, chain)
         text = next((t for t in (link.message, *link.detail) if PARAM_CHECK.search(t)), None)
         if text is not None:
             m = PARAM_CHECK.search(text)
@@ -117,6 +129,28 @@ class OperatorParams(Analyzer):
             f"{op or 'Operator'} rejected {whose}"[:160], cause, fix, evidence(link), (OP_API, QUANT) if quant else (OP_API,),
             key=f"param:{op}:{arg}:{what}", family="dtype" if quant or bf16 else "operator",
             kind="quant-rollout-dtype" if quant else ("bf16-unsupported-on-device" if bf16 else "aclnn-param-unsupported"),
+        )
+
+    def _pairing(self, m: re.Match, link: Link, chain: Chain) -> Finding:
+        """An input whose dtype differs from the one the operator pairs it with (DTYPE_PAIRING)."""
+        op = _op_name(link, chain)
+        if m.group(1):
+            arg, wanted, got = m.group(1), m.group(2), m.group(3)
+            said = f"{arg} should be {wanted}, got {got}"
+        else:
+            arg = f"{m.group(4)} / {m.group(6)}"
+            said = f"{m.group(4)} is {m.group(5)}, {m.group(6)} is {m.group(7)}"
+        return Finding(
+            f"{op or 'An aclnn operator'} got {arg} in another dtype than it pairs it with"[:160],
+            (f"{'The operator ' + op if op else 'An aclnn operator'} compares the dtype of {arg} with the dtype it pairs "
+             f"it with and they differ ({said}): the caller passed that input in the wrong dtype (a float attention mask "
+             "where a bool one is expected, an output or second operand left in another precision). The check is about how "
+             "the inputs pair, not a dtype the operator or the device lacks."),
+            (f"Cast {arg} to the dtype the check names before the call (for a mask: mask.bool(); for mixed operands: "
+             "bring both to the model dtype)",
+             "If the call is in a library (transformers, a model's remote code), upgrade it or patch the line that builds "
+             "that tensor"),
+            evidence(link), (OP_API_CHECKS,), key=f"pair:{op}:{arg}", family="dtype", kind="op-input-dtype-mismatch",
         )
 
 
