@@ -1273,12 +1273,14 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
-        if not entries and exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
+        if exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
                 and _under_usage(block, end - len(raw)):
-            # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused
+            # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused.
+            # Read as the failure whether or not an entry names it, so an analyzer's reading of the refusal folds into the entry.
             exc = EXCEPTION.match(f"Exception: {refusal.group(1)}")
-        if not entries and exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
-            # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed)
+        if exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
+            # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed). Read as
+            # the failure whether or not an entry names it, so an analyzer's reading of it folds into the entry.
             exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
         if not entries and exc is None and self._paste and (tool := chains.TOOL_ERROR.match(stripped)) is not None:
             # a tool's "error: <message>" (git, uv, cargo, an MLIR pass manager) in a short paste: the message is the failure

@@ -172,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, process, prose, quantload, rendezvous, triton, verl, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, quantload, rendezvous, socsupport, triton, verl, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -184,8 +184,10 @@ def registry() -> tuple[Analyzer, ...]:
         oserror.CheckpointWrite,
         device.DeviceVisibility,
         device.CudaOnNpu,
+        socsupport.TorchNpuSoc,
         mindspore.MindSporeDeviceMemory,  # before MindSporeDevice: the runtime-init message often carries its reason
         mindspore.MindSporeDevice,
+        library.CustomOpp,  # before SharedLibrary: libcust_opapi.so is a custom package's, not CANN's own
         library.SharedLibrary,
         opbuild.CannPython,
         versions.VersionPairs,
@@ -215,6 +217,7 @@ def registry() -> tuple[Analyzer, ...]:
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
         emitted.VllmNoPlatform,
+        pluginname.PluginNameUnknown,
         emitted.RayMechanisms,
         emitted.OwnCheck,
         emitted.CustomModelType,

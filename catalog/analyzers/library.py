@@ -75,15 +75,73 @@ CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/in
 ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
 
 
+# A CANN custom operator package (OPP): a vendors/<vendor_name> folder (op_impl, op_proto, op_api/lib/libcust_opapi.so)
+# installed by the package's .run under $ASCEND_OPP_PATH/vendors or an --install-path, or embedded in a wheel. CANN and
+# the programs that load it find it only through $ASCEND_OPP_PATH/vendors/config.ini or ASCEND_CUSTOM_OPP_PATH, which
+# the package's own bin/set_env.bash exports (CANN's environment-variable reference, ASCEND_CUSTOM_OPP_PATH).
+CUSTOM_OPP_ENV = "https://www.hiascend.com/document/detail/en/canncommercial/850/maintenref/envvar/envref_07_0147.html"
+# Its op API library named as not found, in the loader's, the linker's or a person's words ("libcust_opapi.so: cannot open
+# shared object file", "cannot find -lcust_opapi", "libcust_opapi.so cannot be found", "libcust_opapi.so not found").
+CUST_OPAPI = lazy(r"libcust_opapi\.so\S*?\s?[:：]\s?cannot open shared object file|cannot find -lcust_opapi\b"
+                  r"|libcust_opapi\.so\S*? (?:cannot be found|could not be found|is not found|not found)"
+                  r"|(?:cannot|can't|could not|unable to) (?:find|locate|load|open) \S*libcust_opapi\.so")
+# A program's own lookup of the package, failing: the words custom OPP / ASCEND_CUSTOM_OPP_PATH, or a vendors/<name> path,
+# next to a not-found statement (fla_npu's _resolve_vendor_dir: "Unable to find FLA NPU custom OPP. Expected …/opp/vendors/…").
+OPP_WORDS = lazy(r"\bcustom OPP\b|\bASCEND_CUSTOM_OPP_PATH\b|/opp/vendors/\w|/vendors/\w+/op_(?:api|impl|proto)\b", re.I)
+NOT_FOUND = lazy(r"(?:unable to|cannot|can't|could not|failed to) (?:find|locate|load)|not found|no such file|does not exist|not exist", re.I)
+
+
+def _loader_text(link: Link) -> str | None:
+    """The link's type and message, where a library lookup can be worded (not a CANN report, a process death, Hydra)."""
+    return None if link.kind in ("cann", "process", "hydra") else f"{link.type}: {link.message}"
+
+
+class CustomOpp(Analyzer):
+    """A CANN custom operator package that the process cannot find (its OPP folder or libcust_opapi.so)."""
+
+    id = "DRV-custom-opp"
+    title = "A CANN custom operator package is not where the process looks for it"
+    family = "cann-env"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        text = _loader_text(link)
+        if text is None:
+            return None
+        lib = CUST_OPAPI.search(text)
+        if lib is None and not (OPP_WORDS.search(text) and (NOT_FOUND.search(text) or link.short_type == "FileNotFoundError")):
+            return None
+        what = "its op API library libcust_opapi.so" if lib else "its OPP folder (vendors/<vendor_name>)"
+        return Finding(
+            f"A CANN custom operator package is not found: {what}"[:160],
+            f"{link.short_type}: {link.message[:200].rstrip('.')}. The code calls operators of a CANN custom operator package "
+            "(a vendors/<vendor_name> folder with op_impl, op_proto and op_api/lib/libcust_opapi.so, installed by the package's "
+            ".run file or embedded in a wheel). CANN and the programs that link or load it find such a package only under "
+            "$ASCEND_OPP_PATH/vendors (listed in its config.ini) or through ASCEND_CUSTOM_OPP_PATH, which the package's own "
+            "bin/set_env.bash exports: in a new shell, another conda env or a container where that script was not sourced, or "
+            "with the package installed into another CANN tree or path, the package is not found. It is not CANN's own "
+            "set_env.sh that is missing, and the operator itself is not at fault.",
+            ("Source the custom package's environment script in the shell that builds or launches the job: "
+             "source <install_path>/vendors/<vendor_name>/bin/set_env.bash (it prepends ASCEND_CUSTOM_OPP_PATH)",
+             "Or export ASCEND_CUSTOM_OPP_PATH=<install_path>/vendors/<vendor_name>:$ASCEND_CUSTOM_OPP_PATH, and for a link "
+             "or load of libcust_opapi.so put <install_path>/vendors/<vendor_name>/op_api/lib on LD_LIBRARY_PATH (the "
+             "linker: -L that folder)",
+             "Check that it is installed where you think: ls $ASCEND_OPP_PATH/vendors/*/op_api/lib/libcust_opapi.so; "
+             "echo $ASCEND_CUSTOM_OPP_PATH; reinstall the package (its custom_opp_*.run, or the project's wheel with the OPP) "
+             "if the folder is missing"),
+            evidence(link), (CUSTOM_OPP_ENV, LDSO), key=f"custom-opp:{'lib' if lib else 'opp'}", family="cann-env",
+            kind="custom-opp-path-not-set",
+        )
+
+
 class SharedLibrary(Analyzer):
     id = "DRV-library"
     title = "A shared library could not be loaded"
     family = "cann-env"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if link.kind in ("cann", "process", "hydra"):
+        text = _loader_text(link)
+        if text is None:
             return None
-        text = f"{link.type}: {link.message}"
         if DCMI_LIB.search(text):
             return Finding(
                 "The NPU driver's DCMI library (libdcmi.so) is not available in this environment",

@@ -125,6 +125,11 @@ OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb"
 # "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
 SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "google.protobuf": "protobuf",
             "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
+# Modules a distribution once shipped and removed in a release: module -> (distribution, the release that removed it, the
+# last release line with it, source). "No module named" for one of them is that distribution too new for the caller.
+# setuptools v82.0.0 (NEWS.rst, "Deprecations and Removals"): pkg_resources removed (#3085).
+REMOVED_MODULES = {"pkg_resources": ("setuptools", "82.0.0", "setuptools<82",
+                                     "https://raw.githubusercontent.com/pypa/setuptools/refs/tags/v82.0.1/NEWS.rst")}
 # A symbol missing from NNAL's ATB: the ATB installed is not the one torch_npu / vllm-ascend were built against.
 SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
 # Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
@@ -442,6 +447,22 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
         (f"Install a release inside the range: python -m pip install '{pkg}{spec}' (then pip check, and ascendrl check for the NPU stack)",
          f"If another package needs the {found} release, upgrade the package that made the check to one that accepts it"),
         evidence(link), (source,), key=f"required:{pkg}:{spec}:{found}", kind=kind,
+    )
+
+
+def removed_module(link: Link, module: str, removed: tuple[str, str, str, str], caller: str | None) -> Finding:
+    """A module its distribution no longer ships: the installed release is newer than the code that imports it."""
+    owner, release, pin, source = removed
+    who = caller or "the code that imports it"
+    return Finding(
+        (f"{module} is gone from {owner} {release} and later" + (f": {caller} still imports it" if caller else ""))[:160],
+        f"{link.short_type}: No module named '{module}'. {module} came with {owner}, which removed it in release {release}; "
+        f"{who} was written for an older {owner}, and the environment has none that provides it: {owner} {release} or newer "
+        f"(a fresh install or an upgrade pulled it in), or no {owner} at all (virtual environments of recent Pythons start "
+        f"without it). Installing {module} on its own does not bring it back: it is not a separate package.",
+        (f"Pin the older release line in the environment that runs it: python -m pip install '{pin}' (then re-run)",
+         f"Or upgrade {who} to a release that no longer imports {module}"),
+        evidence(link), (source,), key=f"removed:{module.split('.')[0]}", kind="package-mismatch",
     )
 
 
@@ -831,6 +852,8 @@ class PackageMismatch(Analyzer):
                      f"If you meant to use the checkout, build it in place: cd {folder} && pip install -e ."),
                     evidence(link), (TORCH_NPU,), key=f"shadow:{owner}", kind="local-dir-shadows-package",
                 )
+            if (removed := REMOVED_MODULES.get(module.split(".")[0])) is not None:
+                return removed_module(link, module, removed, caller)
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
             if "." not in module or separate:  # a top-level module: not installed, whoever imports it
                 name = separate or dist(module)

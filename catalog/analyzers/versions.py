@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from ..logversions import pip_conflict
-from . import Analyzer, Facts, Finding, evidence
+from . import Analyzer, Facts, Finding, evidence, raised
 from .package import CANNOT_IMPORT, NO_ATTR, NO_MODULE, NO_OBJ_ATTR, NO_OP, UNDEFINED, UNEXPECTED_KW, dist
 from ...lazyre import lazy
 
@@ -22,6 +22,13 @@ OPERATOR = lazy(r"\baclnn[A-Z]\w+|not in libopapi\.so|Failed to compile Op")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
 TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
 PIP = "https://pip.pypa.io/en/stable/topics/dependency-resolution/"
+PIP_FACTORY = "https://github.com/pypa/pip/blob/main/src/pip/_internal/resolution/resolvelib/factory.py"
+# pip's resolver when no set of versions satisfies every requirement (factory.py, get_installation_error): a CRITICAL
+# "Cannot install <triggers> because these package versions have conflicting dependencies.", then the causes, one a line
+# under "The conflict is caused by:": "<parent> <version> depends on <requirement>" or "The user requested <requirement>"
+# ("The user requested (constraint) <name><spec>" for a constraints file).
+CANNOT_INSTALL = lazy(r"Cannot install (.+?) because these package versions have conflicting dependencies")
+CAUSE = lazy(r"^\s*(?:(\S+) (\S+) depends on|The user requested(?: \(constraint\))?) ([A-Za-z0-9][\w.-]*)(?:\[[^\]]*\])?\s*([^;]*)")
 
 
 def _v(text: str | None):
@@ -102,6 +109,8 @@ class VersionPairs(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind == "cann" and link.type == "pip":
             return self._pip(link, facts)
+        if raised(link) and (m := CANNOT_INSTALL.search(link.message)):
+            return self._resolution(link, m.group(1))
         if not _mismatch_failure(link):
             return None
         found = unsupported(facts.versions)
@@ -135,4 +144,32 @@ class VersionPairs(Analyzer):
              "Install vllm first and vllm-ascend after it, so the torch / torch-npu pair vllm-ascend pins wins; then check: ascendrl check"),
             (link.text or link.message,), (PIP, MATRIX), key=f"pip:{pkg}:{other}", family="compat",
             kind=found[0] if found else "package-mismatch", fatal=False, severity="error",
+        )
+
+    def _resolution(self, link: Link, triggers: str) -> Finding:
+        """pip's ResolutionImpossible: the pins its conflict report names, two of them on one package when it lists them."""
+        pins: dict[str, list[str]] = {}
+        for line in link.detail:
+            if (m := CAUSE.match(line)) is not None:
+                req = f"{m.group(3)}{m.group(4).strip() or ' (any version)'}"
+                said = f"{m.group(1)} {m.group(2)} requires {req}" if m.group(1) else f"you requested {req}"
+                pins.setdefault(m.group(3).lower().replace("_", "-"), []).append(said)
+        clash = next(((name, said) for name, said in pins.items() if len(said) > 1), None)
+        if clash is not None:
+            title = f"pip cannot install: two pins on {clash[0]} conflict"
+            stated = "; ".join(clash[1][:3])
+        else:
+            title = f"pip cannot install {triggers[:80]}: their pins conflict"
+            stated = "; ".join(s for said in pins.values() for s in said[:1]) or "the lines under 'The conflict is caused by:'"
+        fix = ("Install the pair that goes together first (torch with its torch-npu build, vllm with its vllm-ascend release: "
+               "ascendrl stack), then the framework without re-resolving them: pip install --no-deps <framework>",
+               "Or loosen or drop the pin that disagrees (the extra, the requirements line, the constraints file) as the report names it")
+        return Finding(
+            title[:160],
+            f"pip's resolver found no set of versions that meets every requirement at once ({link.message[:160].rstrip('.')}), "
+            f"so it installed nothing: {stated}. Two packages (or a package and your own pin) require versions of one "
+            "package that no release satisfies together; on an NPU host most often torch-npu's exact torch build (torch==2.x.y+cpu) "
+            "against a framework or extra that pins plain torch==2.x.y, or vllm-ascend against vllm's torch.",
+            fix, evidence(link), (PIP_FACTORY, PIP), key=f"pip-resolution:{clash[0] if clash else triggers[:60]}", family="compat",
+            kind="package-mismatch", notes=(f"{self.id}: {title[:160]}", f"pip's conflict report: {stated}", *fix),
         )
