@@ -106,3 +106,13 @@ def test_an_attribute_error_inside_a_package_not_raised_by_getattr_stays_unpaire
             "AttributeError: module 'torch_npu' has no attribute 'foo'\n")
     _, top = explain_text(text)
     assert top is None or top.entry.id != "DRV-package"
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: npu.npu_fusion_attention.default: got mixed torch.Tensor and DTensor, need to convert all torch.Tensor "
+    "to DTensor before calling distributed operators!",
+    "NotImplementedError: Operator npu.npu_rms_norm.default does not have a sharding strategy registered.",
+])
+def test_an_op_dtensor_cannot_shard_is_named(explain_text, line):
+    _, top = explain_text(line + "\n")
+    assert top is not None and top.fatal and top.entry.id == "ARL-E2876"
