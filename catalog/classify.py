@@ -352,6 +352,12 @@ LONE_RECORD = lazy(r"^\W{0,3}(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|NOTICE|CRITICA
 COMMAND_LINE = lazy(r"^(?:[$#>]\s|\S+@\S+[:#$]|(?:export|set|source|sudo|python3?|bash|sh|pip3?|vllm|torchrun|ray|docker|npu-smi|cd)\s)")
 
 
+# A paste that is one message quoted whole ("Unable to register worker with raylet" in double quotes, a FAQ or an issue's
+# prose quoting the program): the quotes are the person's, the message inside is the program's (templated with the quotes,
+# similar.templates masks it whole, and the resemblance compares nothing but the placeholder type).
+QUOTED_WHOLE = re.compile(r'["\u201c`]([^"\u201c\u201d`]{8,})["\u201d`]')  # not single quotes: a KeyError prints its key so
+
+
 def _persons_sentence(raw: bytes) -> str | None:
     """A paste's line as a person's sentence (an issue title's template tags off), or None: a program's record (a
     logger's or a shipper's head came off, a level named), too long for a sentence, or one about handling or fixing an
@@ -363,6 +369,8 @@ def _persons_sentence(raw: bytes) -> str | None:
     text = text.strip()
     if (tag := TITLE_TAG.match(text)) is not None and tag.end() < len(text):
         text = text[tag.end():].strip()
+    if (quoted := QUOTED_WHOLE.fullmatch(text)) is not None:
+        text = quoted.group(1).strip()
     if len(_without_urls(text)) > MAX_LONE or LONE_RECORD.search(text) is not None or not _a_report(text):
         return None
     return text
@@ -1179,11 +1187,14 @@ class Classifier:
                 and not chains.HANDLED.search(stripped[: title.start(1)]) and not _after_warning(block, end - len(raw))):
             exc = EXCEPTION.match(title.group(1))
             stripped = title.group(1) if exc is not None else stripped
-        if exc is None and self._paste and (spelled := SPELLED_TYPE.match(stripped)) is not None and _a_report(stripped) \
-                and not LOWER_QUIET.search(stripped):
+        # IPython's traceback head ("IndexError      Traceback (most recent call last)") names the type of the exception
+        # printed at the traceback's end: the chain reader takes it (chains.IPYTHON_HEAD), it is no sentence naming a failure
+        ipython_head = exc is None and self._paste and chains.IPYTHON_HEAD.match(stripped) is not None
+        if exc is None and self._paste and not ipython_head and (spelled := SPELLED_TYPE.match(stripped)) is not None \
+                and _a_report(stripped) and not LOWER_QUIET.search(stripped):
             said = f"{LOWER_TYPES[re.sub(' ', '', spelled.group(1)).lower() + 'error']}: {stripped[spelled.end():]}"
             exc, stripped = EXCEPTION.match(said), said
-        if exc is None and self._paste:
+        if exc is None and self._paste and not ipython_head:
             exc, said = self._paste_reading(stripped)
             if exc is not None and exc.group(1).endswith("AssertionError") and (quoted := QUOTED_ASSERT.search(stripped)) is not None:
                 self._quoted_assert = (number, quoted.group(1).strip())  # "… trips `assert n % k == 0` … (`AssertionError: …`)"

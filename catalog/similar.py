@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from ..lazyre import lazy
 from .chain import DIAG_ERROR
-from .classify import Diagnosis, Explanation
+from .classify import QUOTED_WHOLE, Diagnosis, Explanation
 from .codes import extract as extract_codes
 from .entries import KnownFailure
 from .upstream import WILD, extract_errors, strip_escapes, template_of
@@ -73,6 +73,8 @@ def templates(lines: Iterable[str]) -> list[str]:
     for line in lines:
         line = strip_escapes(line).strip()
         line = line[LOGGER_HEAD.match(line).end():] or line
+        if (quoted := QUOTED_WHOLE.fullmatch(line)) is not None:
+            line = quoted.group(1).strip()  # a message a person quoted whole: masked with its quotes, nothing is left
         if not line:
             continue
         if (diag := DIAG_ERROR.match(line)) is not None:

@@ -186,6 +186,13 @@ REWARD_ARGS = lazy(r"([\w.]+)\(\) missing \d+ required (?:positional|keyword-onl
 REWARD_CALL = lazy(r"([\w.]+)\(\) (?:takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:were|was) given"
                    r"|got an unexpected keyword argument '(\w+)')")
 PY_CALL = "https://docs.python.org/3/reference/expressions.html#calls"
+# A keyword only a trainer's reward call passes, refused by the function it called (the function's name cut from the paste,
+# or named for nothing reward-like): TRL's GRPOTrainer calls reward_func(prompts=…, completions=…, completion_ids=…,
+# **reward_kwargs) with trainer_state among the kwargs (trl/trainer/grpo_trainer.py, _calculate_rewards); verl calls
+# compute_score(data_source=…, solution_str=…, ground_truth=…, extra_info=…) (verl/workers/reward_manager/naive.py).
+TRL_GRPO = "https://github.com/huggingface/trl/blob/main/trl/trainer/grpo_trainer.py"
+VERL_REWARD_CALL = "https://github.com/verl-project/verl/blob/main/verl/workers/reward_manager/naive.py"
+REWARD_KEYWORD = lazy(r"(?:^|\(\) got an )unexpected keyword argument '(completion_ids|trainer_state|solution_str|ground_truth)'")
 REWARD_NAME = lazy(r"reward|score|verif|accura|(?-i:[OP]RM)\b", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
 
@@ -222,8 +229,8 @@ class RewardArguments(Analyzer):
     def _call(self, link: Link) -> Finding | None:
         """The reward function's own signature does not fit the trainer's call: too many positional arguments, or a keyword it lacks."""
         m = REWARD_CALL.search(link.message)
-        if m is None:
-            return None
+        if m is None or not REWARD_NAME.search(m.group(1).rsplit(".", 1)[-1]):
+            return self._reward_keyword(link)
         func = m.group(1)
         name = func.rsplit(".", 1)[-1] if func.rsplit(".", 1)[-1] not in ("__call__", "__init__") else func
         # the function itself is the reward (a model class's forward() with "Reward" in it is a library API change)
@@ -241,6 +248,30 @@ class RewardArguments(Analyzer):
              "ground_truth, extra_info=None)), and accept **kwargs so further fields do not break it",
              "Or point the trainer at a reward function written for it (verl: custom_reward_function.path / .name)"),
             evidence(link), (TRL_REWARDS, VERL_CONFIG, PY_CALL), key=f"reward-call:{func}:{keyword or ''}",
+            family="data-model", kind="reward-fn-signature-mismatch",
+        )
+
+
+    def _reward_keyword(self, link: Link) -> Finding | None:
+        """A keyword only a trainer's reward call passes (TRL's completion_ids / trainer_state, verl's solution_str /
+        ground_truth), refused by a function whose name the paste cut or that is not named for a reward."""
+        m = REWARD_KEYWORD.search(link.message)
+        if m is None or any(f.package in ("trl", "verl") and f.func not in ("_calculate_rewards", "compute_score", "__call__")
+                            and "reward" not in f.func for f in link.frames[-1:]):
+            return None  # raised inside the trainer's own code, not by the reward function it called
+        keyword = m.group(1)
+        trainer = "TRL's GRPOTrainer" if keyword in ("completion_ids", "trainer_state") else "verl's reward manager"
+        return Finding(
+            f"A reward function does not take {trainer}'s keyword {keyword!r}",
+            f"TypeError: {link.message[:200]}. {trainer} calls each reward function with keywords: TRL passes prompts, "
+            "completions, completion_ids, trainer_state and every dataset column (reward_func(prompts=…, completions=…, "
+            "completion_ids=…, **reward_kwargs)); verl calls compute_score(data_source=…, solution_str=…, ground_truth=…, "
+            f"extra_info=…). The function was written with a fixed signature and no **kwargs, so {keyword!r} is refused.",
+            ("Give the reward function a **kwargs parameter (def reward(completions, **kwargs)) so the keywords it does "
+             "not use are accepted, as the trainer's built-in rewards do",
+             "Or write it to the signature this trainer calls (TRL: prompts, completions, completion_ids, plus dataset "
+             "columns by name; verl: data_source, solution_str, ground_truth, extra_info)"),
+            evidence(link), (TRL_GRPO, VERL_REWARD_CALL, TRL_REWARDS), key=f"reward-keyword:{keyword}",
             family="data-model", kind="reward-fn-signature-mismatch",
         )
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 
 from ..chain import Chain, Link
-from . import Analyzer, Facts, Finding, evidence, raised, shipped_rows, typed
+from . import Analyzer, Facts, Finding, evidence, lone, raised, shipped_rows, typed
 from ...lazyre import lazy
 
 VLLM_ARGS = "https://github.com/vllm-project/vllm/blob/v0.8.2/vllm/engine/arg_utils.py"
@@ -37,6 +37,15 @@ RAY_EXC = "https://github.com/ray-project/ray/blob/master/python/ray/exceptions.
 RAY_NAMED = "https://docs.ray.io/en/latest/ray-core/actors/named-actors.html"
 RAY_OWNERSHIP = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/objects.html"
 RAY_GCS_FT = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/gcs.html"
+# Ray's C++ core giving up on the GCS, as a RAY_LOG(FATAL) / RAY_CHECK record (the classifier reads a native record's message
+# as a lone sentence when nothing else in the log is fatal): Ray 1.x's Redis context ("Could not establish connection to redis
+# <ip>:<port> (context.err = N)"), its GCS client's reconnect ("Couldn't reconnect to GCS server. The last attempted GCS server
+# address was …"), the gRPC client's channel check ("Failed to connect to GCS within N seconds").
+RAY_REDIS_CTX = "https://github.com/ray-project/ray/blob/ray-1.0.0/src/ray/gcs/redis_context.cc"
+RAY_GCS_CLIENT = "https://github.com/ray-project/ray/blob/ray-1.3.0/src/ray/gcs/gcs_client/service_based_gcs_client.cc"
+RAY_GCS_RPC = "https://github.com/ray-project/ray/blob/00f8d99993b29b4d3fcbd688ef60c6c7c729df82/src/ray/rpc/gcs_server/gcs_rpc_client.h"
+CORE_GCS_LOST = lazy(r"(?i)\b(?:could not|couldn't|failed to|unable to) (?:establish (?:a )?connection to|(?:re)?connect to) "
+                     r"(?:the )?(?:GCS(?: server\b| within\b| at\b|[.,:]|$)|redis \S+:\d+)")
 
 V1_FEATURE = lazy(r"VLLM_USE_V1=1 is not supported with (.+?)\.?$")
 STREAM_NO_DEVICE = lazy(r"Could not compute stream ID for \S+ on device -1\b")
@@ -209,6 +218,21 @@ class RayMechanisms(Analyzer):
                  "Check the address the worker uses (RAY_ADDRESS / ray start --address=HEAD_IP:6379) and that the port is "
                  "reachable from this node (firewall, Kubernetes service, container network)"),
                 evidence(link), (RAY_GCS_FT,), key="ray-gcs-timeout", family="ray", kind="ray-gcs-unreachable",
+            )
+        if lone(link) and CORE_GCS_LOST.search(msg):
+            return Finding(
+                "Ray's core gave up reaching the GCS",
+                f"{msg[:200]}. A Ray process's C++ core (raylet, worker or driver) could not connect, or reconnect, to the "
+                "head node's GCS (Redis in Ray 1.x) and exited on this fatal check: the head is down or restarting, the "
+                "address it was given is wrong, or a firewall / container network lets the node reach one port of the head "
+                "but not the GCS's (Ray uses several ports between nodes).",
+                ("Check that the head is up and which address it serves: ray status on the head node, "
+                 "/tmp/ray/session_latest/logs/gcs_server.out",
+                 "Open every port Ray uses between the nodes (the GCS / Redis port, the node manager, object manager and "
+                 "worker ports; see Ray's configuration docs), not only the one ray start --address names",
+                 "Across slow or distant links raise the reconnect time-out (RAY_gcs_rpc_server_reconnect_timeout_s)"),
+                evidence(link), (RAY_REDIS_CTX, RAY_GCS_CLIENT, RAY_GCS_RPC, RAY_GCS_FT), key="ray-core-gcs-lost",
+                family="ray", kind="ray-gcs-unreachable",
             )
         if short in ("TypeError", "PicklingError", "RaySystemError") and (m := UNPICKLABLE_HANDLE.search(msg)):
             what = m.group(1)

@@ -36,10 +36,14 @@ KEYS = (  # words in a message -> the config keys they stand for
     (re.compile(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
 )
 DIVISIBLE = lazy(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
-CONFIG_WORDS = lazy(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus", re.I)
+CONFIG_WORDS = lazy(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus|batch_size \d+ < chunks \d+", re.I)
 # The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition.
 FOREIGN = lazy(r"Check batch related parameters\.")
 CHUNK = lazy(r"Got size of DataProto (\d+) and chunk (\d+)")
+# ROLL's DataProto (roll/distributed/scheduler/protocol.py, derived from verl's) splits a batch unevenly but asserts it holds at
+# least one row per chunk: "batch_size 32 < chunks 64" when the batch is smaller than the workers' data-parallel size.
+ROLL_PROTOCOL = "https://github.com/alibaba/ROLL/blob/main/roll/distributed/scheduler/protocol.py"
+FEWER_ROWS = lazy(r"batch_size (\d+) < chunks (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 # Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
 # KeyError naming one, even without frames, is a row that lacks it.
@@ -88,7 +92,8 @@ def known_suffix(key: str) -> str | None:
 
 
 def _in_verl(link: Link) -> bool:
-    return any(f.package == "verl" or "/verl/" in f.path for f in link.frames[-3:])
+    """Raised in verl, or in the DataProto protocol ROLL took from verl."""
+    return any(f.package == "verl" or "/verl/" in f.path or f.path.endswith("/scheduler/protocol.py") for f in link.frames[-3:])
 
 
 class VerlCondition(Analyzer):
@@ -151,6 +156,12 @@ class VerlCondition(Analyzer):
                 f"a batch of {size} cannot be split into {chunks} equal parts: make data.train_batch_size x rollout.n "
                 f"(and the mini-batch sizes) multiples of the data-parallel size {chunks}; e.g. {((size + chunks - 1) // chunks) * chunks} instead of {size}"
             )
+        elif (m := FEWER_ROWS.search(msg)) and int(m.group(1)) < int(m.group(2)):
+            size, chunks = int(m.group(1)), int(m.group(2))
+            advice.append(
+                f"a batch of {size} rows cannot give each of {chunks} data-parallel workers a row: make the batch (rollout or "
+                f"train batch size x samples per prompt) at least {chunks}, or run the workers with a smaller data-parallel size"
+            )
         elif not in_assert and (m := DIVISIBLE.search(msg)):
             a, b = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
             if b:
@@ -169,7 +180,8 @@ class VerlCondition(Analyzer):
         fix += advice[:1]
         fix.append("Check the whole config before launching: ascendrl check --recipe <recipe> (composes verl's config and runs its validation)")
         return Finding(
-            f"verl config condition failed: {condition[:100]}", cause, tuple(fix), evidence(link), (VERL_CONFIG, PROTOCOL),
+            f"verl config condition failed: {condition[:100]}", cause, tuple(fix), evidence(link),
+            (VERL_CONFIG, PROTOCOL, ROLL_PROTOCOL) if FEWER_ROWS.search(msg) else (VERL_CONFIG, PROTOCOL),
             key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}", kind="dataproto-equal-chunk" if "equal chunk" in msg else "verl-batch-config",
         )
 
