@@ -355,7 +355,7 @@ COMMAND_LINE = lazy(r"^(?:[$#>]\s|\S+@\S+[:#$]|(?:export|set|source|sudo|python3
 # A paste that is one message quoted whole ("Unable to register worker with raylet" in double quotes, a FAQ or an issue's
 # prose quoting the program): the quotes are the person's, the message inside is the program's (templated with the quotes,
 # similar.templates masks it whole, and the resemblance compares nothing but the placeholder type).
-QUOTED_WHOLE = re.compile(r'["\u201c`]([^"\u201c\u201d`]{8,})["\u201d`]')  # not single quotes: a KeyError prints its key so
+QUOTED_WHOLE = lazy(r'["\u201c`]([^"\u201c\u201d`]{8,})["\u201d`]')  # not single quotes: a KeyError prints its key so
 
 
 def _persons_sentence(raw: bytes) -> str | None:

@@ -85,11 +85,11 @@ def test_trl_vllm_serve_same_device_check(explain_text):
 
 RAY_TASK = (
     "Traceback (most recent call last):\n"
-    '  File "/root/verl/verl/trainer/main_ppo.py", line 76, in run_ppo\n'
+    '  File "verl/trainer/main_ppo.py", line 76, in run_ppo\n'
     "    ray.get(runner.run.remote(config))\n"
     "ray.exceptions.RayTaskError(RuntimeError): ray::TaskRunner.run() (pid=4242, ip=10.0.0.1, actor_id=abc, "
     "repr=<main_ppo.TaskRunner object at 0x7f>)\n"
-    '  File "/root/reward/my_reward.py", line 12, in <module>\n'
+    '  File "reward/my_reward.py", line 12, in <module>\n'
     '    model = SentenceTransformer("bge-m3", device="cuda")\n'
     '  File "/usr/local/lib/python3.10/site-packages/torch/cuda/__init__.py", line 302, in _lazy_init\n'
     "    torch._C._cuda_init()\n"
