@@ -305,21 +305,34 @@ class Supervisor:
             text += "; a silent hang right after the config print is typically Ray waiting for CPUs (ARL-L008)"
         return text
 
-    def _ray_pending_demands(self) -> str | None:
-        """Best effort: `ray status` of this run's cluster (found through its RAY_TMPDIR), read with the training interpreter."""
+    def _ray_pending_demands(self, budget: float = 60.0, pause: float = 3.0) -> str | None:
+        """Best effort: `ray status` of this run's cluster (found through its RAY_TMPDIR), read with the training interpreter.
+
+        Asked again (within `budget` seconds) while it has no usage to show: on a loaded head node Ray's autoscaler
+        report can lag its start-up, and `ray status` then prints no "Total Usage:" section yet.
+        """
         if not self.o.python:
             return None
+        deadline = time.monotonic() + budget
+        while True:
+            answered, sections = self._ray_status_once(timeout=max(1.0, min(30.0, deadline - time.monotonic())))
+            if not answered or (sections and "Total Usage:" in sections) or time.monotonic() + pause >= deadline:
+                return sections
+            time.sleep(pause)
+
+    def _ray_status_once(self, timeout: float) -> tuple[bool, str | None]:
+        """(whether a cluster answered, its condensed usage and demands)."""
         for extra in ({}, {"RAY_AUTH_MODE": "token"}):  # Ray >= 2.5x clusters default to token auth
             try:
                 proc = subprocess.run(
                     [self.o.python, "-m", "ray.scripts.scripts", "status"],
-                    capture_output=True, text=True, timeout=30, env={**self.o.env, **extra}, stdin=subprocess.DEVNULL,
+                    capture_output=True, text=True, timeout=timeout, env={**self.o.env, **extra}, stdin=subprocess.DEVNULL,
                 )
             except (OSError, subprocess.TimeoutExpired):
-                return None
+                return False, None
             if proc.returncode == 0:
-                return _status_sections(proc.stdout, ("Total Usage:", "Pending Demands:"))
-        return None
+                return True, _status_sections(proc.stdout, ("Total Usage:", "Pending Demands:"))
+        return False, None
 
     def _finish(self, code, reason, log_path, stopped, session, t0, stall) -> RunResult:
         explanation = self.classifier.result()

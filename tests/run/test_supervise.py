@@ -171,6 +171,23 @@ def test_ray_status_sections_are_condensed():
     )
 
 
+def test_ray_status_is_not_asked_again_when_no_cluster_answers(monkeypatch):
+    """The stall report asks `ray status` again only while a cluster answers without usage ("No cluster status"
+    while Ray's autoscaler report lags start-up); an interpreter that cannot run it at all is asked once per auth mode."""
+    import functools
+    import types
+
+    from ascendrl.supervisor.runner import RunOptions, Supervisor
+
+    calls = []
+    real_run = subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a[0]) or real_run(*a, **k))
+    runner = types.SimpleNamespace(o=RunOptions(argv=[], env=dict(os.environ), name="t", python=sys.executable))
+    runner._ray_status_once = functools.partial(Supervisor._ray_status_once, runner)
+    assert Supervisor._ray_pending_demands(runner, budget=30.0, pause=0.1) is None  # this venv has no ray: no cluster answers
+    assert len(calls) == 2 and all(argv[1:] == ["-m", "ray.scripts.scripts", "status"] for argv in calls)
+
+
 def test_a_derived_fatal_diagnosis_stops_the_run_live(tmp_path):
     """No catalog entry names a rendezvous timeout; the rendezvous analyzer does, and run stops on it
     although the driver prints nothing more (its open chain is judged once the writer is quiet)."""
