@@ -56,6 +56,7 @@ NGRAM = 4
 WEAK_TOPS = frozenset({"DRV-code"})
 
 _WORD = lazy(r"[A-Za-z][A-Za-z0-9]+")
+_TYPE_WORD = lazy(r"^[A-Za-z]\w*(?:Error|Exception|Exit|Interrupt)$")
 
 
 # ---------------------------------------------------------------- text → features
@@ -158,6 +159,17 @@ class _Space:
         return [sum(query[t] * v[t] for t in keys & v.keys()) for v in self.vectors]
 
 
+def content_words(tmpls: Iterable[str]) -> frozenset[str]:
+    """The word tokens of templates other than exception class names and their parts ("AssertionError" → assertion,
+    error): what a message says beyond its type. An error code the template keeps (EZ9999, ERR00100) is one of them."""
+    out: set[str] = set()
+    for t in tmpls:
+        for w in _WORD.findall(t.replace(WILD, " ")):
+            if not _TYPE_WORD.match(w):
+                out.update(_tokens(w))
+    return frozenset(out)
+
+
 class Index:
     """The labelled examples and their two TF-IDF spaces."""
 
@@ -166,6 +178,7 @@ class Index:
         feats = [features(e.lines) for e in examples]
         self.words = _Space([f[0] for f in feats])
         self.grams = _Space([f[1] for f in feats])
+        self.content = [content_words(e.lines) for e in examples]
 
     def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
         """The most similar example (and its cosine) to a set of templates, skipping excluded sources."""
@@ -173,8 +186,12 @@ class Index:
             return None
         words, grams = features(tmpls)
         skip = set(exclude_sources)
+        said = content_words(tmpls)
+        # A resemblance rests on what the message says: an example that shares no word with it beyond exception class
+        # names (an "AssertionError: <*> % <*> != <*>" against any other assertion) resembles it by its type alone.
         scored = [(s, i) for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams)))
-                  if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip]
+                  if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip
+                  and said & self.content[i]]
         if not scored:
             return None
         top = max(scored)[0]
@@ -229,9 +246,6 @@ def eligible(explanation: Explanation) -> bool:
     # A decoded code the analyzer could name a root-cause class for (aicore-exception, npu-oom) is an answer, not a bare code.
     bare = top.entry.id in WEAK_TOPS and (not top.kind or top.kind.startswith("code-"))
     return not top.fatal or top.entry.generic or bare
-
-
-_TYPE_WORD = lazy(r"^[A-Za-z]\w*(?:Error|Exception|Exit|Interrupt)$")
 
 
 def informative(tmpls: Iterable[str]) -> bool:

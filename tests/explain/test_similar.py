@@ -327,6 +327,26 @@ def test_equally_near_examples_vote_for_the_label_most_of_them_carry():
     assert found is not None and found[0].label == "ray-oom"
 
 
+def test_a_resemblance_rests_on_words_beyond_the_exception_type():
+    """An example whose message is all masked values ("AssertionError: <*> % <*> != <*>", miles#1356's partitioner) shares
+    only its class name with another assertion: it is never the nearest. A message sharing a word of its own still finds
+    its example, and so does one sharing only an error code."""
+    def ex(name, label, line):
+        return similar.Example(name, f"https://example.org/{name}", label, None, "", "data-model", tuple(similar.templates([line])))
+
+    index = similar.Index([ex("a", "seqlen-balance-count-not-divisible", "AssertionError: 206 % 4 != 0"),
+                           ex("b", "dataproto-equal-chunk", "AssertionError: only support equal chunk. Got size of DataProto 10 and chunk 4."),
+                           ex("c", "aicore-exception", "RuntimeError: EZ9999: Inner Error!")])
+    assert index.nearest(similar.templates(["AssertionError: 7 % 2 != 0"])) is None  # nothing said beyond the type
+    found = index.nearest(similar.templates(["AssertionError: Only one architecture is supported for now"]))
+    assert found is not None and found[0].name == "b" and found[1] < similar.UNEXPLAINED_THRESHOLD  # "only", far off
+    found = index.nearest(similar.templates(["AssertionError: only support equal chunk. Got size of DataProto 6 and chunk 4."]))
+    assert found is not None and found[0].name == "b"
+    found = index.nearest(similar.templates(["EZ9999"]))
+    assert found is not None and found[0].name == "c"
+    assert similar.content_words(similar.templates(["AssertionError: 206 % 4 != 0"])) == frozenset()
+
+
 def test_readme_states_the_index_as_shipped():
     """README's sentence on the similar index names the shipped file's counts, so the figure cannot go stale."""
     examples = json.loads(similar.DATA_FILE.read_text(encoding="utf-8"))["examples"]
