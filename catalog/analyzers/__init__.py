@@ -172,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, quantload, rendezvous, socsupport, triton, verl, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, quantload, rendezvous, socsupport, tracker, triton, verl, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -204,6 +204,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.EmptyEpoch,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
+        tracker.TrackerUnreachable,
         hub.WeightsOnly,
         wire.HubRateLimited,
         wire.HostUnresolvable,
