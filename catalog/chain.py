@@ -281,6 +281,12 @@ PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # location (triton-ascend: "error: Failed to run … pipeline"). Read in a short paste only, as PIP_ERROR is: in a long
 # log such a line can be a handled one. Group 1 is the message; not a heading that ends in ":".
 TOOL_ERROR = lazy(r"^error: (\S.{6,}[^:\s])\s*$")
+# MindIE's own record of an exception it caught while building or running the model: its model wrapper and request
+# router log the exception's text, without its type, as "[Model]\t>>> Exception:<str(e)>" at ERROR
+# (mindie_llm/connector/request_router/router_impl.py: logger.exception(f"[Model]\t>>> Exception:{e}"); older releases'
+# model_wrapper/model.py the same words), and the traceback that follows is often cut before its last line. Group 1 is
+# the message.
+MINDIE_CAUGHT = lazy(r"\[Model\]\s*>>>\s?Exception:\s?(\S.{5,}?)\s*$")
 # A question written in Chinese (or Japanese) with the error quoted inline: "执行中报错：RuntimeError: …".
 # The exception starts right after a CJK character or full-width punctuation.
 CJK = lazy(r"[\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uff00-\uffef]\s*")

@@ -120,6 +120,8 @@ GENERIC_PREFILTER = (
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
     r"\[Errno \d+\] error while attempting to bind|Address (?:already )?in use \(addr='|Error merging override \S|unsupported operand type\(s\) for ",
     r"^(?:[\w.][\w./ -]{0,100}: error|Error|ERROR|error): \S",  # chains.USAGE_ERROR (a command-line parser's refusal, read under its usage), chains.PIP_ERROR, chains.TOOL_ERROR
+    r"^\s*File\s*$",  # a frame line a terminal wrapped at its width (_wrapped_frame)
+    r"\[Model\]\s*>>>\s?Exception:",  # chains.MINDIE_CAUGHT: MindIE's record of an exception it caught
     r"Torch not compiled with CUDA enabled|No CUDA GPUs are available",  # chains.PHRASE: torch's CUDA refusals without their type
     r"(?:train(?:ing)?_batch_size|(?:mini|micro)_batch\w*)\b[^:]{0,40}? (?:must|should) be ",  # chains.PHRASE: a batch-size check without its type
     r"fatal error(?: C1083)?: (?:'[^'\n]+' file not found|[^\s:']+: No such file or directory|Cannot open include file: ')",
@@ -703,6 +705,28 @@ def _native_fatal(record: re.Match[str]) -> bool:
     return (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
 
 
+def _wrapped_frame(block: bytes, end: int) -> str | None:
+    """A traceback frame line that a terminal or issue viewer wrapped at its width, joined as Python printed it.
+
+    Python prints 'File "<path>", line <n>, in <function>' on one line; a fixed-width wrap (80 columns) leaves "File"
+    alone and cuts the rest after the path or after "line " ('"/…/verl_model_merger.py", line ' / '369, in merge_and_save').
+    ``end`` is where the "File" line ends; its next one or two lines are joined while the first opens the quoted path.
+    """
+    joined, pos = 'File ', end
+    for _ in range(2):
+        if pos >= len(block):
+            return None
+        nxt_end = block.find(b"\n", pos + 1)
+        nxt_end = len(block) if nxt_end == -1 else nxt_end
+        part = strip_prefixes(block[pos + 1 : nxt_end].decode("utf-8", "replace").rstrip("\r\n"))[0].lstrip()
+        if joined == 'File ' and not part.startswith('"'):
+            return None
+        joined, pos = joined + part, nxt_end
+        if (frame := FRAME.match(joined)) is not None and frame.group(3):
+            return joined.rstrip()
+    return None
+
+
 def _under_usage(block: bytes, start: int) -> bool:
     """Whether a command's usage text ("usage: …" from argparse, "Usage: …" from Click) is printed above ``start``."""
     return bool(block) and chains.USAGE_HEAD.search(block, max(0, start - chains.USAGE_LOOKBACK), start) is not None
@@ -1150,6 +1174,8 @@ class Classifier:
             text = STRERROR_TEXT.sub(lambda m: canonical[m.group(0).lower()], text)
         if (doubled := chains.DOUBLED.match(stripped)) is not None:
             stripped = f"{doubled.group(1)}: {stripped[doubled.end():]}"
+        if stripped == "File" and block and (frame_line := _wrapped_frame(block, end)) is not None:
+            stripped = text = frame_line
         exc = EXCEPTION.match(stripped)
         continued: list[str] = []
         if exc is not None and exc.group(2) and chains.CANN_CODE.fullmatch(exc.group(2)):
@@ -1289,6 +1315,10 @@ class Classifier:
             # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused.
             # Read as the failure whether or not an entry names it, so an analyzer's reading of the refusal folds into the entry.
             exc = EXCEPTION.match(f"Exception: {refusal.group(1)}")
+        if exc is None and self._paste and (caught := chains.MINDIE_CAUGHT.search(stripped)) is not None:
+            # MindIE's "[Model] >>> Exception:<message>" record in a short paste: the exception it caught, printed without its
+            # type (in a long service log such a record can be one request's failure the service went on after)
+            exc = EXCEPTION.match(f"Exception: {caught.group(1)}")
         if exc is None and self._paste and (pip := chains.PIP_ERROR.match(stripped)) is not None:
             # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed). Read as
             # the failure whether or not an entry names it, so an analyzer's reading of it folds into the entry.

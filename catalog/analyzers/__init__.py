@@ -214,6 +214,7 @@ def registry() -> tuple[Analyzer, ...]:
         modelarch.ModelPathMissing,
         quantload.QuantizedWeights,
         weightname.VllmWeightName,  # after QuantizedWeights: on the NPU a quantized tensor is vllm-ascend's question
+        weightname.MindieWeightMissing,
         names.MissingImport,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,
@@ -225,6 +226,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,
+        verl.MergerConcat,
         cliargs.UnusedArguments,
         operator.OpNoDeviceKernel,
         operator.MindSporeOpPrototype,

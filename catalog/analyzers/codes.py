@@ -186,6 +186,13 @@ CONTEXT_KINDS = (
     # that compile); 500001 needs the runner, the compile call or Paddle's "[operator < X > error]" beside it.
     (("500002",), lazy(r"ACL error, the error code is : 500002|aclopCompileAndExecute|npu_op_runner\.cc"), "op-compile-failed"),
     (("500001",), lazy(r"aclopCompileAndExecute|npu_op_runner\.cc|\[operator < \w+ > error\]"), "op-compile-failed"),
+    # CANN's profiling codes EK0001 (Invalid_Argument, "Value %s for parameter %s is invalid. Reason: %s.") and EK0003
+    # (Config_Error, "Value %s for %s is invalid. Reason: %s.") (cann_registry.yaml, the profiling module's EK class),
+    # when the value refused is a path (older releases: "Path [<dir>] for [profilerResultPath] is invalid or does not
+    # exist. The Path name can only contain A-Za-z0-9-_."): the profiler's output directory is missing or unwritable, or
+    # its name has characters the profiler refuses.
+    (("EK0001", "EK0003"), lazy(r"\bPath \[[^\]]*\] for \[|[Pp]ath name can only contain|"
+                                r"(?:parameter|for) \[?\w*(?:[Pp]ath|[Dd]ir(?:ectory)?|output)\w*\]? is invalid"), "profiler-path-invalid"),
 )
 # What a context class is, in words, for the title of a code finding it refines.
 CONTEXT_TITLES = {
@@ -202,6 +209,7 @@ CONTEXT_TITLES = {
     "getnext-aicpu-timeout": "The GetNext (dataset iterator) AI CPU operator timed out: input data reached the device too slowly",
     "op-compile-failed": "CANN could not compile the operator online (aclopCompileAndExecute: the single-op compile and run failed)",
     "op-input-dtype-mismatch": "An aclnn operator got an input in another dtype than the one it pairs it with (cast that input)",
+    "profiler-path-invalid": "The profiler refused its output path (missing, unwritable, or a name with characters it does not accept)",
 }
 # Context classes that are a wait running out (one side waited for another, or for the device): like the timeout codes,
 # the other side's failure is the cause, so a catch-all read as one of them stays weak.

@@ -36,6 +36,17 @@ CIRCULAR = lazy(r"cannot import name '(\w+)' from (?:partially initialized modul
 INSTALLED = lazy(r"[/\\](?:site|dist)-packages[/\\]")
 CEVAL = "https://github.com/python/cpython/blob/7be4e350aadf93c4be5c97b7291d0db2b6bc1dc4/Python/ceval.c"
 NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
+# Ray Client / a driver attaching to a running cluster: Ray's docs require the client's Ray (and Python minor) release
+# to be the cluster's; a ray.* module one side lacks is the other side's release naming it.
+RAY_CLIENT_DOC = "https://docs.ray.io/en/latest/cluster/running-applications/job-submission/ray-client.html#versioning-requirements"
+RAY_CONNECT = lazy(r"ray://|\bray\.init\b[^\n]{0,60}\baddress\b|\bRay [Cc]lient\b")
+
+
+def connects_to_cluster(link: Link) -> bool:
+    """The exception came while attaching to a running Ray cluster: Ray Client's frames, or the words around it say so."""
+    if any(re.search(r"[/\\]ray[/\\]util[/\\]client[/\\]", f.path) for f in link.frames):
+        return True
+    return RAY_CONNECT.search(f"{link.lead}\n{link.text}") is not None
 NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)(?:'|$)")
 # The symbol may be missing (an issue title cut at its length limit), or the library (the symbol alone, when it is torch's).
 UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol(?:: (\S+))?")
@@ -851,6 +862,20 @@ class PackageMismatch(Analyzer):
                     (f"Run from another directory (not {folder}), or take {folder} off PYTHONPATH",
                      f"If you meant to use the checkout, build it in place: cd {folder} && pip install -e ."),
                     evidence(link), (TORCH_NPU,), key=f"shadow:{owner}", kind="local-dir-shadows-package",
+                )
+            if owner == "ray" and "." in module and connects_to_cluster(link):
+                return Finding(
+                    f"Ray client and cluster run different Ray releases (no module {module})"[:160],
+                    f"{link.short_type}: No module named '{module}'. The failure came while this process attached to a "
+                    f"running Ray cluster (ray.init with an address, ray:// or Ray Client): the objects and functions one "
+                    f"side pickles name Ray modules of its own release, and the other side's Ray has no {module}, so the "
+                    "driver's Ray and the cluster's Ray are different releases (Ray requires the same Ray, and the same "
+                    "Python minor version, on the client and the cluster).",
+                    ("Compare the versions: python -c 'import ray; print(ray.__version__)' on this machine and on the head "
+                     "node (or the cluster image's tag)",
+                     "Install the cluster's Ray release here (pip install 'ray[default]==<cluster version>'), or upgrade the "
+                     "cluster to the client's"),
+                    evidence(link), (RAY_CLIENT_DOC,), key=f"ray-versions:{module}", kind="ray-version-mismatch",
                 )
             if (removed := REMOVED_MODULES.get(module.split(".")[0])) is not None:
                 return removed_module(link, module, removed, caller)

@@ -272,3 +272,44 @@ class ParallelDivisibility(Analyzer):
              "(verl: actor_rollout_ref.rollout.tensor_model_parallel_size; vLLM: --tensor-parallel-size)", other),
             evidence(link), (source, VERL_CONFIG), key=f"split:{n}:{size}", family="verl-config", kind=kind,
         )
+
+
+# verl's FSDP checkpoint merger (verl/model_merger/fsdp_model_merger.py, _load_and_merge_state_dicts; copied into trainers
+# built on verl) merges the rank files key by key: a DTensor by its placement (Replicate: rank 0's copy, Shard(d):
+# concatenated on d), every other tensor concatenated on dim 0 as if it were a dim-0 shard. A plain tensor that is in
+# fact whole on every rank (a 0-dim scalar buffer or parameter, a replicated buffer) is not a shard: a 0-dim one stops
+# torch.cat (ATen's check_cat_no_zero_dim: "zero-dimensional tensor (at position N) cannot be concatenated").
+FSDP_MERGER = "https://github.com/verl-project/verl/blob/v0.6.0/verl/model_merger/fsdp_model_merger.py"
+ATEN_CAT = "https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/native/TensorShape.h"
+ZERO_DIM_CAT = lazy(r"zero-dimensional tensor \(at position \d+\) cannot be concatenated")
+MERGER_FRAME = lazy(r"model_merger[^/\\]*\.py$")
+
+
+class MergerConcat(Analyzer):
+    """A checkpoint merger concatenating, as dim-0 shards, tensors every rank holds whole (0-dim scalars)."""
+
+    id = "DRV-model-merger"
+    title = "verl's checkpoint merger concatenated a tensor that is not sharded"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not typed(link, ("RuntimeError",)) or not ZERO_DIM_CAT.search(link.message):
+            return None
+        frame = next((f for f in reversed(link.frames)
+                      if MERGER_FRAME.search(f.path.replace("\\", "/")) or f.func == "_load_and_merge_state_dicts"), None)
+        if frame is None:
+            return None
+        return Finding(
+            "The FSDP checkpoint merger concatenated a scalar tensor as if it were a dim-0 shard",
+            f"RuntimeError: {link.message[:160]} (in {frame}). verl's FSDP model merger rebuilds each weight from the "
+            "per-rank files: DTensors by their placement, and every other tensor by concatenating the ranks' copies on "
+            "dim 0, as if each rank held a dim-0 shard. The model has a tensor that is not sharded that way: a 0-dim "
+            "scalar parameter or buffer (a per-layer scale, a learned scalar) that every rank saves whole, which torch.cat "
+            "cannot concatenate. The training checkpoint is fine; the merger's assumption is not.",
+            ("Use a merger release that keeps replicated and 0-dim plain tensors from rank 0 instead of concatenating them "
+             "(update verl, or the trainer that ships the merger)",
+             "Or patch the merge step: for a non-DTensor value whose dim() == 0 (or that is equal on every rank) keep the "
+             "first rank's tensor; concatenate only real shards"),
+            evidence(link), (FSDP_MERGER, ATEN_CAT), key="merger-zero-dim", family="data-model",
+            kind="model-merger-replicated-tensor-concat",
+        )

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from ...lazyre import lazy
-from . import Analyzer, Facts, Finding, evidence, raised
+from . import Analyzer, Facts, Finding, evidence, raised, typed
 from .quantload import PARAM_KEY, QUANT_TENSORS, QUANT_WORDS
 
 # vLLM's per-model loader: `param = params_dict[name]` (llama.py, qwen2.py, qwen3_moe.py … at every release).
@@ -111,4 +111,67 @@ class VllmWeightName(Analyzer):
              "vLLM (its model class maps the new names) or save with the transformers release that vLLM expects"),
             evidence(link), (VLLM_LOAD_WEIGHTS,), key=f"weight-name:{tensor}",
             family="data-model", kind="checkpoint-weight-name-mismatch",
+        )
+
+
+# MindIE's ATB model library (atb_llm) finds each tensor its model class asks for through Weights.get_filename, which
+# routes a tensor name to the safetensors file holding it and raises AssertionError(f"weight {tensor_name} does not
+# exist") when no file (nor alias) has it; MindIE's model wrapper logs the message without its type
+# ("[Model] >>> Exception:weight … does not exist", chains.MINDIE_CAUGHT).
+ATB_WEIGHTS = "https://github.com/Ascend/MindIE-LLM/blob/3.0.0.beta.1/examples/atb_models/atb_llm/utils/weights.py"
+ATB_MODELS = "https://github.com/Ascend/MindIE-LLM/tree/3.0.0.beta.1/examples/atb_models/atb_llm/models"
+ATB_MISSING = lazy(r"^weight (\S+) does not exist$")
+# the tensors atb_llm's quantized linear layers read besides the weight (utils/layers/linear: f"{prefix}.weight_scale" …)
+ATB_QUANT_TENSOR = lazy(r"\.(?:weight_scale|weight_offset|deq_scale|quant_bias|input_scale|input_offset)$")
+# a tensor whose presence differs between members of one family: attention q/k/v biases (Qwen2 has them, Qwen3 not),
+# q/k norms (Qwen3 and later add them), a MoE shared expert or gate
+ATB_VARIANT_TENSOR = lazy(r"\.(?:[qkv]_proj|query_key_value|c_attn)\.bias$|\.[qk]_norm\.weight$|\.shared_experts?\.|\.shared_expert_gate\.")
+
+
+class MindieWeightMissing(Analyzer):
+    """MindIE's model class asked for a tensor the checkpoint does not have (atb_llm Weights.get_filename)."""
+
+    id = "DRV-mindie-weight"
+    title = "A tensor MindIE's model class needs is not in the checkpoint"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or not typed(link, ("AssertionError", "Exception")):
+            return None
+        m = ATB_MISSING.match(link.message.strip())
+        if m is None:
+            return None
+        tensor = m.group(1)
+        if ATB_QUANT_TENSOR.search(tensor):
+            return Finding(
+                f"MindIE's quantized layer wants {tensor}: the checkpoint is not quantized the way config.json says"[:160],
+                f"{link.short_type}: {link.message[:200]}. MindIE's ATB model library builds quantized linear layers when "
+                "config.json (quantize / quantization_config, and quant_model_description.json) says the weights are "
+                "quantized, and each reads its scale / offset tensors; the checkpoint has none for this layer, so the "
+                "weights are float (or quantized with another scheme or layer set) under a quantized configuration.",
+                ("Load weights quantized with msModelSlim for this MindIE release (its quant_model_description.json next to "
+                 "the shards), or remove the quantize setting from config.json to serve the float weights",),
+                evidence(link), (ATB_WEIGHTS,), key=f"mindie-weight-quant:{tensor}", family="data-model",
+                kind="mindie-quant-weights-mismatch",
+            )
+        variant = ATB_VARIANT_TENSOR.search(tensor) is not None
+        return Finding(
+            f"MindIE's model class wants {tensor}, which the checkpoint does not have"[:160],
+            f"{link.short_type}: {link.message[:200]}. MindIE's ATB model library picks one hand-written model class for "
+            "config.json's model_type and asks the checkpoint for every tensor that class was written for; this one is "
+            "in none of the safetensors files. "
+            + ("Such a tensor (an attention bias, a q/k norm, a shared expert) is what differs between members of one "
+               "model family: the checkpoint is a variant the chosen class was not written for (a newer generation routed "
+               "through an older one's class, e.g. a Qwen3 model through a Qwen2 path that expects q/k/v biases), so this "
+               "MindIE release does not support the model as it is."
+               if variant else
+               "Either the checkpoint's layout is not the one the class expects (another variant of the family, a "
+               "checkpoint converted or renamed by a training framework) or the folder is incomplete (a shard missing)."),
+            ("Check the model against the supported-model list of the installed MindIE release and upgrade MindIE to one "
+             "that lists this exact model (or serve it with vllm-ascend)",
+             "Check that the folder is complete: every file model.safetensors.index.json names is present, and the tensor "
+             "names in the shards are the original Hugging Face ones (python -c \"from safetensors import safe_open; "
+             "print(list(safe_open('SHARD', 'pt').keys())[:20])\")"),
+            evidence(link), (ATB_WEIGHTS, ATB_MODELS), key=f"mindie-weight:{tensor}", family="data-model",
+            kind="model-arch-unsupported-by-mindie" if variant else "mindie-checkpoint-tensor-missing",
         )
