@@ -54,8 +54,10 @@ CUT_FRAME = lazy(r'^((?:/|[A-Za-z]:\\)[^"\s]*\.py)", line (\d+), in (\S+)\s*$')
 QUALIFIED = r"(?:[a-z_]\w*\.)+[A-Z]\w*(?<!Warning)(?=:)"
 # the socket module's lower-case classes: getaddrinfo's and gethostbyaddr's failures ("socket.gaierror: [Errno -2] …")
 SOCKET_ERRORS = r"socket\.(?:gaierror|herror)(?=:)"
+# The class name is ASCII: Python's \w also takes CJK letters, and a question's prose run into the type ("在megatron中出现
+# AttributeError: …") must not make one class of "megatron中出现AttributeError" (the reader then finds it after the prose).
 EXCEPTION = re.compile(
-    rf"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED}|{SOCKET_ERRORS})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
+    rf"^([A-Za-z_][A-Za-z0-9_.]*(?:Error|Exception|Exit|Interrupt)(?:_[A-Z]\w*)?|Exception|{QUALIFIED}|{SOCKET_ERRORS})(?:\(([\w.]*)\))?(?::\s?(.*))?$"
 )
 HYDRA = lazy(r"^Error executing job with overrides: ")
 ERR_TAG = lazy(r"\bERR(\d\d)(\d{3}) ([A-Z]+) ")
@@ -232,6 +234,12 @@ PROSE = lazy(
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
+# CMake's error report (cmMessenger / cmake::IssueMessage, Source/cmMessenger.cxx): "CMake Error at <file>:<line>
+# (<command>):" with the message on the lines below, each indented by two spaces, then "Call Stack (most recent call
+# first):"; or "CMake Error: <message>" on one line (no backtrace). A CMake error stops the configure ("-- Configuring
+# incomplete, errors occurred!"): the build of a package's native extension fails there, whatever the message. Group 1 is
+# a one-line message, empty when it is below.
+CMAKE_ERROR = lazy(r"^CMake Error(?: (?:at|in) \S+? \(\w+\))?: ?(.*)$")
 # A native logger's error or fatal record, which carries a message but no exception type. Four record forms:
 # - glog (LogMessage's prefix, https://github.com/google/glog/pull/530): "[IWEF][yyyy]mmdd hh:mm:ss.uuuuuu threadid
 #   file:line] msg"; E = ERROR, F = FATAL (Ray's C++ core before spdlog, Mooncake's transfer engine);

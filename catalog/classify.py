@@ -152,6 +152,7 @@ GENERIC_PREFILTER = (
     r"\.\s+(?:\(1\))?(?:Check|Rectify) (?:whether|the) ",  # torch_npu's code description and advice on one line (codes.described)
     "|".join(ZH_STRERROR),  # glibc's zh_CN strerror texts
     r"(?:Error|Exception)\('[^']*'\)\r?$|[:(] ?\(?[A-Za-z_][\w.]*(?:Error|Exception)\([\"']",
+    r"^CMake Error\b",  # chains.CMAKE_ERROR: CMake's error report, its message on the indented lines below
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
@@ -1310,6 +1311,13 @@ class Classifier:
         if not entries and exc is None and (diag := chains.DIAG_ERROR.match(stripped)) is not None:
             # a compiler's "<location>: error: <message>" no entry names: the failure, though no type is printed
             exc = EXCEPTION.match(f"Exception: {diag.group(1)}")
+        if not entries and exc is None and (cmake := chains.CMAKE_ERROR.match(stripped)) is not None \
+                and (message := cmake.group(1).strip() or " ".join(self._indented_below(block, end))):
+            # CMake's error report no entry names: the configure stopped there; the message (below the heading) is the failure,
+            # shown after the heading so the excerpt (and the similar index) carries it
+            if not cmake.group(1).strip():
+                text = stripped = f"{stripped} {message}"[:MAX_EXCERPT]
+            exc = EXCEPTION.match(f"Exception: {message}"[:MAX_EXCERPT])
         if exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
                 and _under_usage(block, end - len(raw)):
             # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused.
@@ -1492,6 +1500,21 @@ class Classifier:
         record = _logger_record(below)
         if record is not None and _QUIET_LEVEL.match(record[1]) and record[0] == head and len(self._survived) < MAX_SURVIVED:
             self._survived.add((name, number))
+
+    def _indented_below(self, block: bytes, end: int, limit: int = 6) -> list[str]:
+        """The indented lines right below ``end`` (CMake's message under its "CMake Error at …:" heading), up to ``limit``."""
+        parts: list[str] = []
+        for _ in range(limit):
+            if not block or end >= len(block):
+                break
+            nxt_end = block.find(b"\n", end + 1)
+            nxt_end = nxt_end if nxt_end != -1 else len(block)
+            raw = block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n")
+            if not raw[:1].isspace() or not raw.strip():
+                break
+            parts.append(raw.strip())
+            end = nxt_end
+        return parts
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
         """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""

@@ -238,6 +238,7 @@ def registry() -> tuple[Analyzer, ...]:
         opbuild.BuildHeader,
         opbuild.AscendCKernelCompile,
         opbuild.NativeBuild,
+        opbuild.CMakeConfigure,
         hccl.HcclLog,
         hccl.HcclDataType,
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from .. import chain as chains
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
@@ -366,4 +367,40 @@ class AscendCKernelCompile(Analyzer):
              "Or avoid the build: the package's prebuilt wheel or image for your chip and CANN, or its switch that skips the custom kernels"),
             evidence(link), (ASCENDC_KERNEL, ASCENDC_EXAMPLE), key=f"ascendc:{core}:{header}", family="compat",
             kind="custom-ops-build-failed", notes=(f"AscendC header {header}",),
+        )
+
+
+# CMake's own error report (Source/cmMessenger.cxx: "CMake Error at <file>:<line> (<command>):", the message indented below,
+# cmSystemTools::SetErrorOccured): the configure of a package's native code stopped, so nothing of it was built. Read by the
+# classifier as a bare "Exception: <message>" (chains.CMAKE_ERROR). The message is the package's own check (a find module's
+# "Could NOT find X (missing: …)", a message(FATAL_ERROR …) of its CMakeLists) or CMake's; the package named in the file
+# path (its CMakeLists / cmake/Find*.cmake) is the one whose extension did not configure.
+CMAKE_MESSENGER = "https://github.com/Kitware/CMake/blob/01e768850a4b250c5775e95c1568d59de07105de/Source/cmMessenger.cxx"
+CMAKE_AT = lazy(r"^CMake Error (?:at|in) (\S+?)(?::\d+)? \(\w+\):")
+
+
+class CMakeConfigure(Analyzer):
+    id = "DRV-cmake-configure"
+    title = "CMake stopped configuring a package's native extension (custom operators, a C++ binding)"
+    family = "compat"
+    stops_run = "the build fails the same way until what the message names is installed or pointed at"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind != "bare" or chains.CMAKE_ERROR.match(link.text) is None:
+            return None
+        at = CMAKE_AT.match(link.text)
+        where = f" ({at.group(1)})" if at else ""
+        return Finding(
+            "Building the package's native extension failed: CMake stopped at configure"[:160],
+            f"CMake Error{where}: {link.message[:240].rstrip('.')}. The package compiles native code (custom NPU operators, a C++ "
+            "binding on torch / torch_npu, a CANN backend) with CMake, and the configure step stopped on this error, so "
+            "nothing of the extension was built. The message names what the package's CMake looked for and did not find or "
+            "did not accept: a library or its headers (torch_npu, CANN, a compiler), a variable the build needs set (a CANN "
+            "path or version, the SoC), or a release it does not support.",
+            ("Do what the message asks: install or point at what it names (source CANN's set_env.sh so ASCEND_HOME_PATH / "
+             "ASCEND_TOOLKIT_HOME are set; install torch_npu with its headers in the same Python; pass the -D variable it names)",
+             "Use the CANN, torch / torch_npu and compiler releases the package documents, then rebuild from a clean build folder "
+             "(delete CMakeCache.txt: CMake keeps a failed lookup's -NOTFOUND value)",
+             "Or avoid the build: the package's prebuilt wheel or image for your chip and CANN"),
+            evidence(link), (CMAKE_MESSENGER, MATRIX), key=f"cmake:{where}", family="compat", kind="custom-ops-build-failed",
         )
