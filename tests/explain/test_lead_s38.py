@@ -66,3 +66,17 @@ def test_other_hosts_are_not_a_tracker(explain_text):
 def test_a_tracker_host_in_a_healthy_line_is_not_a_failure(explain_text):
     result, top = explain_text("wandb: Syncing run spring-sun-4 to https://api.wandb.ai\nwandb: View run at https://wandb.ai/x/y/runs/z\n")
     assert not result.fatal and (top is None or top.entry.id != "DRV-tracker")
+
+
+def test_megatron_bridge_unknown_module_type_is_named(explain_text):
+    """Any module class the bridge's registry lacks, not only the output layer's."""
+    for module, weight in (("LinearCrossEntropyModule", "output_layer.weight"), ("DSAIndexer", "decoder.layers.0.self_attention.core_attention.indexer.weight")):
+        _, top = explain_text(f"ValueError: Cannot determine parallelism type for module '{module}' at weight '{weight}'.\n")
+        assert top is not None and top.entry.id == "ARL-E2942", module
+
+
+def test_a_patched_bridge_warning_is_not_the_failure(explain_text):
+    """A patched AutoMapping that logs the case and assumes replicated (lower-case 'cannot') did not fail."""
+    result, top = explain_text("WARNING AutoMapping: cannot determine parallelism type for module 'Foo' at weight 'x.weight'. "
+                               "Assuming replicated.\n")
+    assert top is None or top.entry.id != "ARL-E2942"
