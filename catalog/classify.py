@@ -706,6 +706,17 @@ def _native_fatal(record: re.Match[str]) -> bool:
     return (record.group("glog") or record.group("ray") or record.group("c10")) in ("F", "C")
 
 
+def _lines_below(block: bytes, end: int, limit: int) -> Iterator[str]:
+    """The text of up to ``limit`` lines after the line that ends at ``end`` (each cut at MAX_EXCERPT bytes)."""
+    for _ in range(limit):
+        if not block or end >= len(block):
+            return
+        nxt_end = block.find(b"\n", end + 1)
+        nxt_end = nxt_end if nxt_end != -1 else len(block)
+        yield block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n")
+        end = nxt_end
+
+
 def _wrapped_frame(block: bytes, end: int) -> str | None:
     """A traceback frame line that a terminal or issue viewer wrapped at its width, joined as Python printed it.
 
@@ -713,16 +724,12 @@ def _wrapped_frame(block: bytes, end: int) -> str | None:
     alone and cuts the rest after the path or after "line " ('"/…/verl_model_merger.py", line ' / '369, in merge_and_save').
     ``end`` is where the "File" line ends; its next one or two lines are joined while the first opens the quoted path.
     """
-    joined, pos = 'File ', end
-    for _ in range(2):
-        if pos >= len(block):
-            return None
-        nxt_end = block.find(b"\n", pos + 1)
-        nxt_end = len(block) if nxt_end == -1 else nxt_end
-        part = strip_prefixes(block[pos + 1 : nxt_end].decode("utf-8", "replace").rstrip("\r\n"))[0].lstrip()
+    joined = 'File '
+    for raw in _lines_below(block, end, 2):
+        part = strip_prefixes(raw)[0].lstrip()
         if joined == 'File ' and not part.startswith('"'):
             return None
-        joined, pos = joined + part, nxt_end
+        joined += part
         if (frame := FRAME.match(joined)) is not None and frame.group(3):
             return joined.rstrip()
     return None
@@ -1504,32 +1511,21 @@ class Classifier:
     def _indented_below(self, block: bytes, end: int, limit: int = 6) -> list[str]:
         """The indented lines right below ``end`` (CMake's message under its "CMake Error at …:" heading), up to ``limit``."""
         parts: list[str] = []
-        for _ in range(limit):
-            if not block or end >= len(block):
-                break
-            nxt_end = block.find(b"\n", end + 1)
-            nxt_end = nxt_end if nxt_end != -1 else len(block)
-            raw = block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n")
+        for raw in _lines_below(block, end, limit):
             if not raw[:1].isspace() or not raw.strip():
                 break
             parts.append(raw.strip())
-            end = nxt_end
         return parts
 
     def _continued(self, block: bytes, end: int, limit: int = 4) -> list[str]:
         """The lines after a CANN code line with nothing after the code: its message (up to ``limit`` lines)."""
         parts: list[str] = []
-        for _ in range(limit):
-            if not block or end >= len(block):
-                break
-            nxt_end = block.find(b"\n", end + 1)
-            nxt_end = nxt_end if nxt_end != -1 else len(block)
-            nxt_text, _ = strip_prefixes(block[end + 1 : nxt_end][:MAX_EXCERPT].decode("utf-8", "replace").rstrip("\r\n"))
+        for raw in _lines_below(block, end, limit):
+            nxt_text, _ = strip_prefixes(raw)
             head = nxt_text.strip()
             if not head or FRAME.match(nxt_text) or EXCEPTION.match(head) or chains.CANN_LINE.match(head) or head.startswith(("Traceback", "TraceBack")):
                 break
             parts.append(head)
-            end = nxt_end
         return parts
 
     def _code_above(self, block: bytes, start: int) -> str:

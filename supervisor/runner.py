@@ -316,7 +316,7 @@ class Supervisor:
         deadline = time.monotonic() + budget
         while True:
             answered, sections = self._ray_status_once(timeout=max(1.0, min(30.0, deadline - time.monotonic())))
-            if not answered or (sections and "Total Usage:" in sections) or time.monotonic() + pause >= deadline:
+            if not _ask_again(answered, sections) or time.monotonic() + pause >= deadline:
                 return sections
             time.sleep(pause)
 
@@ -400,6 +400,11 @@ def _terminal_fds() -> set[int]:
         except OSError:
             continue
     return fds
+
+
+def _ask_again(answered: bool, sections: str | None) -> bool:
+    """Whether `ray status` is worth asking again: a cluster answered, but with no usage yet ("No cluster status")."""
+    return answered and not (sections and "Total Usage:" in sections)
 
 
 def _status_sections(text: str, headers: Sequence[str]) -> str | None:
