@@ -87,6 +87,12 @@ OP_NAMESPACE_OWNERS = {"torchvision": "torchvision", "torchaudio": "torchaudio",
 # The version-labelled root causes the corpus and the catalog name a too-old package by (labels.yaml), by pip name.
 TOO_OLD_KINDS = {"transformers": "transformers-too-old", "torch-npu": "torch-npu-too-old", "vllm-ascend": "vllm-ascend-too-old",
                  "ray": "ray-too-old", "python": "python-too-old", "torch": "torch-too-old"}
+
+
+def too_old_kind(pip: str) -> str:
+    """The kind of a finding that knows the installed release is below what the caller needs: "<distribution>-too-old"
+    (peft-too-old, accelerate-too-old), which says the direction "package-mismatch" does not."""
+    return TOO_OLD_KINDS.get(pip) or f"{pip}-too-old"
 VERSIONS = "https://github.com/huggingface/transformers/blob/d9547809bb9fc45c7e30914827081214956981c5/src/transformers/utils/versions.py"
 METADATA = "https://github.com/python/cpython/blob/39c253627a96f858781400948ecbdab34221d0f0/Lib/importlib/metadata/__init__.py"
 PKG_RESOURCES = "https://github.com/pypa/setuptools/blob/b4d976862320c6ae5f5888ae20b22092098095ca/pkg_resources/__init__.py"
@@ -446,7 +452,7 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
             evidence(link), (source,), key=f"required:{pkg}", kind="missing-dependency",
         )
     older = _older(found, spec)
-    kind = TOO_OLD_KINDS.get(pip, "package-mismatch") if older else "package-mismatch"
+    kind = too_old_kind(pip) if older else "package-mismatch"
     caller = link.raiser if link.raiser and link.raiser != pkg else None  # the package whose import ran the check
     return Finding(
         f"Installed {pip} {found} does not meet the requirement {pkg}{spec}"[:160],
@@ -493,7 +499,7 @@ def stated_minimum(link: Link, facts: Facts, m: re.Match[str]) -> Finding:
          "(for torch on an NPU host: the torch release your torch_npu pairs with, per the torch_npu compatibility table)"
          if name != "python" else f"Run it with a Python interpreter of version {spec} (a new virtual environment or conda env)",
          f"Or turn the feature off, or pin {caller or 'the package'} to a release that supports the installed {pip}"),
-        evidence(link), (STATED_SRC,), key=f"stated:{name}:{spec}", kind=TOO_OLD_KINDS.get(pip, "package-mismatch"),
+        evidence(link), (STATED_SRC,), key=f"stated:{name}:{spec}", kind=too_old_kind(pip),
     )
 
 
