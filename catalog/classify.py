@@ -30,6 +30,7 @@ from ..lazyre import lazy
 from .chain import Chain, ChainTracker, Link
 from .codes import AICORE_TIMEOUT_WORDS, CAPTURE_CODES, ERRNO_NAME_SOURCE
 from .codes import described as described_codes
+from .codes import reasoned as reasoned_codes
 from .codes import extract as _extract_codes
 from .entries import Catalog, KnownFailure, Signature
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
@@ -156,6 +157,10 @@ GENERIC_PREFILTER = (
     logversions.PREFILTER,
 )
 GENERIC_LINE = lazy("|".join(f"(?:{p})" for p in GENERIC_PREFILTER), re.MULTILINE)  # per line only for config lines
+# The runtime's FuncErrorReason line with any reason (codes.reasoned, rt_reasons.yaml): a paste that kept the reason for a
+# failed call but not its number ("rtGetDevMsg execution failed, the context is a null pointer") still reports it. A
+# candidate of its own, not one of GENERIC_LINE's, and read only where no report is open (Classifier._track).
+RT_REASON_PREFILTER = r"\b\w+ execut(?:e|ion) failed, (?:reason=|the context is a null pointer)"
 
 
 def _native_scan_source(fatal_only: bool) -> str:
@@ -598,7 +603,7 @@ class _Matcher:
             for sig in entry.signatures:
                 self.owners.append((entry, sig))
                 patterns.append(sig.regex)
-        alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + list(SETTINGS_PREFILTER)
+        alternatives = [_prefilter_source(p) for p in patterns] + list(GENERIC_PREFILTER) + [RT_REASON_PREFILTER] + list(SETTINGS_PREFILTER)
         combined = "(?m)" + "|".join(f"(?:{a})" for a in alternatives)
         self._set = None
         self._native_scans: dict[bool, Any] = {}
@@ -1669,6 +1674,9 @@ class Classifier:
         codes = extract_codes(stripped)
         described = [] if codes else described_codes(stripped)  # torch_npu's description of a code, its number lost
         codes = codes or described
+        # the runtime's reason for a failed call, its number lost: a report of its own only where no report is open
+        # (inside one, e.g. a TraceBack line under E30008 / EE9999, the report's own codes say more)
+        reasoned = [] if codes else reasoned_codes(stripped)
         done = None
         if (split := self._aclnn_detail(stripped, exc, hits)) is not None:
             exc, head_hits, (code, message, detail, detail_hits) = split
@@ -1717,6 +1725,11 @@ class Classifier:
               and not tracker.near(number)
               and not (codes[0].startswith("errno:") and _QUIET_LEVEL.match(stripped))):  # an OS error at WARNING was handled
             done = tracker.coded(codes[0], stripped, number, hits)  # "dcmi … failed. ret is -8005": a failure of its own
+        elif reasoned and not tracker.near(number):
+            codes = reasoned
+            done = tracker.coded(codes[0], stripped, number, hits)  # "rtGetDevMsg execution failed, the context is a null pointer"
+        elif reasoned and not hits and GENERIC_LINE.search(stripped) is None:
+            return  # a TraceBack line of the open report, a candidate only as RT_REASON_PREFILTER's: left as before it was one
         else:
             tracker.attach(stripped, number, hits, codes)
             codes = []

@@ -40,6 +40,15 @@ TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization
 TORCH_NO_GPU = "https://github.com/pytorch/pytorch/blob/v2.1.0/c10/cuda/CUDAFunctions.cpp"
 RAY_NO_GPU = "https://github.com/vllm-project/vllm/pull/3198"
 RAY_ACCEL = "https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html"
+# verl computes rewards in Ray workers that ask for a CPU only: the TaskRunner (main_ppo.py, @ray.remote(num_cpus=1)) that
+# loads the reward manager and the custom reward function, compute_reward_async (ppo/reward.py, @ray.remote(num_cpus=1)),
+# and from the reward loop on its RewardComputeWorker (experimental/reward_loop/reward_manager/remote.py, the same). Code
+# in a reward function that asks for a device there gets none: "No CUDA GPUs are available" from a reward function is
+# that CPU-only worker, whether or not the paste kept Ray's wrapper around it.
+VERL_TASK_RUNNER = "https://github.com/verl-project/verl/blob/8fdc4d3f202f41461f4de9f42a637228e342668b/verl/trainer/main_ppo.py"
+VERL_REWARD_ASYNC = "https://github.com/verl-project/verl/blob/8fdc4d3f202f41461f4de9f42a637228e342668b/verl/trainer/ppo/reward.py"
+# A reward function named in the failure's own words (an issue title, a traceback's message) or a frame in a reward module.
+REWARD_CODE = lazy(r"(?i)\breward[ _]?(?:function|fn|func|manager|model)s?\b|\bcompute_score\b|\bcustom_reward|奖励函数")
 
 
 def _in_ray_worker(link: Link, chain: Chain) -> bool:
@@ -47,6 +56,11 @@ def _in_ray_worker(link: Link, chain: Chain) -> bool:
     return link.kind == "remote" or any(
         other.kind == "remote" or other.inner or other.short_type in ("RayTaskError", "ActorDiedError", "RayActorError")
         for other in chain.links)
+
+
+def _in_reward_code(link: Link) -> bool:
+    """The failure names a reward function (its message) or passes through a reward module (a frame's path)."""
+    return bool(REWARD_CODE.search(link.message)) or any("reward" in f.path.lower() for f in link.frames)
 
 
 def visible(facts: Facts) -> tuple[str, str] | None:
@@ -127,17 +141,21 @@ class CudaOnNpu(Analyzer):
                  "Import torch_npu (or torch_npu.contrib.transfer_to_npu) before the framework initialises distributed"),
                 evidence(link), (TORCH_DIST, TRANSFER), key=f"nccl:{caller}", family="device", kind="cuda-call-on-npu",
             )
-        if m.group(0) == "No CUDA GPUs are available" and _in_ray_worker(link, chain):
+        in_reward = m.group(0) == "No CUDA GPUs are available" and _in_reward_code(link)
+        if m.group(0) == "No CUDA GPUs are available" and (in_reward or _in_ray_worker(link, chain)):
+            reward = (" The failure is in reward code: verl computes rewards in workers that ask for a CPU only (the TaskRunner, "
+                      "compute_reward_async, the reward loop's RewardComputeWorker), so a model a reward function puts on the "
+                      "device finds none." if in_reward else "")
             return Finding(
                 "A Ray task or actor that was given no GPU asked for CUDA (Ray hid the GPUs from it)",
                 f"{link.short_type}: {m.group(0)}. A CUDA build of torch found no device in a Ray worker: Ray sets "
                 "CUDA_VISIBLE_DEVICES to empty for a task or actor scheduled without num_gpus, so torch sees no GPU there "
                 f"even on a GPU node. Code that needs a device (a reward model, an embedding model, an engine) ran in a "
-                f"CPU-only actor (a framework's driver / TaskRunner or reward worker).{where}",
+                f"CPU-only actor (a framework's driver / TaskRunner or reward worker).{reward}{where}",
                 ("Run the device work in an actor that requests the device (num_gpus / resources={'NPU': n}), or on the "
                  "workers the framework gives devices to (verl: a reward model worker instead of code in the reward function)",
                  "Or keep that code on the CPU (device='cpu') where it runs in the driver / reward process"),
-                evidence(link), (TORCH_NO_GPU, RAY_NO_GPU, RAY_ACCEL), key=f"raycpu:{caller}", family="ray",
+                evidence(link), (TORCH_NO_GPU, RAY_NO_GPU, RAY_ACCEL, VERL_TASK_RUNNER, VERL_REWARD_ASYNC), key=f"raycpu:{caller}", family="ray",
                 kind="ray-cpu-only-actor",
             )
         if m.group(2):  # a checkpoint saved with CUDA tensors

@@ -122,6 +122,19 @@ def _descriptions() -> tuple[Any, dict[str, list[str]]]:
     return pattern, codes
 
 
+# The runtime's report of a failed call with its reason and no number (rt_reasons.yaml): "<rtApi> execution failed,
+# reason=<reason>", "<rtApi> execution failed, <reason>." (a null context, an unsupported feature) and the older
+# "<rtApi> execute failed, reason=[<reason>]". The reason runs to its bracket, the sentence's full stop, plog's
+# "[FUNC:FuncErrorReason][FILE:error_message_manage.cc]…" tail or the line's end.
+RT_REASON = lazy(r"\b\w+ execut(?:e|ion) failed, (?:reason=\[?([^\[\]\n]+?)\]?|(the (?:context|feature) [^.\[\n]+?))\.?(?=\[FUNC:|\s*$)")
+
+
+@functools.lru_cache(maxsize=1)
+def _rt_reasons() -> dict[str, str]:
+    """Each runtime reason text (rt_reasons.yaml) and the ACL code it stands for."""
+    return {str(reason): str(code) for reason, code, *_ in (tables().get("rt_reasons") or {}).get("reasons") or ()}
+
+
 def described(text: str) -> list[str]:
     """The ACL codes a torch_npu code description in this line stands for (the paste lost the number)."""
     if not DESCRIBED_HINT.search(text):
@@ -131,6 +144,14 @@ def described(text: str) -> list[str]:
     if m is None:
         return []
     return codes.get(" ".join(m.group(0).split()), [])
+
+
+def reasoned(text: str) -> list[str]:
+    """The ACL code the runtime's reason for a failed call in this line stands for (rt_reasons.yaml; the number lost)."""
+    if " failed, " not in text or (m := RT_REASON.search(text)) is None:
+        return []
+    code = _rt_reasons().get((m.group(1) or m.group(2) or "").strip())
+    return [code] if code else []
 
 
 @functools.lru_cache(maxsize=1)
