@@ -230,7 +230,7 @@ PROSE = lazy(
     r'|(?:(?<=")|(?<=\uff0c)|(?<=\uff1a))call aclnn\w+ failed, error code is \d+(?="|\s*$))'
 )
 # A compiler's error diagnostic, "<location>: error: <message>": MLIR's default diagnostic handler (DiagnosticEngineImpl::
-# emit in mlir/lib/IR/Diagnostics.cpp, https://github.com/llvm/llvm-project/blob/main/mlir/lib/IR/Diagnostics.cpp: the location, ": ", "error: ", the message) as the MLIR-based kernel compilers print a
+# emit in mlir/lib/IR/Diagnostics.cpp, https://github.com/llvm/llvm-project/blob/2dd10bbc7de4f00aea28d7a5d0b1987357450abf/mlir/lib/IR/Diagnostics.cpp: the location, ": ", "error: ", the message) as the MLIR-based kernel compilers print a
 # rejected kernel ('loc("/tmp/…/kernel.ttadapter.mlir":17:10): error: …' from BiShengIR / triton-ascend), and GCC's / clang's
 # "file:line:column: error: message". The message is the failure; no exception type comes with it.
 DIAG_ERROR = lazy(r"^(?:loc\((?:[^()]|\([^()]*\)){1,300}\)|[^\s:]{1,300}:\d+:\d+): error: (\S.{7,})$")
@@ -243,10 +243,10 @@ CMAKE_ERROR = lazy(r"^CMake Error(?: (?:at|in) \S+? \(\w+\))?: ?(.*)$")
 # A native logger's error or fatal record, which carries a message but no exception type. Four record forms:
 # - glog (LogMessage's prefix, https://github.com/google/glog/pull/530): "[IWEF][yyyy]mmdd hh:mm:ss.uuuuuu threadid
 #   file:line] msg"; E = ERROR, F = FATAL (Ray's C++ core before spdlog, Mooncake's transfer engine);
-# - Ray's C++ logger (kLogFormatTextPattern in src/ray/util/logging.cc, https://github.com/ray-project/ray/blob/master/src/ray/util/logging.cc):
+# - Ray's C++ logger (kLogFormatTextPattern in src/ray/util/logging.cc, https://github.com/ray-project/ray/blob/master/src/ray/util/logging.cc):  # pin39: not pinned: ray is too large to fetch here and the stored logging.cc (eab697db) is an old glog one without kLogFormatTextPattern
 #   "[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", %L = E (error) or C (critical: RAY_LOG(FATAL)), the message led by
 #   "(component) file:line: " (read with or without the timestamp, which normalize strips as a prefix);
-# - PyTorch's c10 logger (MessageLogger in c10/util/Logging.cpp, https://github.com/pytorch/pytorch/blob/main/c10/util/Logging.cpp):
+# - PyTorch's c10 logger (MessageLogger in c10/util/Logging.cpp, https://github.com/pytorch/pytorch/blob/main/c10/util/Logging.cpp):  # pin39: not pinned: pytorch is too large to fetch here and the stored Logging.cpp (178be9b4) is an old one with the timestamp commented out
 #   "[rankN]:" (normalize strips it), then "[" severity letter, month*100+day " hh:mm:ss.nnnnnnnnn" (older torch: none),
 #   " file:line] " — "[E ProcessGroupGloo.cpp:144] Gloo connectFullMesh failed …"; E = ERROR, F = FATAL;
 # - CANN's log records (https://www.hiascend.com/document/detail/en/canncommercial/800/maintenref/logreference/logreference_0001.html):
@@ -265,10 +265,10 @@ NATIVE_ERROR = lazy(
 # A command-line parser's refusal of its arguments, printed under the command's usage text (the process then exits 2).
 # No exception type is printed; the message is the failure. Two parsers' forms:
 # - argparse (CPython Lib/argparse.py, ArgumentParser.error: print_usage() writes "usage: …", then
-#   "%(prog)s: error: %(message)s", https://github.com/python/cpython/blob/main/Lib/argparse.py) — vllm serve, torchrun,
+#   "%(prog)s: error: %(message)s", https://github.com/python/cpython/blob/v3.13.0/Lib/argparse.py) — vllm serve, torchrun,
 #   any Python script's parser: "vllm serve: error: argument --quantization/-q: invalid choice: 'ascend' (…)";
 # - Click (click/exceptions.py, UsageError.show: the usage "Usage: …", "Try '<command> --help' for help.", then
-#   "Error: <message>", https://github.com/pallets/click/blob/main/src/click/exceptions.py) — ray start, ray job submit:
+#   "Error: <message>", https://github.com/pallets/click/blob/8.5.0/src/click/exceptions.py) — ray start, ray job submit:
 #   "Error: Got unexpected extra argument (1})".
 # Group 1 is the message. The usage head (USAGE_HEAD) must be printed above it: a program's own "Error: …" or a
 # "name: error: …" line with no usage above is not read this way.
@@ -276,7 +276,7 @@ USAGE_ERROR = lazy(r"^(?:[\w.][\w./ -]{0,100}: error|Error): (\S.{3,})$")
 USAGE_HEAD = re.compile(rb"(?:^|\n)(?:usage|Usage): \S")
 USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a large parser's usage runs to many lines)
 # pip's own error line: its log formatter (IndentingFormatter.get_message_start, src/pip/_internal/utils/logging.py,
-# https://github.com/pypa/pip/blob/main/src/pip/_internal/utils/logging.py) heads every ERROR / CRITICAL record with
+# https://github.com/pypa/pip/blob/26.2.1/src/pip/_internal/utils/logging.py) heads every ERROR / CRITICAL record with
 # "ERROR: ", and pip's command runner logs the InstallationError that stops it so (base_command.py, logger.critical):
 # "ERROR: file:///… does not appear to be a Python project: neither 'setup.py' nor 'pyproject.toml' found.".
 # Not the resolver's notice it goes on after ("ERROR: pip's dependency resolver does not currently take into account
@@ -284,7 +284,7 @@ USAGE_LOOKBACK = 65536  # bytes above the refusal searched for its usage text (a
 # the detail on the lines below ("ERROR: Exception:" over pip's own traceback). Group 1 is the message.
 PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # A command-line tool's own error line, lower case, with no location and no exception type: git (usage.c, error_builtin:
-# vreportf("error: ", …), https://github.com/git/git/blob/master/usage.c), uv and cargo (their top-level handlers print
+# vreportf("error: ", …), https://github.com/git/git/blob/v2.55.0/usage.c), uv and cargo (their top-level handlers print
 # "error: <message>", e.g. uv's crates/uv/src/lib.rs), MLIR-based compilers' pass-manager failures printed without a
 # location (triton-ascend: "error: Failed to run … pipeline"). Read in a short paste only, as PIP_ERROR is: in a long
 # log such a line can be a handled one. Group 1 is the message; not a heading that ends in ":".

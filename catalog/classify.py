@@ -82,7 +82,7 @@ LOGGED_AT_ERROR = re.compile(rb"(?:^|[\s)\]|])ERROR\b")
 REPR = lazy(r"(?i:\bfail\w*|\berror)\b[^:]*: ([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.*?)\2\)\s*$")
 # An exception's repr alone on a line of a short paste ("NameError('loop_x0 is not defined')"): what print(repr(e)) and
 # "%r" write (BaseException.__repr__, CPython Objects/exceptions.c: the class name and the repr of its one argument,
-# https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".
+# https://github.com/python/cpython/blob/main/Objects/exceptions.c). Read as Python prints the exception: "Type: message".  # pin39: not pinned: cpython is too large to fetch here and the stored exceptions.c (98297ee7) is an old one without the one-argument repr
 REPR_ALONE = lazy(r"^([A-Za-z_][\w.]*(?:Error|Exception))\((['\"])(.+?)\2\)\s*$")
 # A torch_npu check's message cut after the place it fired: "<function>:<source file>:<line>" and nothing else
 # (torch_npu prints the function and file ahead of the reason, the build's "compiler_depend.ts" for its own sources).

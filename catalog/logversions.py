@@ -60,7 +60,7 @@ _PIP_CONFLICT = lazy(r"\b([\w.-]+) (\d[\w.+-]*) requires ([\w.-]+)(?:[^,]|,(?=\s
 _VER = r"v?(\d+(?:\.\d+)+(?:[.-]?(?:rc|a|b|alpha|beta|post|dev)\.?\d*)*(?:\+[\w.]+)?)"
 _RELEASE_LINES = (
     # pip freeze, and torch's / vllm-ascend's collect_env "[pip3] torch_npu==2.7.1" (vllm-ascend collect_env.py:
-    # https://github.com/vllm-project/vllm-ascend/blob/main/collect_env.py)
+    # https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/collect_env.py)
     lazy(r"^\s*(?:\[(?:pip3?|conda)\]\s+)?" + _UPSTREAM_PKG + r"\s*==\s*" + _VER, re.I),
     # pip list (https://pip.pypa.io/en/stable/cli/pip_list/), and collect_env's conda rows "[conda] torch-npu  2.5.1  <pip>"
     lazy(r"^\s*(?:\[conda\]\s+)?" + _UPSTREAM_PKG + r"\s+" + _VER + r"(?:\s+(?:<pip>|pypi_0\s+pypi))?\s*$", re.I),
@@ -72,7 +72,7 @@ _RELEASE_LINES = (
     # (https://docs.vllm.ai/projects/ascend/en/latest/getting_started/quick_start.html)
     lazy(r"\bascend/(vllm-ascend):v?(\d+\.\d+\.\d+(?:rc\d+|\.post\d+)?)(?![\w.])"),
 )
-# verl's Ascend images (https://github.com/volcengine/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.rst):
+# verl's Ascend images (https://github.com/volcengine/verl/blob/v0.7.0/docs/ascend_tutorial/dockerfile_build_guidance.rst):
 # release tags verl-{CANN}-{device}-{OS}-{python}-v{verl}, later v{verl}-cann{CANN}-torch_npu{X}-…; a tag that
 # names its vllm-ascend ("…-vllm-ascend-v0.x") gives that too. A daily "-latest" tag names no verl release.
 _VERL_IMAGE = lazy(r"\bascend/verl:(\S+)")

@@ -26,10 +26,10 @@ from . import Analyzer, Facts, Finding, evidence
 from .codes import KINDS
 from ...lazyre import lazy
 
-RT_API_IMPL = "https://github.com/hicann/runtime/blob/master/src/runtime/api/impl/api_impl.cc"
+RT_API_IMPL = "https://github.com/hicann/runtime/blob/bebebfae909b83521327d0eab194a58e5dd8af79/src/runtime/api/impl/api_impl.cc"
 OPBASE_KERNEL = "https://github.com/hicann/opbase/blob/v9.1.0.pre/src/nnopbase/composite_op/aclnn_engine/op_kernel.cpp"
-RT_ERROR_REASON = "https://github.com/hicann/runtime/blob/master/src/runtime/core/src/common/error_message_manage.cc"
-RT_ERROR_CODES = "https://github.com/hicann/runtime/blob/master/docs/api_docs/aclError.md"
+RT_ERROR_REASON = "https://github.com/hicann/runtime/blob/v9.1.0/src/runtime/core/src/common/error_message_manage.cc"
+RT_ERROR_CODES = "https://github.com/hicann/runtime/blob/v9.0.1/docs/api_docs/aclError.md"
 RT_API_ERROR = "https://github.com/hicann/runtime/blob/v8.5.0/src/runtime/feature/src/api_impl/api_error.cc"
 
 # The runtime's and the aclnn engine's words for a kernel function the loaded binary does not hold.
@@ -145,7 +145,7 @@ class RuntimeFeatureUnsupported(Analyzer):
 # op-plugin's EXEC_NPU_CMD message (op_plugin/utils/op_api_common.h, "call " #aclnn_api " failed, detail:%s" with CANN's
 # recent error message) when that message is only a module's catch-all "Inner Error!" (EZ9999, cann_registry.yaml): the
 # operator failed inside CANN and the report says nothing more (no missing binary, no SoC, no argument check).
-OP_API_COMMON = "https://github.com/Ascend/op-plugin/blob/master/op_plugin/utils/op_api_common.h"
+OP_API_COMMON = "https://github.com/Ascend/op-plugin/blob/v5.0.0/op_plugin/utils/op_api_common.h"
 INNER_ONLY = lazy(r"\bcall (aclnn\w+) failed, detail:\s*(E[0-9A-Z]9999): Inner Error!?\s*$")
 
 
@@ -191,7 +191,7 @@ CAPTURE_REFUSED = lazy(r"Not allow to synchronize captured-stream|reason=\[strea
 # FAILED at …"): the runtime accepted the capture begin but the stream is not capturing, so ACL graph capture (vLLM-Ascend's
 # default ACLGraph mode, torch.npu.graph) cannot work with this runtime and device.
 CAPTURE_NOT_ACTIVE = lazy(r"ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE INTERNAL ASSERT FAILED")
-NPU_GRAPH = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/core/npu/NPUGraph.cpp"
+NPU_GRAPH = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/core/npu/NPUGraph.cpp"
 GRAPH_MODE = "https://docs.vllm.ai/projects/ascend/en/v0.11.0/user_guide/feature_guide/graph_mode.html"
 
 

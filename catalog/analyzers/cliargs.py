@@ -12,8 +12,8 @@ from ..chain import Chain, Link
 from ...lazyre import lazy
 from . import Analyzer, Facts, Finding, evidence, raised, typed
 
-HF_ARGPARSER = "https://github.com/huggingface/transformers/blob/main/src/transformers/hf_argparser.py"
-SWIFT_ARGS = "https://github.com/modelscope/ms-swift/blob/main/swift/llm/base.py"
+HF_ARGPARSER = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/hf_argparser.py"
+SWIFT_ARGS = "https://github.com/modelscope/ms-swift/blob/v3.12.6/swift/llm/base.py"
 
 UNUSED = lazy(r"Some specified arguments are not used by the HfArgumentParser: (\[.*\])|^remaining_argv: (\[.*\])")
 FLAG = lazy(r"'(--?[\w.-]+)'")

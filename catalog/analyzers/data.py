@@ -42,7 +42,7 @@ NUMBERS = lazy(r"\d{3,}")
 # preprocessor choice ("dataset.features.keys(): dict_keys([...])" then the required keys of each format).
 COLUMNS = lazy(r"Columns? (.+?) not in the dataset\. Current columns in the dataset: (\[.*?\])"
                r"|dataset\.features\.keys\(\): dict_keys\((\[.*?\])\)")
-HF_COLUMNS = "https://github.com/huggingface/datasets/blob/main/src/datasets/arrow_dataset.py"  # and formatting/formatting.py
+HF_COLUMNS = "https://github.com/huggingface/datasets/blob/5.0.1/src/datasets/arrow_dataset.py"  # and formatting/formatting.py
 SWIFT_COLUMNS = ("https://github.com/modelscope/ms-swift/blob/bbbe6ba107e8ed3a128c95481de10bd6f8ccd3be/"
                  "swift/llm/utils/preprocess.py")
 STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on different device \W?(\w+:?\d*)")
@@ -52,7 +52,7 @@ STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on 
 # guarded with "if self.steps_per_epoch > 0"); other trainers do the same arithmetic for schedules and logging.
 EPOCH_DIVISOR = lazy(r"(?://|/|%)\s*\(?\s*((?:self\.)?(?:\w+\.)*\w*(?:steps_per_epoch|batches_per_epoch|num_batches|epoch_size"
                      r"|dataset_size)\w*|len\(\s*(?:self\.)?(?:\w+\.)*\w*(?:dataloader|data_loader|loader|dataset)\w*\s*\))")
-VERL_SFT = "https://github.com/verl-project/verl/blob/main/verl/trainer/fsdp_sft_trainer.py"
+VERL_SFT = "https://github.com/verl-project/verl/blob/v0.7.0/verl/trainer/fsdp_sft_trainer.py"
 MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
 
 
@@ -190,8 +190,8 @@ PY_CALL = "https://docs.python.org/3/reference/expressions.html#calls"
 # or named for nothing reward-like): TRL's GRPOTrainer calls reward_func(prompts=…, completions=…, completion_ids=…,
 # **reward_kwargs) with trainer_state among the kwargs (trl/trainer/grpo_trainer.py, _calculate_rewards); verl calls
 # compute_score(data_source=…, solution_str=…, ground_truth=…, extra_info=…) (verl/workers/reward_manager/naive.py).
-TRL_GRPO = "https://github.com/huggingface/trl/blob/main/trl/trainer/grpo_trainer.py"
-VERL_REWARD_CALL = "https://github.com/verl-project/verl/blob/main/verl/workers/reward_manager/naive.py"
+TRL_GRPO = "https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_trainer.py"
+VERL_REWARD_CALL = "https://github.com/verl-project/verl/blob/v0.9.0/verl/workers/reward_manager/naive.py"
 REWARD_KEYWORD = lazy(r"(?:^|\(\) got an )unexpected keyword argument '(completion_ids|trainer_state|solution_str|ground_truth)'")
 REWARD_NAME = lazy(r"reward|score|verif|accura|(?-i:[OP]RM)\b", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"

@@ -29,7 +29,7 @@ CUDA = lazy(
     r"|(Distributed package doesn't have NCCL built in)|(Attempting to deserialize object on a CUDA device)"
 )
 TORCH_NPU_ENV = "https://www.hiascend.com/document/detail/zh/canncommercial/83RC1/maintenref/envvar/envref_07_0149.html"
-TRANSFER = "https://github.com/Ascend/pytorch/blob/master/torch_npu/contrib/transfer_to_npu.py"
+TRANSFER = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/contrib/transfer_to_npu.py"
 TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
 TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"

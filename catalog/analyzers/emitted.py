@@ -31,9 +31,9 @@ from ...lazyre import lazy
 VLLM_ARGS = "https://github.com/vllm-project/vllm/blob/v0.8.2/vllm/engine/arg_utils.py"
 VLLM_FA = "https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/v1/attention/backends/flash_attn.py"
 VLLM_V1_DOC = "https://docs.vllm.ai/en/latest/getting_started/v1_user_guide.html"
-NPU_STREAM = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/core/npu/NPUStream.cpp"
-RAY_ACTOR = "https://github.com/ray-project/ray/blob/master/python/ray/actor.py"
-RAY_EXC = "https://github.com/ray-project/ray/blob/master/python/ray/exceptions.py"
+NPU_STREAM = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/core/npu/NPUStream.cpp"
+RAY_ACTOR = "https://github.com/ray-project/ray/blob/ray-2.60.0/python/ray/actor.py"
+RAY_EXC = "https://github.com/ray-project/ray/blob/ray-2.60.0/python/ray/exceptions.py"
 RAY_NAMED = "https://docs.ray.io/en/latest/ray-core/actors/named-actors.html"
 RAY_OWNERSHIP = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/objects.html"
 RAY_GCS_FT = "https://docs.ray.io/en/latest/ray-core/fault_tolerance/gcs.html"
@@ -51,8 +51,8 @@ V1_FEATURE = lazy(r"VLLM_USE_V1=1 is not supported with (.+?)\.?$")
 STREAM_NO_DEVICE = lazy(r"Could not compute stream ID for \S+ on device -1\b")
 NAME_TAKEN = lazy(r"The name (\S+) \(namespace=([^)]*)\) is already taken")
 GCS_TIMEOUT = "Timed out while waiting for GCS to become available"
-TF_AUTO_CONFIG = "https://github.com/huggingface/transformers/blob/main/src/transformers/models/auto/configuration_auto.py"
-TF_MODEL_TYPES = "https://github.com/huggingface/transformers/blob/main/src/transformers/models/auto/auto_mappings.py"
+TF_AUTO_CONFIG = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/models/auto/configuration_auto.py"
+TF_MODEL_TYPES = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/models/auto/auto_mappings.py"
 TF_CUSTOM = "https://huggingface.co/docs/transformers/custom_models#registering-a-model-with-custom-code-to-the-auto-classes"
 UNKNOWN_MODEL_TYPE = lazy(r"has model type `([^`]+)` but Transformers does not recognize this architecture")
 FAMILY_STEM = lazy(r"[a-z]+")
@@ -61,7 +61,7 @@ KEYERROR_NAME = lazy(r"^'([\w.\-]+)'$")
 # CPython's pickling refusal (Lib/copyreg.py _reduce_ex / Objects/typeobject.c: "cannot pickle %R object"; Python < 3.8
 # "can't pickle %s objects") for the process-local handles Ray's serialization troubleshooting names: thread locks and
 # conditions, open files, sockets and SSL contexts, queues' locks. Other unpicklable types are left to the entries.
-CPY_COPYREG = "https://github.com/python/cpython/blob/main/Lib/copyreg.py"
+CPY_COPYREG = "https://github.com/python/cpython/blob/v3.13.0/Lib/copyreg.py"
 RAY_SERIAL = "https://docs.ray.io/en/latest/ray-core/objects/serialization.html#troubleshooting"
 UNPICKLABLE_HANDLE = lazy(r"(?:cannot pickle '|can't pickle )((?:_thread\.)?(?:R?[Ll]ock|Condition)|_io\.\w+|"
                           r"(?:_?socket\.)?socket|SSLContext|_queue\.SimpleQueue)'? object")

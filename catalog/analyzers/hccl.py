@@ -105,8 +105,8 @@ EI0003_PAGE = "https://www.hiascend.com/doc_center/source/zh/CANNCommunityEditio
 # at::kByte/at::kBool", the HCCL type's torch names from kHcclDataTypeToStringMap): the old line names the collectives
 # "AllReduce & Reduce", current releases the calling function (__FUNCTION__: allreduce, reduce_scatter, ...).
 TORCH_NPU_DTYPE = lazy(r"Unsupported data type for HCCL process group|HCCL [\w &]+: Unsupported data type (at::[\w:/]+)?")
-TORCH_NPU_HCCL_UTILS = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/HCCLUtils.cpp"
-TORCH_NPU_PG_HCCL = "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp"
+TORCH_NPU_HCCL_UTILS = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/distributed/HCCLUtils.cpp"
+TORCH_NPU_PG_HCCL = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp"
 
 
 class HcclDataType(Analyzer):

@@ -16,7 +16,7 @@ from ...lazyre import lazy
 from . import Analyzer, Facts, Finding, evidence, raised, typed
 
 VLLM_SCHEDULER = "https://github.com/vllm-project/vllm/blob/v0.8.5/vllm/config.py"
-VLLM_MODEL_LEN = "https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py"
+VLLM_MODEL_LEN = "https://github.com/vllm-project/vllm/blob/v0.34.0/vllm/config/model.py"
 VERL_ROLLOUT = ("https://github.com/verl-project/verl/blob/9b250f14006c3ca4fd5b5ad356646084e5fe3375/"
                 "verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py")
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"

@@ -71,7 +71,7 @@ PACKAGE_LIBS = {"libtorch_npu.so": "torch_npu"}
 TORCH_NPU_LIBS = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/setup.py"
 NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/utils/npu_intercept.py"
 LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
-CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
+CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/installation.md"
 ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
 
 

@@ -36,8 +36,8 @@ NO_KV_ADVICE = (
     "model), or free the card (actor/ref offload, free_cache_engine) before vLLM starts"
 )
 PLAN_SOURCES = (
-    "https://github.com/volcengine/verl/blob/main/verl/trainer/main_ppo.py",  # the resolved config it prints
-    "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
+    "https://github.com/volcengine/verl/blob/v0.7.0/verl/trainer/main_ppo.py",  # the resolved config it prints
+    "https://github.com/vllm-project/vllm/blob/v0.34.0/vllm/config/vllm.py",  # VllmConfig.__str__, vLLM's engine banner
 )
 # The allocators' words, and MindIE-LLM's ("Device out of memory (OOM) reported by PyTorch", its exception_handler).
 OOM = lazy(r"(?:NPU|CUDA|XPU|Device) out of memory|OutOfMemoryError")
@@ -51,11 +51,11 @@ HELD_OUTSIDE = 0.5
 # (all_gather_object / broadcast_object_list, uneven batch counts per rank), or a kernel wrote out of bounds
 # over a tensor whose values feed a shape.
 IMPOSSIBLE = lazy(r"Tried to allocate more than 1EB|Tried to allocate \d+(?:\.\d+)? ?(?:PiB|EiB|PB|EB)\b")
-ONE_EB_CHECK = "https://github.com/pytorch/pytorch/blob/main/c10/cuda/CUDAMallocAsyncAllocator.cpp"
+ONE_EB_CHECK = "https://github.com/pytorch/pytorch/blob/c3342c1f83ad074c49ca803c2119b3694779950f/c10/cuda/CUDAMallocAsyncAllocator.cpp"
 
 SOURCES = {
     "alloc": "https://www.hiascend.com/document/detail/zh/Pytorch/710/comref/Envvariables/Envir_012.html",
-    "kv": "https://github.com/vllm-project/vllm/blob/main/vllm/v1/core/kv_cache_utils.py",
+    "kv": "https://github.com/vllm-project/vllm/blob/v0.32.0/vllm/v1/core/kv_cache_utils.py",
     "kv0": "https://github.com/vllm-project/vllm/blob/v0.6.3/vllm/worker/worker.py",
     "ray": "https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html",
     "verl": "https://verl.readthedocs.io/en/latest/perf/perf_tuning.html",

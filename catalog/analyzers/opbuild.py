@@ -43,7 +43,7 @@ CANN_MODULES = lazy(r"No module named ['\"]((?:te|te_fusion|tbe|op_gen|op_compil
 CANN_DEPS = lazy(r"No module named '(decorator|attrs?|psutil|cloudpickle|sympy|scipy|synr|tornado|absl|ml_dtypes|cffi)'")
 CANN_FRAME = lazy(r"/Ascend/|/(?:site|dist)-packages/(?:te|tbe|op_gen|auto_tune|schedule_search)/")
 OP_API_DOC = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
-MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
 CANN_INSTALL = "https://www.hiascend.com/document/detail/zh/canncommercial/850/softwareinst/instg/instg_0044.html"
 CANN_DEPS_THREAD = "https://github.com/Ascend/pytorch/issues/7"
 CANN_ERRORS = "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/maintenref/troubleshooting/troubleshooting_0225.html"
@@ -103,7 +103,7 @@ PY_HEADER = lazy(r"^(?:Python|pyconfig|longintrepr)\.h$")
 TORCH_NPU_HEADER = lazy(r"^torch_npu/(?:csrc|inc)/")
 TORCH_NPU_INCLUDE = "https://github.com/vllm-project/vllm-ascend/pull/661"
 HEADER_NAME = lazy(r"'([^']+)' file not found|: ([^\s:']+): No such file or directory|include file: '([^']+)'")
-ASCENDC_KERNEL = "https://github.com/vllm-project/vllm-ascend/blob/main/csrc/kernels/pos_encoding_kernels.cpp"
+ASCENDC_KERNEL = "https://github.com/vllm-project/vllm-ascend/blob/v0.13.0/csrc/kernels/pos_encoding_kernels.cpp"
 PY_DEV = "https://docs.python.org/3/extending/extending.html"
 # The compiler's own standard library headers (C++ <cstdint>, <vector> …, C <stdint.h> …): no package provides them but
 # the toolchain itself, so not finding one means the compiler in use has no usable standard library: g++ / libstdc++'s
@@ -117,7 +117,7 @@ STD_HEADER = lazy(
 )
 TOOLCHAIN_SOURCES = (
     "https://gcc.gnu.org/onlinedocs/libstdc++/manual/using_headers.html",
-    "https://github.com/Ascend/MindSpeed-MM/blob/master/examples/verl_examples/qwen3vl/README.md",
+    "https://github.com/Ascend/MindSpeed-MM/blob/v26.1.0/examples/verl_examples/qwen3vl/README.md",
     "https://github.com/Ascend/pytorch/issues/74",
 )
 

@@ -238,7 +238,7 @@ MMCV_NPU = "https://mmcv.readthedocs.io/en/latest/get_started/build.html"
 PADDLE_KERNELS = "https://github.com/PaddlePaddle/Paddle/blob/03bae73b2646d7f4ba98d2101fa68b2c20928dce/paddle/phi/core/kernel_factory.cc"
 PADDLE_NPU = "https://github.com/PaddlePaddle/PaddleCustomDevice/tree/develop/backends/npu"
 TORCH_DISPATCH = "https://github.com/pytorch/pytorch/blob/0046a72e189bb931f8932dc6c40780ef485cea4d/aten/src/ATen/core/dispatch/OperatorEntry.cpp"
-TORCH_NPU_OPS = "https://github.com/Ascend/pytorch/blob/master/README.md"
+TORCH_NPU_OPS = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/README.md"
 
 
 class OpNoDeviceKernel(Analyzer):

@@ -70,7 +70,7 @@ STATED = lazy(r"\brequires? (PyTorch|torch|transformers|accelerate|Python|vLLM|v
               r"|numpy|torch_npu|torch-npu|triton|flash[-_]attn|tokenizers|safetensors)\s*(?:version\s*)?(>=|>)\s*v?(\d+(?:\.\d+)+[\w.+]*)")
 STATED_NAMES = {"pytorch": "torch", "python": "python", "vllm": "vllm", "ray": "ray", "deepspeed": "deepspeed",
                 "torch-npu": "torch_npu", "flash-attn": "flash_attn"}
-STATED_SRC = "https://github.com/huggingface/accelerate/blob/main/src/accelerate/accelerator.py"
+STATED_SRC = "https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/accelerator.py"
 # The distribution is absent altogether: transformers' require_version ("The '<req>' distribution was not found and is
 # required by this application."), pkg_resources ("… is required by the application" / by <requirers>), and
 # importlib.metadata's PackageNotFoundError ("No package metadata was found for <name>": a version() lookup of a package
@@ -151,9 +151,9 @@ REMOVED_MODULES = {"pkg_resources": ("setuptools", "82.0.0", "setuptools<82",
 SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
 # Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
 EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
-MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
-TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
-INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
+TORCH_NPU = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/COMPATIBILITY.en.md"
+INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/installation.md"
 
 
 def dist(module: str) -> str:

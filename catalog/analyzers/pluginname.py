@@ -29,10 +29,10 @@ from . import Analyzer, Facts, Finding, evidence, raised, typed
 
 ARGPARSE = "https://github.com/python/cpython/blob/v3.11.9/Lib/argparse.py"
 ASCEND_QUANT_CHOICE = "https://github.com/vllm-project/vllm-ascend/pull/877"
-ASCEND_PLATFORM = "https://github.com/vllm-project/vllm-ascend/blob/main/vllm_ascend/platform.py"
-VLLM_BACKEND_ENUM = "https://github.com/vllm-project/vllm/blob/main/vllm/v1/attention/backends/registry.py"
+ASCEND_PLATFORM = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/vllm_ascend/platform.py"
+VLLM_BACKEND_ENUM = "https://github.com/vllm-project/vllm/blob/v0.34.0/vllm/v1/attention/backends/registry.py"
 ASCEND_CUSTOM_SLOT = "https://github.com/vllm-project/vllm-ascend/commit/bc69d7cfe1beb68f262a515e97175dcfa1e0baab"
-MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
 
 # argparse's refusal (ArgumentParser._check_value, raised as ArgumentError): "invalid choice: %(value)r (choose from …)" under
 # "argument --quantization/-q: ". Only a value an NPU plugin supplies is read here.

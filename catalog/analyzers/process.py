@@ -15,8 +15,8 @@ from . import Analyzer, Facts, Finding, evidence
 SOURCES = {
     "terminate": "https://gcc.gnu.org/onlinedocs/libstdc++/manual/termination.html",
     "fatal": "https://docs.python.org/3/library/faulthandler.html",
-    "signal": "https://github.com/google/glog/blob/master/src/signalhandler.cc",
-    "watchdog": "https://github.com/Ascend/pytorch/blob/master/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp",
+    "signal": "https://github.com/google/glog/blob/v0.7.1/src/signalhandler.cc",
+    "watchdog": "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp",
     "cublas-fpe": "https://github.com/pytorch/pytorch/issues/133548",
 }
 

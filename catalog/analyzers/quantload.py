@@ -23,9 +23,9 @@ from . import Analyzer, Facts, Finding, evidence, raised
 
 VLLM_LOAD_WEIGHTS = "https://github.com/vllm-project/vllm/blob/v0.7.3/vllm/model_executor/models/llama.py"
 QUANT_CONFIG = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/quantization/quant_config.py"
-QUANT_DOC = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/user_guide/feature_guide/quantization.md"
-VLLM_BANNER = "https://github.com/vllm-project/vllm/blob/main/vllm/config/vllm.py"  # VllmConfig.__str__: quantization=…
-VLLM_LOAD_LINE = "https://github.com/vllm-project/vllm/blob/main/vllm/v1/worker/gpu_model_runner.py"  # "Starting to load model %s..."
+QUANT_DOC = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/user_guide/feature_guide/quantization.md"
+VLLM_BANNER = "https://github.com/vllm-project/vllm/blob/v0.34.0/vllm/config/vllm.py"  # VllmConfig.__str__: quantization=…
+VLLM_LOAD_LINE = "https://github.com/vllm-project/vllm/blob/v0.33.0/vllm/v1/worker/gpu_model_runner.py"  # "Starting to load model %s..."
 
 # A parameter path: dotted module names ending in a tensor name (a pasted title may go on after the quoted key).
 PARAM_KEY = lazy(r"^'((?:\w+\.)+(\w+))'(?:$|\W)")

@@ -17,7 +17,7 @@ from . import Analyzer, Facts, Finding, evidence
 
 NPU_VARIABLES = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/torch_npu/csrc/core/npu/NpuVariables.cpp"
 ASCEND950_PREFIX = "https://github.com/Ascend/pytorch/commit/1c45fe4d0"
-COMPATIBILITY = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
+COMPATIBILITY = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/COMPATIBILITY.en.md"
 
 UNSUPPORTED_SOC = lazy(r"\bUnsupported soc version: (Ascend[\w-]+(?: \w+)?)")
 # socVersionMap of torch_npu master 9e73e708 (2026-08-21), NpuVariables.cpp; names starting "Ascend950" are accepted by

@@ -30,8 +30,8 @@ EXTENSION_OPS = frozenset((
     "sync_block_wait", "sub_vec_id", "sub_vec_num", "copy_from_ub_to_l1", "fixpipe", "isfinited", "finitef",
 ))
 EXTENSION = "https://github.com/triton-lang/triton-ascend/blob/a84b1eb52b6215e2c171632f2df0892f1003cfc8/third_party/ascend/language/cann/extension/__init__.py"
-INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/installation.md"
-MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
+INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/installation.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
 
 
 def pinned(facts: Facts) -> str:

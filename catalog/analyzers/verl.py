@@ -17,8 +17,8 @@ from . import Analyzer, Facts, Finding, evidence, typed
 from ...lazyre import lazy
 
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
-PROTOCOL = "https://github.com/verl-project/verl/blob/main/verl/protocol.py"
-REWARD = "https://github.com/verl-project/verl/blob/main/verl/utils/reward_score/__init__.py"
+PROTOCOL = "https://github.com/verl-project/verl/blob/v0.9.0/verl/protocol.py"
+REWARD = "https://github.com/verl-project/verl/blob/v0.9.0/verl/utils/reward_score/__init__.py"
 PREPROCESS = "https://verl.readthedocs.io/en/latest/preparation/prepare_data.html"
 OMEGACONF = "https://omegaconf.readthedocs.io/en/2.3_branch/usage.html#struct-flag"
 
@@ -42,7 +42,7 @@ FOREIGN = lazy(r"Check batch related parameters\.")
 CHUNK = lazy(r"Got size of DataProto (\d+) and chunk (\d+)")
 # ROLL's DataProto (roll/distributed/scheduler/protocol.py, derived from verl's) splits a batch unevenly but asserts it holds at
 # least one row per chunk: "batch_size 32 < chunks 64" when the batch is smaller than the workers' data-parallel size.
-ROLL_PROTOCOL = "https://github.com/alibaba/ROLL/blob/main/roll/distributed/scheduler/protocol.py"
+ROLL_PROTOCOL = "https://github.com/alibaba/ROLL/blob/v0.3.0/roll/distributed/scheduler/protocol.py"
 FEWER_ROWS = lazy(r"batch_size (\d+) < chunks (\d+)")
 DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_info", "raw_prompt", "index")
 # Column names of training datasets (verl's, and the tokenised/preference columns trainers add): a
@@ -228,7 +228,7 @@ class HydraKey(Analyzer):
 # vLLM's / Megatron's ensure_divisibility(numerator, denominator): a model dimension split over a parallel group.
 NOT_DIVISIBLE = lazy(r"^(\d+) is not divisible by (\d+)$")
 SPLITTERS = ("vllm", "vllm_ascend", "megatron", "mindspeed", "colossalai")
-VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/main/vllm/distributed/utils.py"
+VLLM_DIVIDE = "https://github.com/vllm-project/vllm/blob/v0.34.0/vllm/distributed/utils.py"
 VLLM_VOCAB = "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/model_executor/layers/vocab_parallel_embedding.py"
 VOCAB_MIN = 64000
 
@@ -280,7 +280,7 @@ class ParallelDivisibility(Analyzer):
 # fact whole on every rank (a 0-dim scalar buffer or parameter, a replicated buffer) is not a shard: a 0-dim one stops
 # torch.cat (ATen's check_cat_no_zero_dim: "zero-dimensional tensor (at position N) cannot be concatenated").
 FSDP_MERGER = "https://github.com/verl-project/verl/blob/v0.6.0/verl/model_merger/fsdp_model_merger.py"
-ATEN_CAT = "https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/native/TensorShape.h"
+ATEN_CAT = "https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/TensorShape.h"
 ZERO_DIM_CAT = lazy(r"zero-dimensional tensor \(at position \d+\) cannot be concatenated")
 MERGER_FRAME = lazy(r"model_merger[^/\\]*\.py$")
 

@@ -19,10 +19,10 @@ from .package import CANNOT_IMPORT, NO_ATTR, NO_MODULE, NO_OBJ_ATTR, NO_OP, UNDE
 from ...lazyre import lazy
 
 OPERATOR = lazy(r"\baclnn[A-Z]\w+|not in libopapi\.so|Failed to compile Op")
-MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/main/docs/source/community/versioning_policy.md"
-TORCH_NPU = "https://github.com/Ascend/pytorch/blob/master/COMPATIBILITY.en.md"
+MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
+TORCH_NPU = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/COMPATIBILITY.en.md"
 PIP = "https://pip.pypa.io/en/stable/topics/dependency-resolution/"
-PIP_FACTORY = "https://github.com/pypa/pip/blob/main/src/pip/_internal/resolution/resolvelib/factory.py"
+PIP_FACTORY = "https://github.com/pypa/pip/blob/26.2.1/src/pip/_internal/resolution/resolvelib/factory.py"
 # pip's resolver when no set of versions satisfies every requirement (factory.py, get_installation_error): a CRITICAL
 # "Cannot install <triggers> because these package versions have conflicting dependencies.", then the causes, one a line
 # under "The conflict is caused by:": "<parent> <version> depends on <requirement>" or "The user requested <requirement>"

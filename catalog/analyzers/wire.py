@@ -29,8 +29,8 @@ EAI = lazy(r"\[Errno (?:-2|-3|-5|8)\] " + GAI_STRINGS)
 # The same texts pasted without the errno, as a lone sentence ("Name or service not known").
 GAI_TEXT = lazy(GAI_STRINGS)
 
-JSON_SRC = "https://github.com/python/cpython/blob/main/Lib/json/decoder.py"
-HUB_HTTP_SRC = "https://github.com/huggingface/huggingface_hub/blob/main/src/huggingface_hub/utils/_http.py"
+JSON_SRC = "https://github.com/python/cpython/blob/v3.13.0/Lib/json/decoder.py"
+HUB_HTTP_SRC = "https://github.com/huggingface/huggingface_hub/blob/v1.28.0/src/huggingface_hub/utils/_http.py"
 HUB_ENV = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 GAI_SRC = "https://docs.python.org/3/library/socket.html#socket.gaierror"
 
