@@ -105,6 +105,14 @@ LOADER_SRC = "https://github.com/bminor/glibc/blob/glibc-2.35/elf/dl-version.c"
 # torch.ops.<namespace>.<op>: a custom-op library built from other sources than the Python code calling it.
 NO_OP = lazy(r"'_OpNamespace' '(\w+)' object has no attribute '(\w+)(?:'|$)")
 NO_OBJ_ATTR = lazy(r"'((?:Ascend|NPU)[A-Z]\w*)' object has no attribute '(\w+)(?:'|$)")
+# The parameters vllm-ascend's quantization methods give a layer (quantization/w8a8.py at the commit below: the W8A8 linear
+# method's input_scale / input_offset, quant_bias, deq_scale, weight_scale / weight_offset, and the aclnn_input_scale,
+# aclnn_input_scale_reciprocal, aclnn_input_offset its process_weights_after_loading derives; the fused-MoE method's w13_ /
+# w2_ forms). A layer built by another scheme (W8A8_DYNAMIC, W4A8, W4A4) or left unquantized has not got them.
+QUANT_PARAM = lazy(r"^(?:w13_|w2_)?(?:aclnn_input_(?:scale|scale_reciprocal|offset)|input_(?:scale|offset)|weight_(?:scale|offset)"
+                   r"|deq_scale|quant_bias)$")
+QUANT_LAYER = lazy(r"(?:Linear|MoE|Experts)\w*$")
+ASCEND_W8A8 = "https://github.com/vllm-project/vllm-ascend/blob/00a69bff4efda1f988cf5c5a6a20ed740beeb597/vllm_ascend/quantization/w8a8.py"
 UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 # CPython's other argument-binding TypeErrors ("%U() got multiple values for argument '%S'", "%U() takes %U positional
 # argument%s but %zd%U %s given", "%U() missing %i required %s argument%s: %U"); Python 3.10+ prints the qualified name.
@@ -731,6 +739,47 @@ def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
     )
 
 
+def quant_param_missing(link: Link, facts: Facts, cls: str, attribute: str) -> Finding:
+    """A vllm-ascend layer lacks a parameter only one quantization scheme creates: the code path reading it does not support
+    the scheme (or the unquantized layer) the checkpoint gave this layer."""
+    have = facts.versions.get("vllm_ascend", "")
+    shown = f" (the log shows vllm-ascend {have})" if have else ""
+    return Finding(
+        f"vllm-ascend's {cls} has no quantization parameter {attribute}: the layer's quantization scheme is not the one this path supports"[:160],
+        f"{link.short_type}: '{cls}' object has no attribute '{attribute}'. vllm-ascend creates {attribute} on a layer only "
+        "when the layer is built by the quantization method that uses it (the msModelSlim W8A8 static method creates "
+        "input_scale / input_offset, deq_scale, quant_bias, weight_scale / weight_offset, and derives aclnn_input_scale, "
+        "aclnn_input_scale_reciprocal and aclnn_input_offset after loading). The code that read it met a layer the checkpoint "
+        "quantized with another scheme (W8A8_DYNAMIC, W4A8, W4A4), or left unquantized (FLOAT in quant_model_description.json): "
+        f"that code path (often an optional feature such as flashcomm's quantized communication, or a device-specific kernel) "
+        f"does not support this scheme for this layer in the installed release{shown}. The versions of vllm and vllm-ascend "
+        "need not be wrong.",
+        ("Turn off the optional feature whose path reads it (the VLLM_ASCEND_ENABLE_* switch or additional_config option the "
+         "frames name, e.g. flashcomm), or serve a checkpoint quantized with the scheme that feature supports (W8A8 static) "
+         "or the bf16 model",
+         "Check quant_model_description.json for the layer's scheme and the vllm-ascend quantization guide of your release for "
+         "the schemes and features it supports together; a later vllm-ascend release may support the combination"),
+        evidence(link), (ASCEND_W8A8,), key=f"quant-param:{cls}:{attribute}", kind="quant-method-unsupported-on-npu",
+    )
+
+
+# A decorator's wrapper that forwards its arguments unchanged: "return func(*args, **kwargs)" (pandas/util/_decorators.py
+# deprecate_kwarg and deprecate_nonkeyword_arguments define "wrapper"; transformers' utils/deprecation.py "wrapped_func").
+FORWARD_LINE = lazy(r"^(?:return\s+)?[A-Za-z_]\w*\(\s*\*\w+\s*,\s*\*\*\w+\s*\)$")
+WRAPPER_FUNCS = frozenset(("wrapper", "wrapped", "wrapped_func", "decorated", "_wrapper", "new_func"))
+
+
+def forwarding_wrapper(link: Link) -> str | None:
+    """The package of a decorator wrapper that raised a call's TypeError while forwarding its own arguments, where a
+    package further out made the call (so the call crossed from that package into the wrapper's)."""
+    inner = link.frames[-1] if link.frames else None
+    if (inner is None or inner.func not in WRAPPER_FUNCS or not inner.package or not INSTALLED.search(inner.path)
+            or not FORWARD_LINE.match(link.source.strip())):
+        return None
+    outer = outer_package(link, inner.package)
+    return inner.package if outer and outer != inner.package else None
+
+
 def callback_arguments(link: Link, name: str, what: str, facts: Facts) -> Finding | None:
     """An installed trainer calls a function the user passed in (a reward function, a callback) with its own arguments.
 
@@ -935,6 +984,8 @@ class PackageMismatch(Analyzer):
             caller = caller if caller and caller != owner else f"{owner} (Python sources)"
             what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
         elif m := NO_OBJ_ATTR.search(msg):
+            if QUANT_PARAM.match(m.group(2)) and QUANT_LAYER.search(m.group(1)):
+                return quant_param_missing(link, facts, m.group(1), m.group(2))
             owner = owner_of_name(m.group(1))
             caller = caller if caller and caller != owner else "vllm"
             what = f"{m.group(1)} has no attribute {m.group(2)}"
@@ -993,7 +1044,12 @@ class PackageMismatch(Analyzer):
                 owner = class_owners().get(m.group(1), "")
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
-            if not owner and (found := callback_arguments(link, m.group(1), what, facts)) is not None:
+            if not owner and (inner := forwarding_wrapper(link)) is not None:
+                # A decorator's wrapper passing on what it was given ("return func(*args, **kwargs)", pandas'
+                # deprecate_kwarg, transformers' deprecate_kwarg): the package of the wrapper defines the decorated
+                # function, and the arguments were chosen further out; CPython raises in the wrapper's frame.
+                owner, caller = inner, outer_package(link, inner)
+            elif not owner and (found := callback_arguments(link, m.group(1), what, facts)) is not None:
                 return found
             if owner:
                 # A TypeError on a call is raised in the caller's frame; when that frame is the callee's own package

@@ -11,7 +11,8 @@ msModelSlim W8A8 / W4A4 scheme this release or chip lacks) meets exactly this: i
 Read only where the paste shows both the Ascend stack and the quantization (a quantization tensor's name, the
 failing line saying the checkpoint is quantized, or vLLM saying so of the model it loads: its engine banner's
 quantization=<method>, or a quantization format in the loaded model's name; the Ascend stack also by vLLM's
-"Platform plugin ascend is activated", which Facts.npu counts); without them a missing weight name is a
+"Platform plugin ascend is activated", which Facts.npu counts, or by a tensor only msModelSlim writes: deq_scale,
+quant_bias); without them a missing weight name is a
 checkpoint/architecture question (tied lm_head, another model's checkpoint), not this.
 """
 
@@ -33,6 +34,15 @@ PARAM_KEY = lazy(r"^'((?:\w+\.)+(\w+))'(?:$|\W)")
 QUANT_TENSORS = frozenset(("deq_scale", "quant_bias", "input_scale", "input_offset", "weight_scale", "weight_offset",
                            "qweight", "qzeros", "scales", "g_idx", "weight_scale_inv", "weight_packed", "weight_zero_point"))
 # The failing line (an issue title, the reporter's sentence around the error) says the checkpoint is quantized.
+# A fused-MoE layer stores its experts' tensors under w13_ (gate and up projections) and w2_ (down) prefixes: the same
+# quantization tensors as a linear layer's (vllm-ascend quantization/w8a8.py, AscendW8A8FusedMoEMethod: w13_weight_scale,
+# w2_deq_scale, w13_input_offset …; vLLM's FP8 MoE method: w13_weight_scale_inv).
+MOE_PREFIX = lazy(r"^w(?:13|2)_")
+ASCEND_W8A8 = "https://github.com/vllm-project/vllm-ascend/blob/00a69bff4efda1f988cf5c5a6a20ed740beeb597/vllm_ascend/quantization/w8a8.py"
+# Tensors only msModelSlim (Ascend's quantization tool) writes: its W8A8 linear and MoE methods' dequantization scale and
+# integer bias (AscendW8A8LinearMethod / AscendW8A8FusedMoEMethod in the file above). A checkpoint that has them was
+# quantized for the Ascend stack, which the paste need not name otherwise.
+ASCEND_TENSORS = frozenset(("deq_scale", "quant_bias"))
 QUANT_WORDS = lazy(r"(?i)\b(?:quantiz\w*|awq|gptq|fp8|w8a8\w*|w4a4\w*|w8a16|w4a16|w4a8\w*)\b|量化")
 # vllm-ascend's quantization config looks each layer up in the checkpoint's quant_model_description
 # (quant_config.py is_layer_skipped_ascend at v0.11.0rc1: self.quant_description[prefix + '.weight']; modelslim_config.py
@@ -73,11 +83,11 @@ class QuantizedWeights(Analyzer):
         if link.lead:  # a pasted sentence around the error: "qwen2.5 量化模型，用vllm-ascend跑报错KeyError: '…'"
             line = f"{link.lead} {line}"
         described = bool(link.source and QUANT_DESCRIPTION.search(link.source))
-        quant = (tensor in QUANT_TENSORS or bool(QUANT_WORDS.search(line)) or described
+        quant = (tensor in QUANT_TENSORS or MOE_PREFIX.sub("", tensor) in QUANT_TENSORS or bool(QUANT_WORDS.search(line)) or described
                  or any(QUANT_FRAME.search(f.path) for f in link.frames))
         stated = not quant and served_quantized(link, facts)
         quant = quant or stated
-        ascend = (facts.npu or described or any("vllm_ascend" in f.path for f in link.frames)
+        ascend = (facts.npu or described or MOE_PREFIX.sub("", tensor) in ASCEND_TENSORS or any("vllm_ascend" in f.path for f in link.frames)
                   or bool(ASCEND.search(line)))
         if not (quant and ascend):
             return None
@@ -105,7 +115,8 @@ class QuantizedWeights(Analyzer):
              "the installed release, quantization=\"ascend\"), or the unquantized bf16 / fp16 checkpoint",
              "If the format is listed for a newer vllm-ascend, upgrade vllm-ascend (with the vLLM it pins); AWQ / GPTQ / FP8 "
              "checkpoints made for GPUs are not loaded by the NPU layers of most releases"),
-            evidence(link), (VLLM_LOAD_WEIGHTS, QUANT_CONFIG, QUANT_DOC, *((VLLM_BANNER, VLLM_LOAD_LINE) if stated else ())),
+            evidence(link), (VLLM_LOAD_WEIGHTS, QUANT_CONFIG, QUANT_DOC, *((ASCEND_W8A8,) if MOE_PREFIX.match(tensor) or tensor in ASCEND_TENSORS else ()),
+                             *((VLLM_BANNER, VLLM_LOAD_LINE) if stated else ())),
             key=f"quant-load:{tensor}",
             family="compat", kind="quant-method-unsupported-on-npu",
         )
