@@ -20,9 +20,9 @@ def _top(explain_text, paste):
     # above the range's upper bound: a mismatch, not "too old"
     ("ImportError: transformers>=4.41.2,<=4.45.0 is required for a normal functioning of this module, but found transformers==4.45.2.\n"
      "To fix: pip install transformers>=4.41.2,<=4.45.0\n", "package-mismatch"),
-    # another package below its floor: no too-old label of its own
+    # another package below its floor: its own too-old kind (2026-12-04 eighth stop: any distribution, not six)
     ("ImportError: accelerate>=0.26.0 is required for a normal functioning of this module, but found accelerate==0.21.0.\n"
-     "Try: `pip install transformers -U` or `pip install -e '.[dev]'` if you're working with git main\n", "package-mismatch"),
+     "Try: `pip install transformers -U` or `pip install -e '.[dev]'` if you're working with git main\n", "accelerate-too-old"),
     # the Python special case
     ("ImportError: python>=3.9 is required for a normal functioning of this module, but found python==3.8.10.\n", "python-too-old"),
     # transformers' first require_version raised pkg_resources.VersionConflict with the same text
