@@ -764,7 +764,10 @@ def quant_param_missing(link: Link, facts: Facts, cls: str, attribute: str) -> F
 
 
 # A decorator's wrapper that forwards its arguments unchanged: "return func(*args, **kwargs)" (pandas/util/_decorators.py
-# deprecate_kwarg and deprecate_nonkeyword_arguments define "wrapper"; transformers' utils/deprecation.py "wrapped_func").
+# deprecate_kwarg, doc and rewrite_axis_style_signature define "wrapper"; transformers' utils/deprecation.py
+# deprecate_kwarg "wrapped_func"; read at the commits below).
+PANDAS_DECORATORS = "https://github.com/pandas-dev/pandas/blob/b82aaffb32e4a06e74aa8c0c2b3f51b8a7c9e42e/pandas/util/_decorators.py"
+TF_DEPRECATION = "https://github.com/huggingface/transformers/blob/4e7bd11fa959587a64a649050c30c999afae66c8/src/transformers/utils/deprecation.py"
 FORWARD_LINE = lazy(r"^(?:return\s+)?[A-Za-z_]\w*\(\s*\*\w+\s*,\s*\*\*\w+\s*\)$")
 WRAPPER_FUNCS = frozenset(("wrapper", "wrapped", "wrapped_func", "decorated", "_wrapper", "new_func"))
 
@@ -892,6 +895,7 @@ class PackageMismatch(Analyzer):
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts) or enum_member_missing(link, facts)) is not None:
             return found
+        wrapped = False  # the call's TypeError was raised in a decorator's forwarding wrapper (forwarding_wrapper)
         caller = link.raiser
         what, owner = "", ""
         if m := CANNOT_IMPORT.search(msg):
@@ -1045,6 +1049,7 @@ class PackageMismatch(Analyzer):
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
             if not owner and (inner := forwarding_wrapper(link)) is not None:
+                wrapped = True
                 # A decorator's wrapper passing on what it was given ("return func(*args, **kwargs)", pandas'
                 # deprecate_kwarg, transformers' deprecate_kwarg): the package of the wrapper defines the decorated
                 # function, and the arguments were chosen further out; CPython raises in the wrapper's frame.
@@ -1121,6 +1126,7 @@ class PackageMismatch(Analyzer):
         fix.append(f"Upgrade or pin {dist(owner)} to the version {caller} supports (or {caller} to one that supports your {dist(owner)})")
         return Finding(
             f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
-            (MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,),
+            ((MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,))
+            + ((PANDAS_DECORATORS, TF_DEPRECATION) if wrapped else ()),
             key=f"{caller}:{owner}:{what}", kind=kind,
         )

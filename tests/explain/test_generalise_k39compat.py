@@ -133,6 +133,7 @@ def test_call_through_a_decorator_wrapper_names_the_caller_and_the_callee():
     top = _top(WRAPPED)
     assert _is(top, "DRV-package", "package-mismatch")
     assert "datasets and pandas" in top.entry.title and "your read_json" not in top.entry.title
+    assert any("pandas/util/_decorators.py" in s for s in top.entry.sources)  # the wrapper reading cites where it is from
 
 
 def test_a_forwarding_frame_that_is_not_a_decorator_wrapper_is_not_read_so():
