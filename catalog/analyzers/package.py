@@ -19,6 +19,7 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
+from .apihistory import NameHistory, name_history
 from ...lazyre import lazy
 
 # The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
@@ -411,6 +412,21 @@ def transformers_model_class(msg: str) -> str:
     if name.startswith(("Auto", "TF", "Flax")) or not MODEL_CLASS.match(name):
         return ""
     return name
+
+
+def import_history(msg: str, owner: str, facts: Facts) -> NameHistory | None:
+    """What the released wheels say about the name a failed import asked of ``owner``'s module (apihistory.py)."""
+    if "partially initialized" in msg:
+        return None  # a circular import: the release has the name, the module was still being imported
+    if (m := CANNOT_IMPORT.search(msg)) and m.group(2):
+        module, name = m.group(2), m.group(1)
+    elif m := NO_ATTR.search(msg):
+        module, name = m.group(1), m.group(2)
+    else:
+        return None
+    if "." in name or module.split(".")[0] != owner:
+        return None
+    return name_history(dist(owner), module, name, facts.versions.get(owner))
 
 
 def required_version(link: Link, facts: Facts) -> Finding | None:
@@ -1113,6 +1129,9 @@ class PackageMismatch(Analyzer):
             # (versioning policy), so the vllm-ascend is older than the vLLM installed with it. A paste with no frames (only
             # the exception line) is read the same way as the branch above reads it: vLLM is the caller.
             kind = "vllm-ascend-too-old"
+        history = import_history(msg, owner, facts)
+        if history is not None and history.direction in ("too-old", "too-new"):
+            kind = too_old_kind(history.pip) if history.direction == "too-old" else f"{history.pip}-too-new"
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
         cause = (
@@ -1120,13 +1139,22 @@ class PackageMismatch(Analyzer):
             f"{caller} was written for" + (f" (the log shows {', '.join(versions)})" if versions else "") + "."
         )
         fix = []
+        if history is not None:
+            cause += " " + history.sentence
+            if history.fix:
+                fix.append(history.fix)
         if supported:
             fix.append("Install a supported pair: " + "; ".join(supported))
         fix.append(f"Check the installed versions against the matrix: ascendrl check --python $(which python)  (pip show {dist(caller) if caller != 'your code' else ''} {dist(owner)})".replace("  ", " "))
-        fix.append(f"Upgrade or pin {dist(owner)} to the version {caller} supports (or {caller} to one that supports your {dist(owner)})")
+        if history is None or not history.fix:
+            fix.append(f"Upgrade or pin {dist(owner)} to the version {caller} supports (or {caller} to one that supports your {dist(owner)})")
+        title = f"{caller} and {owner} versions do not match ({what})"
+        if history is not None and history.direction in ("too-old", "too-new"):
+            title = (f"{dist(owner)} is older than {caller} needs ({what})" if history.direction == "too-old"
+                     else f"{dist(owner)} is newer than {caller} was written for ({what})")
         return Finding(
-            f"{caller} and {owner} versions do not match ({what})"[:160], cause, tuple(fix), evidence(link),
+            title[:160], cause, tuple(fix), evidence(link),
             ((MATRIX, TORCH_NPU) if "torch" in (caller, owner) or "torch_npu" in (caller, owner) else (MATRIX,))
-            + ((PANDAS_DECORATORS, TF_DEPRECATION) if wrapped else ()),
+            + ((PANDAS_DECORATORS, TF_DEPRECATION) if wrapped else ()) + ((history.source,) if history is not None else ()),
             key=f"{caller}:{owner}:{what}", kind=kind,
         )

@@ -1,0 +1,154 @@
+"""Which side of a failed import is behind: the releases in which a module binds a name.
+
+"cannot import name 'X' from 'M'" and "module 'M' has no attribute 'X'" say the caller and the installed package
+disagree, not which one moved. ``catalog/data/api_history.json`` (built by ``tools/build_api_history.py`` from the
+PyPI wheels of one release per minor line) records the release ranges in which each module binds each name, so the
+answer can say: X arrived in M with release a (the installed package is older: upgrade), X left M after release b
+(newer: pin below, or move the caller), X moved to another module, or every release read has X (then the release is
+not the cause: the package Python imported is not the installed one, or it is older than the table reaches).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+
+PYPI = "https://pypi.org/project/{}/#history"
+
+
+@functools.cache
+def _table() -> dict:
+    """The shipped table, read once and only when a failed import asks (it is not needed for other logs)."""
+    from importlib import resources
+
+    try:
+        text = resources.files("ascendrl.catalog").joinpath("data/api_history.json").read_text(encoding="utf-8")
+        return json.loads(text).get("packages", {})
+    except (OSError, ValueError):  # a damaged install: say nothing rather than fail the explanation
+        return {}
+
+
+@dataclasses.dataclass(frozen=True)
+class NameHistory:
+    """What the released wheels say about one name in one module."""
+
+    pip: str
+    direction: str  # "too-old", "too-new", "between", "always", "absent"
+    sentence: str  # the facts, for the cause
+    fix: str  # the first fix, or ""
+    source: str
+
+
+def _spans(ranges: list[list[int]], versions: list[str]) -> str:
+    return ", ".join(versions[a] if a == b else f"{versions[a]} to {versions[b]}" for a, b in ranges)
+
+
+def _indices(ranges: list[list[int]]) -> list[int]:
+    return [i for a, b in ranges for i in range(a, b + 1)]
+
+
+def _minor(version: str) -> str:
+    from packaging.version import InvalidVersion, Version  # here: explain's start-up does not pay for it
+
+    try:
+        v = Version(version)
+        return f"{v.major}.{v.minor}"
+    except InvalidVersion:
+        return version
+
+
+def _older(a: str, b: str) -> bool | None:
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return Version(a) < Version(b)
+    except InvalidVersion:
+        return None
+
+
+def _holders(mods: dict, name: str, at: int, skip: str) -> list[str]:
+    """Modules that bind ``name`` in release index ``at`` (where a moved name lives), shortest paths first."""
+    out = []
+    for mod, row in mods.items():
+        if mod == skip:
+            continue
+        if name in row["names"]:
+            if at in _indices(row["names"][name]):
+                out.append(mod)
+        elif name in row["always"] and at in _indices(row["in"]):
+            out.append(mod)
+    return sorted(out, key=lambda m: (m.count("."), len(m)))[:2]
+
+
+def name_history(pip: str, module: str, name: str, installed: str | None = None) -> NameHistory | None:
+    """The history of ``module``'s binding of ``name`` in ``pip``'s releases, or None when the table has no such module."""
+    pkg = _table().get(pip)
+    if not pkg or module not in pkg["modules"]:
+        return None
+    versions, mods = pkg["versions"], pkg["modules"]
+    row = mods[module]
+    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
+    source = PYPI.format(pip)
+
+    def binds(n: str) -> bool:
+        return n in row["always"] or n in row["names"]
+
+    # A module __getattr__ (lazy exports, deprecation shims) or a star import of another package provides names no
+    # statement binds: a name's absence there proves nothing, so no "absent" or "removed" claim is made for it.
+    dynamic = binds("__getattr__") or binds("*")
+    if name in row["always"]:
+        at = _indices(row["in"])
+    elif name in row["names"]:
+        at = _indices(row["names"][name])
+    elif dynamic:
+        return None
+    else:
+        moved = _holders(mods, name, len(versions) - 1, module)
+        where = f"; {versions[-1]} has it in {' and '.join(moved)}" if moved else ""
+        return NameHistory(pip, "absent", f"No release of {span} has {name} in {module}{where}, so no {pip} release fixes "
+                           f"this import: the caller was written for another package or a fork of {pip}"
+                           + (", or for that other module" if moved else "") + ".", "", source)
+    first, last = at[0], at[-1]
+    mod_first = _indices(row["in"])[0]
+    newest = len(versions) - 1
+    # The installed release (where the log states it) is inside the range that has the name: at or above the first
+    # release read that has it, below the minor line of the first release read without it.
+    inside = installed and _older(installed, versions[first]) is False and (
+        last == newest or _older(installed, _minor(versions[last + 1])) is True)
+    if inside:
+        return NameHistory(pip, "always", f"The log shows {pip} {installed}, and the {versions[first]} release already has "
+                           f"{name} in {module}: the release is not what is wrong. The {module} Python imported is not the "
+                           "installed one (a folder or file of that name on sys.path, a half-finished upgrade that left old "
+                           "files), or the import ran before the package finished initialising.",
+                           f"Find what Python imports: python -c \"import {module}; print({module}.__file__)\" (and pip show -f {pip})",
+                           source)
+    if first > mod_first and last == newest:
+        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release whose {module} has {name} (the "
+                           f"newest {_minor(versions[first - 1])} release, {versions[first - 1]}, has not; {span} read): "
+                           f"the installed {pip} is older than the caller needs"
+                           + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
+                           "rest of the stack accept)", source)
+    if last < newest and dynamic:
+        return None
+    if last < newest and first == mod_first:
+        moved = _holders(mods, name, newest, module)
+        where = f" ({versions[-1]} has it in {' and '.join(moved)})" if moved else ""
+        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release whose {module} has {name}: "
+                           f"{versions[last + 1]} and later have not{where}; the installed {pip} is newer than the caller was "
+                           "written for"
+                           + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
+                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+    if first > mod_first or last < newest:
+        return NameHistory(pip, "between", f"Only {pip} {_spans(row['names'][name], versions)} have {name} in {module} "
+                           f"({span} read): the installed {pip}" + (f" ({installed})" if installed else "")
+                           + " is outside that range.",
+                           f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[first]},<="
+                           f"{versions[last]}'", source)
+    return NameHistory(pip, "always", f"Every release of {span} has {name} in {module}: unless the installed {pip} is older "
+                       f"than {versions[0]}, the release is not what is wrong; the {module} Python imported is not the "
+                       "installed one (a folder or file of that name on sys.path, a half-finished upgrade).",
+                       f"Find what Python imports: python -c \"import {module}; print({module}.__file__)\" "
+                       f"(and pip show {pip})", source)

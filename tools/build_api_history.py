@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Build catalog/data/api_history.json: in which releases each module of a package binds each name.
+
+"cannot import name 'X' from 'M'" says the caller and the installed package disagree, not which one is behind. The
+released wheels say it: X appears in M from one release on (the installed package is older), or disappears after
+one (newer), or moved to another module. This reads the wheels of one release per minor line from the package index
+pip is configured with (``pip download --no-deps``; nothing is imported or installed), parses every module with
+``ast`` and records the names each module binds at import time: its top-level definitions, assignments and imports
+(also inside ``if``/``try`` blocks such as ``if TYPE_CHECKING:``), ``__all__``, the names a lazy ``__init__`` lists
+(transformers' ``_import_structure``), and star imports resolved as Python resolves them.
+
+    python tools/build_api_history.py                 # all packages in PACKAGES, into catalog/data/api_history.json
+    python tools/build_api_history.py --only peft     # one package (merged into the existing file)
+
+The table keeps, per module, the names whose presence differs between the releases the module exists in (as
+release ranges) and the modules' own ranges; a name present in every release of its module is listed without a range.
+A module that star-imports another package binds "*" (its names are not all known), and one that defines a module
+``__getattr__`` may provide names no statement binds: the lookup claims no absence for either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import zipfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from packaging.version import InvalidVersion, Version
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "catalog" / "data" / "api_history.json"
+# pip name -> (import name, first minor line indexed). The first lines are where the verl / vllm-ascend era begins.
+# vllm-ascend is not here: PyPI has only source archives of it, which pip would have to build.
+PACKAGES = {
+    "transformers": ("transformers", "4.30"),
+    "vllm": ("vllm", "0.4"),
+    "peft": ("peft", "0.1"),
+    "accelerate": ("accelerate", "0.1"),
+    "trl": ("trl", "0.1"),
+    "huggingface-hub": ("huggingface_hub", "0.14"),
+    "datasets": ("datasets", "2.10"),
+    "megatron-core": ("megatron", "0.5"),
+}
+IDENT = re.compile(r"[A-Za-z_]\w*\Z")
+
+
+def releases(pip: str, first: str) -> list[str]:
+    """The newest final release of each minor line from ``first`` on, as the configured index lists them."""
+    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", pip], capture_output=True, text=True).stdout
+    m = re.search(r"Available versions: (.*)", out)
+    if not m:
+        raise SystemExit(f"pip index versions {pip}: no versions ({out.strip()[:200]})")
+    best: dict[tuple[int, int], Version] = {}
+    for text in m.group(1).split(", "):
+        try:
+            v = Version(text)
+        except InvalidVersion:
+            continue
+        if v.is_prerelease or v.is_devrelease or v < Version(first):
+            continue
+        key = (v.major, v.minor)
+        if key not in best or v > best[key]:
+            best[key] = v
+    return [str(best[k]) for k in sorted(best)]
+
+
+def module_name(path: str) -> str | None:
+    if not path.endswith(".py"):
+        return None
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts or not all(IDENT.match(p) for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def _body_nodes(body):
+    """Statements run at import time: the module body and the bodies of if / try / with blocks in it."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            yield from _body_nodes(node.body)
+            yield from _body_nodes(node.orelse)
+        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
+            for part in (node.body, node.orelse, node.finalbody, *[h.body for h in node.handlers]):
+                yield from _body_nodes(part)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            yield from _body_nodes(node.body)
+
+
+def _targets(target):
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for t in target.elts:
+            yield from _targets(t)
+
+
+def _resolve(module: str, level: int, name: str | None, is_package: bool) -> str:
+    if not level:
+        return name or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([name] if name else []))
+
+
+def bindings(module: str, source: str, is_package: bool) -> tuple[set[str], list[str] | None, list[str]]:
+    """(names bound, __all__ or None, modules star-imported) of one module's source.
+
+    Names imported from other packages (``import torch``, ``from typing import Any``) are left out: nobody imports them
+    from here, and they would triple the table."""
+    top = module.split(".")[0]
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return set(), None, []
+    names: set[str] = set()
+    all_names: list[str] | None = None
+    stars: list[str] = []
+    lazy = "_import_structure" in source or "_LazyModule" in source
+    for node in _body_nodes(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                names.update(_targets(t))
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                try:
+                    all_names = [n for n in ast.literal_eval(node.value) if isinstance(n, str)]
+                except (ValueError, TypeError, SyntaxError):
+                    pass
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+            if node.target.id == "__all__" and isinstance(node, ast.AugAssign) and all_names is not None:
+                try:
+                    all_names += [n for n in ast.literal_eval(node.value) if isinstance(n, str)]
+                except (ValueError, TypeError, SyntaxError):
+                    pass
+        elif isinstance(node, ast.ImportFrom):
+            source_module = _resolve(module, node.level, node.module, is_package)
+            own = source_module.split(".")[0] == top
+            for alias in node.names:
+                if alias.name == "*":
+                    stars.append(source_module)
+                elif own:  # re-exports of the package's own names; another package's names are that package's history
+                    names.add(alias.asname or alias.name)
+        if lazy and isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)):
+            # transformers' lazy __init__: _import_structure["x"] = ["Name", ...] / .extend([...]) / .append("Name")
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Constant) and isinstance(sub.value, str) and IDENT.match(sub.value):
+                    names.add(sub.value)
+    if all_names is not None:
+        names.update(all_names)
+    return names, all_names, stars
+
+
+def index_wheel(args: tuple[str, str, str]) -> tuple[str, dict[str, list[str]]]:
+    """{module: sorted names it binds} of one wheel, star imports resolved."""
+    version, wheel, top = args
+    found: dict[str, tuple[set[str], list[str] | None, list[str]]] = {}
+    with zipfile.ZipFile(wheel) as z:
+        for info in z.infolist():
+            mod = module_name(info.filename)
+            if not mod or not (mod == top or mod.startswith(top + ".")):
+                continue
+            source = z.read(info).decode("utf-8", "replace")
+            found[mod] = bindings(mod, source, info.filename.endswith("__init__.py"))
+    for _ in range(8):  # star imports, to a fixed point (packages re-export their submodules' names)
+        changed = False
+        for mod, (names, _all, stars) in found.items():
+            for target in stars:
+                if target not in found:  # another package's names: unknown here, so no absence can be claimed
+                    if "*" not in names:
+                        names.add("*")
+                        changed = True
+                    continue
+                t_names, t_all, _ = found[target]
+                add = set(t_all) if t_all is not None else {n for n in t_names if not n.startswith("_")}
+                if not add <= names:
+                    names |= add
+                    changed = True
+        if not changed:
+            break
+    return version, {mod: sorted(v[0]) for mod, v in found.items()}
+
+
+def ranges(indices: list[int]) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i in indices:
+        if out and out[-1][1] == i - 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def history(versions: list[str], per_version: dict[str, dict[str, list[str]]]) -> dict:
+    """{"versions": [...], "modules": {module: {"in": ranges, "names": {name: ranges}, "always": [names]}}}."""
+    modules: dict[str, dict] = {}
+    present: dict[str, list[int]] = {}
+    names_at: dict[str, dict[str, list[int]]] = {}
+    for i, v in enumerate(versions):
+        for mod, names in per_version[v].items():
+            present.setdefault(mod, []).append(i)
+            for n in names:
+                names_at.setdefault(mod, {}).setdefault(n, []).append(i)
+    for mod, idx in sorted(present.items()):
+        always, varying = [], {}
+        for n, at in sorted(names_at.get(mod, {}).items()):
+            if at == idx:
+                always.append(n)
+            else:
+                varying[n] = ranges(at)
+        modules[mod] = {"in": ranges(idx), "always": always, "names": varying}
+    return {"versions": versions, "modules": modules}
+
+
+def dumps(table: dict) -> str:
+    """JSON with one module a line, so a rebuild's diff shows which modules changed."""
+    out = ['{"packages": {']
+    packages = sorted(table["packages"].items())
+    for i, (pip, pkg) in enumerate(packages):
+        head = {k: v for k, v in pkg.items() if k != "modules"}
+        out.append(f"{json.dumps(pip)}: {json.dumps(head, sort_keys=True)[:-1]}, \"modules\": {{")
+        mods = sorted(pkg["modules"].items())
+        out += [f"{json.dumps(m)}: {json.dumps(row, sort_keys=True, separators=(',', ':'))}" + ("," if j < len(mods) - 1 else "")
+                for j, (m, row) in enumerate(mods)]
+        out.append("}}" + ("," if i < len(packages) - 1 else ""))
+    out.append("}}")
+    return "\n".join(out) + "\n"
+
+
+def write(path: Path, table: dict) -> None:
+    """Atomically: a reader never sees half a table."""
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(dumps(table))
+    json.loads(tmp.read_text())
+    tmp.replace(path)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", action="append", help="pip name of one package (repeatable)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=OUT)
+    a = ap.parse_args()
+    table = json.loads(a.out.read_text()) if a.out.exists() else {"packages": {}}
+    for pip in a.only or list(PACKAGES):
+        top, first = PACKAGES[pip]
+        versions = releases(pip, first)
+        with tempfile.TemporaryDirectory() as tmp:
+            jobs = []
+            for v in versions:
+                d = Path(tmp) / v
+                r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-q", "-d", str(d), f"{pip}=={v}"],
+                                   capture_output=True, text=True)
+                wheels = list(d.glob("*.whl")) if d.exists() else []
+                if r.returncode or not wheels:
+                    print(f"{pip} {v}: no wheel ({r.stderr.strip().splitlines()[-1:] or ''})", file=sys.stderr)
+                    continue
+                jobs.append((v, str(wheels[0]), top))
+            with ProcessPoolExecutor(a.jobs) as pool:
+                per_version = dict(pool.map(index_wheel, jobs))
+        got = [v for v in versions if v in per_version]
+        if not got:
+            print(f"{pip}: no release had a wheel; left out", file=sys.stderr)
+            continue
+        table["packages"][pip] = {"import": top, "source": f"PyPI wheels of {pip}, the newest release of each minor line",
+                                  **history(got, per_version)}
+        print(f"{pip}: {len(got)} releases {got[0]}..{got[-1]}, {len(table['packages'][pip]['modules'])} modules", file=sys.stderr)
+        write(a.out, table)  # after each package: a long build that stops keeps what it read
+    print(f"wrote {a.out.relative_to(ROOT) if a.out.is_relative_to(ROOT) else a.out} ({a.out.stat().st_size // 1024} KiB)")
+
+
+if __name__ == "__main__":
+    main()
