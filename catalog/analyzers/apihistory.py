@@ -147,8 +147,10 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
                            + " is outside that range.",
                            f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[first]},<="
                            f"{versions[last]}'", source)
-    return NameHistory(pip, "always", f"Every release of {span} has {name} in {module}: unless the installed {pip} is older "
-                       f"than {versions[0]}, the release is not what is wrong; the {module} Python imported is not the "
+    # Every release read that has the module has the name (the module may itself have arrived after the first release).
+    return NameHistory(pip, "always", f"Every release of {pip} {_spans(row['in'], versions)} (the newest of each minor line) has "
+                       f"{name} in {module}: unless the installed {pip} is older than {versions[mod_first]}, the release is "
+                       f"not what is wrong; the {module} Python imported is not the "
                        "installed one (a folder or file of that name on sys.path, a half-finished upgrade).",
                        f"Find what Python imports: python -c \"import {module}; print({module}.__file__)\" "
                        f"(and pip show {pip})", source)
