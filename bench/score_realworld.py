@@ -191,18 +191,26 @@ def without_own_thread(catalog):
     return for_log
 
 
-def score_leave_thread_out(root: Path = ROOT, catalog=None) -> list[Verdict]:
-    """Dev logs only, each scored by a catalog without the entries that cite its own thread."""
+def _named(log: RealLog, only: set[str] | None) -> bool:
+    return only is None or f"{log.split}/{log.path.name}" in only
+
+
+def score_leave_thread_out(root: Path = ROOT, catalog=None, only: set[str] | None = None) -> list[Verdict]:
+    """Dev logs only (those ``only`` names, when given), each scored by a catalog without the entries that cite its own
+    thread."""
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
     catalog_for = without_own_thread(catalog)
-    return [judge(log, Classifier(catalog_for(log)), labels) for log in load_logs(root) if log.split == "dev"]
+    return [judge(log, Classifier(catalog_for(log)), labels) for log in load_logs(root)
+            if log.split == "dev" and _named(log, only)]
 
 
-def score(root: Path = ROOT, catalog=None, unseen: frozenset[str] = frozenset()) -> list[Verdict]:
+def score(root: Path = ROOT, catalog=None, unseen: frozenset[str] = frozenset(),
+          only: set[str] | None = None) -> list[Verdict]:
+    """Every log (those ``only`` names, when given: only they are classified, so a round scores fast)."""
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
-    return [judge(log, Classifier(catalog), labels, unseen=unseen) for log in load_logs(root)]
+    return [judge(log, Classifier(catalog), labels, unseen=unseen) for log in load_logs(root) if _named(log, only)]
 
 
 def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9)) -> list[dict[str, Any]]:
@@ -372,8 +380,9 @@ def main(argv: list[str] | None = None) -> int:
         for row in curve_leave_thread_out():
             print("  ".join(f"{k}={v}" for k, v in row.items()))
         return 0
+    names = set(Path(args.only).read_text(encoding="utf-8").split()) if args.only else None
     if args.leave_thread_out:
-        verdicts = score_leave_thread_out()
+        verdicts = score_leave_thread_out(only=names)
         dev = summary(verdicts)["dev"]
         print(f"dev, leave-thread-out: {dev['correct']}/{dev['total']} top-1 correct ({dev['accuracy']:.1%})")
         for family, (ok, n) in dev["families"].items():
@@ -393,11 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         for row in curve():
             print("  ".join(f"{k}={v}" for k, v in row.items()))
         return 0
-    names = set(Path(args.only).read_text(encoding="utf-8").split()) if args.only else set()
-    unseen = frozenset(log.source for log in load_logs() if f"{log.split}/{log.path.name}" in names) if args.fresh else frozenset()
-    verdicts = score(unseen=unseen)
-    if args.only:
-        verdicts = [v for v in verdicts if f"{v.log.split}/{v.log.path.name}" in names]
+    unseen = frozenset(log.source for log in load_logs() if _named(log, names)) if args.fresh else frozenset()
+    verdicts = score(unseen=unseen, only=names)
     if args.without:
         seen = {line.strip() for line in Path(args.without).read_text(encoding="utf-8").splitlines()
                 if line.strip() and not line.startswith("#")}
