@@ -112,8 +112,34 @@ def _resolve(module: str, level: int, name: str | None, is_package: bool) -> str
     return ".".join(base + ([name] if name else []))
 
 
-def bindings(module: str, source: str, is_package: bool) -> tuple[set[str], list[str] | None, list[str]]:
-    """(names bound, __all__ or None, modules star-imported) of one module's source.
+def _args(fn) -> list[str]:
+    a = fn.args
+    out = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs) if x.arg not in ("self", "cls")]
+    if a.kwarg is not None:
+        out.append("**")  # takes any keyword: no argument is ever unexpected here
+    return out
+
+
+def parameters(body) -> dict[str, list[str]]:
+    """{callable: the keyword arguments it takes} for the module's functions and classes: a class by its own __init__,
+    or, for a dataclass without one, its fields ("^" added when it has base classes, whose fields it also takes)."""
+    out: dict[str, list[str]] = {}
+    for node in _body_nodes(body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out[node.name] = _args(node)
+        elif isinstance(node, ast.ClassDef):
+            init = next((b for b in node.body if isinstance(b, ast.FunctionDef) and b.name == "__init__"), None)
+            if init is not None:
+                out[node.name] = _args(init)
+            elif any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                fields = [b.target.id for b in node.body if isinstance(b, ast.AnnAssign) and isinstance(b.target, ast.Name)
+                          and "ClassVar" not in ast.unparse(b.annotation)]
+                out[node.name] = fields + (["^"] if node.bases else [])
+    return out
+
+
+def bindings(module: str, source: str, is_package: bool) -> tuple[set[str], list[str] | None, list[str], dict[str, list[str]]]:
+    """(names bound, __all__ or None, modules star-imported, parameters of its callables) of one module's source.
 
     Names imported from other packages (``import torch``, ``from typing import Any``) are left out: nobody imports them
     from here, and they would triple the table."""
@@ -121,7 +147,7 @@ def bindings(module: str, source: str, is_package: bool) -> tuple[set[str], list
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return set(), None, []
+        return set(), None, [], {}
     names: set[str] = set()
     all_names: list[str] | None = None
     stars: list[str] = []
@@ -159,13 +185,14 @@ def bindings(module: str, source: str, is_package: bool) -> tuple[set[str], list
                     names.add(sub.value)
     if all_names is not None:
         names.update(all_names)
-    return names, all_names, stars
+    return names, all_names, stars, parameters(tree.body)
 
 
-def index_wheel(args: tuple[str, str, str]) -> tuple[str, dict[str, list[str]]]:
-    """{module: sorted names it binds} of one wheel, star imports resolved."""
+def index_wheel(args: tuple[str, str, str]) -> tuple[str, dict[str, dict]]:
+    """{module: {"names": sorted names it binds, "params": its callables' keyword arguments}} of one wheel, star
+    imports resolved."""
     version, wheel, top = args
-    found: dict[str, tuple[set[str], list[str] | None, list[str]]] = {}
+    found: dict[str, tuple[set[str], list[str] | None, list[str], dict[str, list[str]]]] = {}
     with zipfile.ZipFile(wheel) as z:
         for info in z.infolist():
             mod = module_name(info.filename)
@@ -175,21 +202,21 @@ def index_wheel(args: tuple[str, str, str]) -> tuple[str, dict[str, list[str]]]:
             found[mod] = bindings(mod, source, info.filename.endswith("__init__.py"))
     for _ in range(8):  # star imports, to a fixed point (packages re-export their submodules' names)
         changed = False
-        for mod, (names, _all, stars) in found.items():
+        for mod, (names, _all, stars, _params) in found.items():
             for target in stars:
                 if target not in found:  # another package's names: unknown here, so no absence can be claimed
                     if "*" not in names:
                         names.add("*")
                         changed = True
                     continue
-                t_names, t_all, _ = found[target]
+                t_names, t_all, _, _ = found[target]
                 add = set(t_all) if t_all is not None else {n for n in t_names if not n.startswith("_")}
                 if not add <= names:
                     names |= add
                     changed = True
         if not changed:
             break
-    return version, {mod: sorted(v[0]) for mod, v in found.items()}
+    return version, {mod: {"names": sorted(v[0]), "params": v[3]} for mod, v in found.items()}
 
 
 def ranges(indices: list[int]) -> list[list[int]]:
@@ -203,15 +230,24 @@ def ranges(indices: list[int]) -> list[list[int]]:
 
 
 def history(versions: list[str], per_version: dict[str, dict[str, list[str]]]) -> dict:
-    """{"versions": [...], "modules": {module: {"in": ranges, "names": {name: ranges}, "always": [names]}}}."""
+    """{"versions": [...], "modules": {module: {"in": ranges, "names": {name: ranges}, "always": [names],
+    "params": {callable: {"defined": ranges, argument: ranges}}}}}: "params" lists only the keyword arguments that a
+    callable defined here took in some of its releases and not in others ("**": it took any keyword; "^": a dataclass
+    with bases, which takes their fields too)."""
     modules: dict[str, dict] = {}
     present: dict[str, list[int]] = {}
     names_at: dict[str, dict[str, list[int]]] = {}
+    params_at: dict[str, dict[str, dict[str, list[int]]]] = {}
+    defined_at: dict[str, dict[str, list[int]]] = {}
     for i, v in enumerate(versions):
-        for mod, names in per_version[v].items():
+        for mod, row in per_version[v].items():
             present.setdefault(mod, []).append(i)
-            for n in names:
+            for n in row["names"]:
                 names_at.setdefault(mod, {}).setdefault(n, []).append(i)
+            for fn, args in row["params"].items():
+                defined_at.setdefault(mod, {}).setdefault(fn, []).append(i)
+                for arg in args:
+                    params_at.setdefault(mod, {}).setdefault(fn, {}).setdefault(arg, []).append(i)
     for mod, idx in sorted(present.items()):
         always, varying = [], {}
         for n, at in sorted(names_at.get(mod, {}).items()):
@@ -219,7 +255,16 @@ def history(versions: list[str], per_version: dict[str, dict[str, list[str]]]) -
                 always.append(n)
             else:
                 varying[n] = ranges(at)
-        modules[mod] = {"in": ranges(idx), "always": always, "names": varying}
+        changed = {}
+        for fn, args in sorted(params_at.get(mod, {}).items()):
+            life = defined_at[mod][fn]
+            moved = {arg: ranges(at) for arg, at in sorted(args.items()) if at != life}
+            if moved and len(life) > 1:
+                # only a parameter that comes or goes while its callable is defined here is kept; "**" and "^" are
+                # kept with it, because they bar claims
+                moved.update({m: ranges(args[m]) for m in ("**", "^") if m in args})
+                changed[fn] = {"defined": ranges(life), **moved}
+        modules[mod] = {"in": ranges(idx), "always": always, "names": varying, **({"params": changed} if changed else {})}
     return {"versions": versions, "modules": modules}
 
 

@@ -154,3 +154,82 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
                        "installed one (a folder or file of that name on sys.path, a half-finished upgrade).",
                        f"Find what Python imports: python -c \"import {module}; print({module}.__file__)\" "
                        f"(and pip show {pip})", source)
+
+
+def module_history(pip: str, module: str, installed: str | None = None) -> NameHistory | None:
+    """The releases in which ``module`` (a submodule, "No module named 'M.sub'") exists, or None when none of those read
+    says anything: the module is in every release, or in none (then it is another package's, or a compiled one)."""
+    pkg = _table().get(pip)
+    if not pkg or module not in pkg["modules"]:
+        return None
+    versions = pkg["versions"]
+    at = _indices(pkg["modules"][module]["in"])
+    first, last, newest = at[0], at[-1], len(versions) - 1
+    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
+    source = PYPI.format(pip)
+    if installed and _older(installed, versions[first]) is False and (
+            last == newest or _older(installed, _minor(versions[last + 1])) is True):
+        return NameHistory(pip, "always", f"The log shows {pip} {installed}, and that release line has {module}: the "
+                           f"release is not what is wrong; the {pip} Python imported is not the installed one, or its "
+                           "install is incomplete (files missing).",
+                           f"Reinstall it: python -m pip install --force-reinstall --no-deps '{pip}=={installed}'", source)
+    if first > 0 and last == newest:
+        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release that has {module} (the newest "
+                           f"{_minor(versions[first - 1])} release, {versions[first - 1]}, has not; {span} read): the "
+                           "installed " + pip + " is older than the caller needs"
+                           + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
+                           "rest of the stack accept)", source)
+    if first == 0 and last < newest:
+        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release that has {module}: "
+                           f"{versions[last + 1]} and later have not; the installed {pip} is newer than the caller was "
+                           "written for" + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
+                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+    if first > 0 or last < newest:
+        return NameHistory(pip, "between", f"Only {pip} {_spans(pkg['modules'][module]['in'], versions)} have {module} "
+                           f"({span} read): the installed {pip}" + (f" ({installed})" if installed else "")
+                           + " is outside that range.",
+                           f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[first]},<="
+                           f"{versions[last]}'", source)
+    return None
+
+
+def param_history(pip: str, callable_name: str, keyword: str, installed: str | None = None) -> NameHistory | None:
+    """The releases in which ``callable_name`` (a function, or a class by its __init__ or dataclass fields) of ``pip``
+    takes ``keyword`` ("X() got an unexpected keyword argument 'k'"), where that changed while it existed."""
+    pkg = _table().get(pip)
+    name = callable_name[: -len(".__init__")] if callable_name.endswith(".__init__") else callable_name
+    if not pkg or not name or "." in name:
+        return None  # a method other than __init__, or a bare "__init__" (Python < 3.10 omits the class)
+    versions = pkg["versions"]
+    found = [(mod, row["params"][name]) for mod, row in sorted(pkg["modules"].items(), key=lambda kv: len(kv[0]))
+             if name in row.get("params", {})]
+    if not found or keyword not in found[0][1]:
+        return None
+    module, rec = found[0]
+    life, at = _indices(rec["defined"]), _indices(rec[keyword])
+    newest = life[-1]
+    if newest in _indices(rec.get("**", [])):
+        return None  # the newest release takes any keyword: the argument was refused elsewhere
+    first, last = at[0], at[-1]
+    source = PYPI.format(pip)
+    where = f"{module}.{name}"
+    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
+    if installed and _older(installed, versions[first]) is False and (
+            last == newest or _older(installed, _minor(versions[last + 1])) is True):
+        return None  # the installed release takes it: this call is not the one the table describes
+    if first > life[0] and last == newest:
+        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release whose {where} takes {keyword} "
+                           f"(the newest {_minor(versions[first - 1])} release, {versions[first - 1]}, does not; {span} read): the "
+                           f"installed {pip} is older than the caller needs"
+                           + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
+                           "rest of the stack accept)", source)
+    if first == life[0] and last < newest and newest not in _indices(rec.get("^", [])):
+        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release whose {where} takes {keyword}: "
+                           f"{versions[last + 1]} and later do not; the installed {pip} is newer than the caller was "
+                           "written for" + (f" (the log shows {installed})" if installed else "") + ".",
+                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
+                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+    return None

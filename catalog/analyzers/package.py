@@ -19,7 +19,7 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
-from .apihistory import NameHistory, name_history
+from .apihistory import NameHistory, module_history, name_history, param_history
 from ...lazyre import lazy
 
 # The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
@@ -415,13 +415,17 @@ def transformers_model_class(msg: str) -> str:
 
 
 def import_history(msg: str, owner: str, facts: Facts) -> NameHistory | None:
-    """What the released wheels say about the name a failed import asked of ``owner``'s module (apihistory.py)."""
+    """What the released wheels say about the name (or submodule) a failed import asked of ``owner`` (apihistory.py)."""
     if "partially initialized" in msg:
         return None  # a circular import: the release has the name, the module was still being imported
     if (m := CANNOT_IMPORT.search(msg)) and m.group(2):
         module, name = m.group(2), m.group(1)
     elif m := NO_ATTR.search(msg):
         module, name = m.group(1), m.group(2)
+    elif (m := NO_MODULE.search(msg)) and "." in m.group(1) and m.group(1).split(".")[0] == owner:
+        return module_history(dist(owner), m.group(1), facts.versions.get(owner))  # a submodule added or removed
+    elif m := UNEXPECTED_KW.search(msg):
+        return param_history(dist(owner), m.group(1), m.group(2), facts.versions.get(owner))  # a keyword added or removed
     else:
         return None
     if "." in name or module.split(".")[0] != owner:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ascendrl.catalog import load_catalog
-from ascendrl.catalog.analyzers.apihistory import _table, name_history
+from ascendrl.catalog.analyzers.apihistory import _table, module_history, name_history, param_history
 
 from kdata_helpers import classify
 
@@ -58,7 +58,8 @@ def test_builder_reads_what_a_module_binds_at_import(tmp_path):
         "pkg/ext.py": "from numpy import *\n",
         "pkg/broken.py": "def f(:\n",
     })
-    version, modules = b.index_wheel(("1.0", wheel, "pkg"))
+    version, rows = b.index_wheel(("1.0", wheel, "pkg"))
+    modules = {m: row["names"] for m, row in rows.items()}
     assert version == "1.0"
     assert "LlamaModel" in modules["pkg"] and "build" not in modules["pkg"]  # __all__ limits what * brings
     assert "helper" in modules["pkg"]  # the lazy structure's listed names
@@ -67,16 +68,31 @@ def test_builder_reads_what_a_module_binds_at_import(tmp_path):
     assert not {"torch", "Any"} & set(modules["pkg.utils"])  # another package's names are not this one's history
     assert "*" in modules["pkg.ext"]  # another package's star import: its names are not known
     assert modules["pkg.broken"] == []
+    assert rows["pkg.models.llama"]["params"] == {"build": []}  # classes without __init__ or @dataclass: not recorded
 
 
 def test_history_keeps_ranges_only_for_names_that_change():
     b = _builder()
-    per_version = {"1.0": {"m": ["a", "old"]}, "1.1": {"m": ["a", "old", "new"]}, "1.2": {"m": ["a", "new"]}}
+    params = [{"f": ["x"]}, {"f": ["x", "y"]}, {"f": ["x", "y", "**"]}]
+    per_version = {v: {"m": {"names": names, "params": p}} for v, names, p in
+                   zip(("1.0", "1.1", "1.2"), (["a", "old"], ["a", "old", "new"], ["a", "new"]), params)}
     h = b.history(["1.0", "1.1", "1.2"], per_version)
     row = h["modules"]["m"]
     assert row["always"] == ["a"]
     assert row["names"] == {"new": [[1, 2]], "old": [[0, 1]]}
     assert row["in"] == [[0, 2]]
+    # x is taken whenever f exists: not kept; y arrived in 1.1; "**" is kept whenever a parameter changed
+    assert row["params"] == {"f": {"defined": [[0, 2]], "y": [[1, 2]], "**": [[2, 2]]}}
+
+
+def test_builder_reads_parameters_of_functions_classes_and_dataclasses():
+    b = _builder()
+    import ast
+    body = ast.parse("def f(a, b=1, *args, c, **kw): pass\n"
+                     "class C:\n    def __init__(self, x, y=2): pass\n"
+                     "@dataclasses.dataclass\nclass D(Base):\n    p: int = 1\n    q: ClassVar[int] = 2\n"
+                     "@dataclass\nclass E:\n    r: str = ''\n").body
+    assert b.parameters(body) == {"f": ["a", "b", "c", "**"], "C": ["x", "y"], "D": ["p", "^"], "E": ["r"]}
 
 
 # -- the shipped table ------------------------------------------------------------------------------------------------
@@ -149,3 +165,38 @@ def test_a_circular_import_is_not_read_as_a_release():
 def test_a_missing_module_attribute_reads_the_same_history(line):
     top = _top(line)
     assert top.kind == "transformers-too-old"
+
+
+def test_a_submodule_a_newer_vllm_added_is_an_old_vllm():
+    # vLLM split vllm/config.py into a package; config/lora.py is in the wheels from the 0.10 line's newest release on
+    top = _top("ModuleNotFoundError: No module named 'vllm.config.lora'\n")
+    assert top.kind == "vllm-too-old"
+    assert "is the first release that has vllm.config.lora" in top.entry.cause
+
+
+def test_a_submodule_transformers_5_dropped_is_a_new_transformers():
+    # transformers 5 removed the TensorFlow and Flax modeling code (its modeling_tf_utils is in no 5.x wheel)
+    h = module_history("transformers", "transformers.modeling_tf_utils")
+    assert h is not None and h.direction == "too-new" and "transformers<5.0" in h.fix
+
+
+def test_a_submodule_every_release_has_says_nothing():
+    assert module_history("transformers", "transformers.models.llama") is None
+
+
+def test_a_keyword_a_release_dropped_is_a_new_release():
+    # vLLM's EngineArgs lost worker_use_ray in the 0.7 line (OpenRLHF#702 passed it to a newer vLLM)
+    h = param_history("vllm", "EngineArgs.__init__", "worker_use_ray")
+    assert h is not None and h.direction == "too-new" and "vllm<0.7" in h.fix
+
+
+def test_a_keyword_a_release_added_is_an_old_release():
+    h = param_history("trl", "GRPOConfig.__init__", "top_p")
+    assert h is not None and h.direction == "too-old" and "trl>=0.16" in h.fix
+    # the log's own trl takes it: the table is not about this call
+    assert param_history("trl", "GRPOConfig.__init__", "top_p", installed="0.20.0") is None
+
+
+def test_a_keyword_every_release_takes_says_nothing():
+    assert param_history("vllm", "EngineArgs.__init__", "model") is None
+    assert param_history("vllm", "EngineArgs.from_cli_args", "x") is None  # a method other than __init__: not read
