@@ -40,8 +40,14 @@ NUMBERS = lazy(r"\d{3,}")
 # A loader that lists the dataset's columns when the ones it needs are not among them: Hugging Face datasets
 # ("Column(s) X not in the dataset. Current columns in the dataset: [...]", KeyError or ValueError) and ms-swift's
 # preprocessor choice ("dataset.features.keys(): dict_keys([...])" then the required keys of each format).
-COLUMNS = lazy(r"Columns? (.+?) not in the dataset\. Current columns in the dataset: (\[.*?\])"
-               r"|dataset\.features\.keys\(\): dict_keys\((\[.*?\])\)")
+# datasets' arrow_dataset.py words it per method (read at 3.6.0): "Column name X" (select / rename_columns), "Column to
+# remove X" (map / remove_columns), "Columns X" (select_columns), "Input column X" (map's input_columns), "Original column
+# name(s) X" (rename_column(s)), all "... not in the dataset. Current columns in the dataset: [...]"; sort says "Column
+# 'X' not found in the dataset. Please provide a column selected in: [...]".
+COLUMNS = lazy(r"(?:Input |Original )?[Cc]olumns?(?: names?| to remove)? (.+?) not in the dataset\. "
+               r"Current columns in the dataset: (\[.*?\])"
+               r"|dataset\.features\.keys\(\): dict_keys\((\[.*?\])\)"
+               r"|Column '([^']+)' not found in the dataset\. Please provide a column selected in: (\[.*?\])")
 HF_COLUMNS = "https://github.com/huggingface/datasets/blob/5.0.1/src/datasets/arrow_dataset.py"  # and formatting/formatting.py
 SWIFT_COLUMNS = ("https://github.com/modelscope/ms-swift/blob/bbbe6ba107e8ed3a128c95481de10bd6f8ccd3be/"
                  "swift/llm/utils/preprocess.py")
@@ -353,7 +359,7 @@ class DatasetColumns(Analyzer):
         m = COLUMNS.search(" ".join([link.message, *link.detail]))
         if m is None:
             return None
-        missing, present = (m.group(1) or "").strip("'\""), m.group(2) or m.group(3)
+        missing, present = (m.group(1) or m.group(4) or "").strip("'\""), m.group(2) or m.group(3) or m.group(5)
         return Finding(
             ("Dataset lacks " + (f"column {missing}" if missing else "the columns its format needs") + f"; it has {present}")[:160],
             f"{link.short_type}: {link.message[:200]}. The loader asked for columns the dataset does not have (its columns: "

@@ -9,8 +9,10 @@ mechanism behind it rather than the one thread it was first seen in:
 - torch_npu's stream table asked for device -1: ``Could not compute stream ID for <ptr> on device -1`` (NPUStream.cpp,
   the same assert as c10's CUDAStream.cpp): the thread has no current device, i.e. set_device was never called there.
 - Ray's own classes and texts: a named actor whose name is taken (python/ray/actor.py, ValueError or its subclass
-  ActorAlreadyExistsError), an object whose owner process died (OwnerDiedError, python/ray/exceptions.py), a client
-  that could not reach the GCS (``Timed out while waiting for GCS to become available``).
+  ActorAlreadyExistsError), an object whose owner process died (OwnerDiedError, python/ray/exceptions.py), an object
+  whose every copy went with a dead node or could not be rebuilt (ObjectLostError and its reconstruction / fetch-timeout
+  subclasses, same file: the node's death is the cause), a client that could not reach the GCS (``Timed out while
+  waiting for GCS to become available``).
 - Libraries' own config/data checks whose literal text names the condition (own_checks.yaml): verl's multi-turn tool
   rollout needing GRPO, verl's empty train dataloader, DeepSpeed's batch-size product, transformers' Auto-class lookup of
   an unregistered config class, the Karmarkar-Karp partitioner's equal-size assert.
@@ -51,6 +53,17 @@ V1_FEATURE = lazy(r"VLLM_USE_V1=1 is not supported with (.+?)\.?$")
 STREAM_NO_DEVICE = lazy(r"Could not compute stream ID for \S+ on device -1\b")
 NAME_TAKEN = lazy(r"The name (\S+) \(namespace=([^)]*)\) is already taken")
 GCS_TIMEOUT = "Timed out while waiting for GCS to become available"
+# ObjectLostError and its reconstruction subclasses (python/ray/exceptions.py, read in the ray 2.6.0 wheel): the base text
+# "Failed to retrieve object <hex>. …" then the subclass's reason; ObjectLostError's own reason is "All copies of <hex> have
+# been lost due to node failure." (OwnerDiedError and the reference-counting / free() subclasses are read elsewhere or not at all).
+RAY_EXC_26 = "https://github.com/ray-project/ray/blob/ray-2.6.0/python/ray/exceptions.py"
+OBJECT_LOST_TYPES = frozenset(("ObjectLostError", "ObjectReconstructionFailedError", "ObjectFetchTimedOutError",
+                               "ObjectReconstructionFailedMaxAttemptsExceededError",
+                               "ObjectReconstructionFailedLineageEvictedError"))
+OBJECT_LOST_TEXT = lazy(r"All copies of [0-9a-f]+ have been lost due to node failure|"
+                        r"The object cannot be reconstructed because (?:it was created by an actor|the maximum number of "
+                        r"task retries|its lineage has been evicted)|"
+                        r"Fetch for object [0-9a-f]+ timed out because no locations were found")
 TF_AUTO_CONFIG = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/models/auto/configuration_auto.py"
 TF_MODEL_TYPES = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/models/auto/auto_mappings.py"
 TF_CUSTOM = "https://huggingface.co/docs/transformers/custom_models#registering-a-model-with-custom-code-to-the-auto-classes"
@@ -234,6 +247,8 @@ class RayMechanisms(Analyzer):
                 evidence(link), (RAY_REDIS_CTX, RAY_GCS_CLIENT, RAY_GCS_RPC, RAY_GCS_FT), key="ray-core-gcs-lost",
                 family="ray", kind="ray-gcs-unreachable",
             )
+        if short in OBJECT_LOST_TYPES or OBJECT_LOST_TEXT.search(msg):
+            return object_lost(link, short, msg)
         if short in ("TypeError", "PicklingError", "RaySystemError") and (m := UNPICKLABLE_HANDLE.search(msg)):
             what = m.group(1)
             return Finding(
@@ -251,6 +266,47 @@ class RayMechanisms(Analyzer):
                 kind="ray-object-not-serializable",
             )
         return None
+
+
+def object_lost(link: Link, short: str, msg: str) -> Finding:
+    """Ray lost every copy of an object (or could not rebuild it): the node that held it died, or its lineage was dropped."""
+    if short == "ObjectReconstructionFailedLineageEvictedError" or "lineage has been evicted" in msg:
+        return Finding(
+            "Ray object lost and not rebuilt: its lineage was evicted under memory pressure",
+            f"{short}: {msg[:200]}. Every copy of the object was lost (its node died or it was evicted) and Ray could not "
+            "re-run the task that made it, because the owner had dropped that task's lineage to stay under "
+            "RAY_max_lineage_bytes (python/ray/exceptions.py). The loss itself comes first: look for the node or worker "
+            "that died before this error.",
+            ("Find what died before it: 'marked dead' / raylet lines, /tmp/ray/session_latest/logs/raylet.out, dmesg for "
+             "an OOM kill, and fix that first",
+             "Let Ray keep more lineage: RAY_max_lineage_bytes=<bytes> (default 1 GB) in the environment of ray start / "
+             "ray.init"),
+            evidence(link), (RAY_EXC_26, RAY_OWNERSHIP), key="ray-object-lineage-evicted", family="ray",
+            kind="ray-object-lineage-evicted",
+        )
+    if short == "ObjectFetchTimedOutError" or "no locations were found" in msg:
+        reason = ("no node reported a copy while this worker waited for it (a node that held it died or left, or the "
+                  "object directory lost track of it)")
+    elif short == "ObjectReconstructionFailedMaxAttemptsExceededError" or "maximum number of task retries" in msg:
+        reason = ("its copies were lost with a node and Ray re-ran the task that made it up to max_retries times, each "
+                  "try failing again (the nodes running it kept dying)")
+    elif short == "ObjectReconstructionFailedError" or "created by an actor" in msg:
+        reason = ("its copies were lost with a node, and Ray cannot re-run what made it: an actor method, ray.put, or "
+                  "a task another worker owns")
+    else:
+        reason = "the node(s) holding every copy of it died (Ray: 'lost due to node failure')"
+    return Finding(
+        "Ray object lost: the node holding it died",
+        f"{short}: {msg[:200]}. The object a ray.get (or a task argument) needed is gone: {reason} "
+        "(python/ray/exceptions.py). The error is a consequence; the root cause is the node's death — its raylet "
+        "killed by the kernel's OOM killer or Ray's memory monitor, the machine preempted or rebooted, a device or "
+        "driver crash, or the GCS marking it dead after missed heartbeats.",
+        ("Find which node died and why: 'marked dead' lines on the driver, ray status / ray list nodes --filter "
+         "state=DEAD, /tmp/ray/session_latest/logs/raylet.out on that node, dmesg for an OOM kill",
+         "Fix that cause (host memory: fewer rollout workers per node, smaller batches, offload less to host RAM; "
+         "preemption: non-spot nodes), then rerun; objects from ray.put or actors are not rebuilt by Ray"),
+        evidence(link), (RAY_EXC_26, RAY_OWNERSHIP), key="ray-object-lost", family="ray", kind="ray-node-marked-dead",
+    )
 
 
 @functools.lru_cache(maxsize=1)
