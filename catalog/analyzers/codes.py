@@ -21,6 +21,42 @@ from ...lazyre import lazy
 # errno[561000] OpName:[aclnnX_N_X] " prefix (opbase src/nnopbase/composite_op/aclnn_engine at v9.1.0.pre).
 TILING_FAILED = lazy(r"Check NnopbaseExecutorDoTiling\(executor\) failed|\b\w+ do tiling failed, ret is -?\d+"
                      r"|^\s*Tiling (?:failed|Failed\.)\s*$|\]\[NNOP\]\[\w+\] errno\[\d+\] OpName:\[\w+\] Tiling (?:failed|Failed\.)\s*$", re.M)
+# An operator's own check refusing something because of the chip it runs on, in the words the CANN ops and torch_npu's
+# op-plugin use (hicann/ops-transformer op_host / op_api OP_LOGE, Ascend/op-plugin and torch_npu TORCH_CHECK with
+# ErrCode::NOT_SUPPORT): "Current Soc do not support quantScaleOptional …", "current soc does not support non aligned
+# calculations.", "The soc version does not support bf16 / fp32 …", "This socversion not support antiquant scale dtype …",
+# "Weight NZ is unsupported by the current SOC version [%s].", "customize_dtype is not supported by the current soc
+# version.", "SOC Version[%s] is not support.", "Unsupported SocVersion.", "aclnnFFN… are not supported on Ascend310P
+# Soc.", "Only float16 is supported on Ascend310P platforms.", "Activation is not supported on Ascend310P platforms.",
+# "does not support Atlas300I platform", "Not support 910B platform.", "ascend310p platform do not support batch size
+# (%s) more than 128.", "soc version not supported in ATB.", op-plugin's "npu_mla_prolog not support on this soc version,
+# please use npu_mla_prolog_v3". The argument is valid elsewhere; this chip lacks it.
+SOC_REFUSAL = lazy(
+    r"(?i:\b(?:current|this|the) soc ?(?:version)?\b[^.\n]{0,40}?\b(?:does not|do not|not|cannot|can not) support)"
+    r"|(?i:\b(?:unsupported|not supported) by the current soc(?: ?version)?\b)"
+    r"|(?i:\bnot support(?:ed)? (?:on|in|by) (?:this|the current|current) soc(?: ?version)?\b)"
+    r"|(?i:\bSOC Version ?\[\w+\] is not support)|\bUnsupported SocVersion\b|\bsoc version not supported in ATB\b"
+    r"|(?i:\b(?:not|only\b[^.\n]{0,40}?) supported on (?:Ascend|Atlas ?)\w+ (?:platforms?|socs?)\b)"
+    r"|(?i:\b(?:does not|do not|not) support (?:Atlas ?\w+|Ascend\w+|910B\w*|310P\w*) (?:platforms?|socs?)\b)"
+    r"|(?i:\b(?:ascend|atlas ?)\w+ platforms? (?:does not|do not) support\b)"
+)
+# The same refusal naming bf16: the chip has no bf16 path for the operator ("Bfloat16 is unsupported by the current SOC
+# version [%s], self is %s …", ops-transformer's matmul checks; "The soc version does not support bf16 / fp32 …").
+SOC_BF16 = lazy(r"(?is)(?=.*\b(?:bf16|bfloat16|DT_BF16)\b)(?=.*(?:" + SOC_REFUSAL.pattern + r"))")
+SOC_SOURCES = ("https://github.com/hicann/ops-transformer/blob/c29bc1069d3252c641e2aa059ec88f392d3f05ac/ffn/ffn/op_host/op_api/aclnn_ffn.cpp",
+               "https://github.com/hicann/ops-transformer/blob/c29bc1069d3252c641e2aa059ec88f392d3f05ac/mc2/3rd/mat_mul_v3/op_host/op_api/aclnn_matmul.cpp",
+               "https://github.com/Ascend/op-plugin/blob/517f2e7d0f202f38b76310706cb977ca2388ad21/op_plugin/ops/opapi/MlaPrologV2KernelNpuOpApi.cpp")
+SOC_FIXES = {
+    "op-unsupported-on-soc": (
+        "The check names what this chip lacks: turn that feature off for this chip (the framework's option for it: a "
+        "quantization mode, a weight format such as NZ, a fused kernel or graph mode) or run the model on a chip the "
+        "operator supports (Atlas A2 / A3 training series for most fused operators)",
+        "Check the operator's aclnn API page for the products it supports, and upgrade CANN / torch_npu / the framework if "
+        "a newer release adds the chip"),
+    "bf16-unsupported-on-device": (
+        "Run the model in float16: dtype=float16 (vLLM --dtype float16; verl actor_rollout_ref.rollout.dtype=float16 and "
+        "the actor's mixed precision) — the chip has no bf16 kernel for this operator (Atlas 300I / 310P series)",),
+}
 # Codes that only say "something failed underneath": never the best explanation when another code is present.
 AICORE = lazy(r"(?:ai ?core|aivec(?:tor)?|aic|aiv|vector core|cube core) (?:execution )?(?:error|exception)", re.I)
 # The runtime's words for a kernel that ran past its time limit rather than faulted (catalog/codes, AICORE_TIMEOUT_WORDS).
@@ -110,6 +146,10 @@ CONTEXT_KINDS = (
     (None, lazy(r"Op \w+ not support soc version \w+|socVersion \[\w+\] does not support opType \[\w+\]"
                 r"|Get regInfo failed, The binary_info_config\.json of socVersion \["
                       r"|support for Ascend\w+ is not implemented"), "op-unsupported-on-soc"),
+    # The operators' own argument checks that refuse a feature, dtype or shape because of the running chip (SOC_REFUSAL):
+    # bf16 named with it is the device lacking bf16 for this operator, anything else the chip lacking that feature.
+    (None, SOC_BF16, "bf16-unsupported-on-device"),
+    (None, SOC_REFUSAL, "op-unsupported-on-soc"),
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
     (None, lazy(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
@@ -198,6 +238,7 @@ CONTEXT_KINDS = (
 CONTEXT_TITLES = {
     "op-no-binary": "No kernel binary for the operator (the CANN ops / kernels package is missing, incomplete or older)",
     "op-unsupported-on-soc": "The operator has no implementation for this SoC (the chip, not the installation, lacks it)",
+    "bf16-unsupported-on-device": "The operator has no bfloat16 path on this chip (run the model in float16)",
     "device-lost-heartbeat": "The device stopped answering (task scheduler heartbeat lost)",
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
@@ -323,6 +364,12 @@ class ErrorCodes(Analyzer):
                 "\n".join(t for other in chain.links for t in (other.text, other.message, *other.detail))))
             title = (f"The ACL graph (NPU graph mode) failed in torch_npu's {call.group(0).rstrip('(')} ({title})" if graph_call
                      else f"{CONTEXT_TITLES[kind]} ({title})")
+            said = next((t for other in chain.links for t in (other.message, *other.detail) if SOC_REFUSAL.search(t)), "")
+            if kind in SOC_FIXES and said:
+                cause += (f" The operator's own check refuses it because of the chip: '{said.strip()[:200]}' — valid input "
+                          "on other chips, a feature, dtype or shape this SoC has no kernel for.")
+                fix[:0] = SOC_FIXES[kind]
+                sources = (*sources, *SOC_SOURCES)
             if graph_call:
                 fix.insert(0, "Run eager to confirm and to get going (vLLM / vLLM-Ascend: --enforce-eager, enforce_eager=True; "
                               "verl: actor_rollout_ref.rollout.enforce_eager=True): the captured graph, not the model, failed")

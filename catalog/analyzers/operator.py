@@ -13,14 +13,14 @@ import re
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
-from .codes import registry_kind
+from .codes import SOC_REFUSAL, registry_kind
 from ...lazyre import lazy
 
 PARAM_CHECK = lazy(
     r"Io (input|output) (dtype) or format is not supported, get io \w+ info is [^.]*?(?= but supported list|$)"
     r"|(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
     r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
-    r"|(?:dtype|shape|format) (?:of )?(\w+) (?:is )?not supported"
+    r"|\b(?:dtype|shape|format) (?:of )?(?!is\b)(\w+) (?:is )?not supported"
     r"|(\w+) not implemented for (DT_\w+)"
     # a tiling check on an attribute: "this platform only support output transpose_x1 false …, actual [false, false]"
     r"|only supports? (?:output )?(\w+) [^,]*, actual"
@@ -43,6 +43,25 @@ DTYPE_PAIRING = lazy(r"\b(\w+) expected (?:scalar type|dtype is) (DT_\w+) but fo
                      r"|Expected both tensors to have same dtype, but found (\w+) (DT_\w+) and (\w+) (DT_\w+)")
 OP_API_CHECKS = ("https://github.com/hicann/ops-math/blob/ee839ce2ab9632f88231eb3eb78a4bd8c0948eaa/common/inc/external/"
                  "aclnn_kernels/common/op_error_check.h")
+# A required (or, in the named case, conditionally required) input left out: the ops' own null checks, OP_LOGE in the
+# op_host tiling / op_api code of hicann/ops-transformer (and ops-nn): "%s should not be null", "When D is 512,
+# inputlayout %s q_rope and k_rope should not be null!" (incre_flash_attention_tiling.cpp), "attentionOutGrad must not be
+# nullptr." (aclnn_nsa_selected_attention_grad.cpp), "FAG keepProb [%f], dropMask can not be nullptr",
+# "%s[%lu] must not be nullptr, but now is null", "…, must not be null, but a null was actually passed". The caller
+# passed None for an optional tensor the operator needs in this mode (the aclnn code is 161001 ACLNN_ERR_PARAM_NULLPTR
+# when one is printed). The words alone are common, so they count only with an operator around them (NULL_CONTEXT).
+NULL_INPUT = lazy(r"(?P<arg>\w[\w\[\]' ]{0,48}?)(?: data| desc)? (?:should|must|can) ?not be (?:a )?null(?:ptr)?\b")
+NULL_CONTEXT = lazy(r"\baclnn[A-Z]|\bnpu_\w+|torch_npu|\bE[Z]\d{4}\b|\bERR\d{5}\b|[Ii]nput ?[Ll]ayout|\blayout\b|[Tt]iling|\bOP_LOGE\b")
+# The runtime's own argument checks under a device-open failure ("Check param failed, context can not be null.",
+# runtime.cc / api_impl.cc, under 507033 / E30006) are about the device context, not an operator's input: not read.
+LAYOUT_LEAD = lazy(r"^(?:input ?)?layout \w+ ", re.I)  # "inputlayout TND q_rope and k_rope": the inputs are the rest
+RUNTIME_NULL = lazy(r"Check param failed|\b(?:ctx|context|dev|device|stream|handle|executor) (?:should|must|can) ?not be null")
+OPS_NULL_CHECKS = (
+    "https://github.com/hicann/ops-transformer/blob/c29bc1069d3252c641e2aa059ec88f392d3f05ac/attention/"
+    "fused_infer_attention_score/op_host/fused_infer_attention_score_tiling_check_existence.cpp",
+    "https://github.com/hicann/ops-transformer/blob/c29bc1069d3252c641e2aa059ec88f392d3f05ac/attention/"
+    "incre_flash_attention/op_host/incre_flash_attention_tiling.cpp",
+)
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
 # The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
 DTYPE_SAID = lazy(r"[^.:\]]*\bdtype\b[^.]*")
@@ -85,6 +104,8 @@ class OperatorParams(Analyzer):
         paired = next((m for t in (link.message, *link.detail) if (m := DTYPE_PAIRING.search(t))), None)
         if paired is not None:
             return self._pairing(paired, link, chain)
+        if any(SOC_REFUSAL.search(t) for t in (link.message, *link.detail)):
+            return None  # the check refuses it because of the chip: DRV-code reads that class (codes.SOC_REFUSAL)
         text = next((t for t in (link.message, *link.detail) if PARAM_CHECK.search(t)), None)
         if text is not None:
             m = PARAM_CHECK.search(text)
@@ -93,6 +114,8 @@ class OperatorParams(Analyzer):
                    or m.group(15) or (f"its {m.group(1)}" if m.group(1) else "an input"))
             what = (m.group(2) or m.group(4) or m.group(6) or ("dtype" if m.group(9) else "") or ("value" if m.group(10) or m.group(15) else "")
                     or m.group(12) or m.group(13) or "dtype/shape").lower()
+        elif (null := self._null_input(link, chain)) is not None:
+            return null
         elif any(registry_kind(code) == "aclnn-param-unsupported" for code in link.codes):
             # A registered argument-check code (EZ1001 AclNN_Parameter_Error …) whose free-text reason names a dtype
             # in words this table does not parse: the operator still rejected an input's dtype.
@@ -129,6 +152,36 @@ class OperatorParams(Analyzer):
             f"{op or 'Operator'} rejected {whose}"[:160], cause, fix, evidence(link), (OP_API, QUANT) if quant else (OP_API,),
             key=f"param:{op}:{arg}:{what}", family="dtype" if quant or bf16 else "operator",
             kind="quant-rollout-dtype" if quant else ("bf16-unsupported-on-device" if bf16 else "aclnn-param-unsupported"),
+        )
+
+    def _null_input(self, link: Link, chain: Chain) -> Finding | None:
+        """An operator check that a required input is null (NULL_INPUT), where the link shows an operator (NULL_CONTEXT)."""
+        texts = (link.message, *link.detail)
+        m = next((m for t in texts if not RUNTIME_NULL.search(t) and (m := NULL_INPUT.search(t))), None)
+        if m is None:
+            return None
+        around = " ".join((link.text, *texts, *(t for other in chain.links for t in (other.message, *other.detail))))
+        if link.kind != "cann" and not NULL_CONTEXT.search(around):
+            return None
+        op = _op_name(link, chain)
+        arg = LAYOUT_LEAD.sub("", m.group("arg").strip())
+        said = m.group(0).strip()
+        return Finding(
+            f"{op or 'An NPU operator'} needs an input that was passed as null ({arg})"[:160],
+            (f"{'The operator ' + op if op else 'An NPU operator'} checked its arguments and found a tensor it needs missing: "
+             f"{said[:160]}. The operator received no value for an input it requires in this mode (this layout, head size, "
+             "dtype or quantization) and refused the call before any kernel ran: the caller passed None for an optional "
+             "input (a rope / scale / mask / sequence-length tensor), or, where the caller does pass it, the operator "
+             "extension or custom-op package it was built with and the installed CANN operator package disagree on the "
+             "operator's argument list (a signature changed between releases), so the value lands in another slot."),
+            ("Pass the input the check names for this mode (build it in the caller), or call the operator in a mode where "
+             "it is optional (another layout / head size, or the plain non-fused path the framework offers)",
+             "If the caller does pass it: install the operator extension / custom-op package (vllm-ascend's, "
+             "cann_ops_transformer, a vendor package) built for the installed CANN release, so both sides have one signature",
+             "If the call is in a framework (vllm-ascend, MindSpeed, a model patch), upgrade it to the release that supplies "
+             "the input or routes this model to another kernel; the operator's aclnn API page lists which inputs each mode needs"),
+            evidence(link), (*OPS_NULL_CHECKS, OP_API), key=f"null:{op}:{arg}", family="operator",
+            kind="aclnn-param-unsupported",
         )
 
     def _pairing(self, m: re.Match, link: Link, chain: Chain) -> Finding:
