@@ -34,6 +34,19 @@ LOOKUP = lazy(r"\bparams_dict\[name\]")
 MOE_QUANT_BIAS = frozenset(("w13_bias", "w2_bias"))
 PEFT = lazy(r"(?:^|\.)(?:base_layer|lora_[AB]|lora_embedding_[AB])(?:\.|$)|^base_model\.model\.")
 WRAPPER = lazy(r"^(?:module|_orig_mod|_fsdp_wrapped_module|_checkpoint_wrapped_module)\.")
+# vLLM's engine core answers a failed utility call with f"Call to {method_name} method failed: {str(e)}" and the client
+# re-raises it as a bare Exception (vllm/v1/engine/core.py / core_client.py); an RL trainer's weight push runs
+# model.load_weights through collective_rpc, so the worker's KeyError arrives as the quoted parameter name.
+VLLM_ENGINE_CORE = "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/v1/engine/core.py"
+RPC_KEY = lazy(r"^Call to collective_rpc method failed: ('(?:\w+\.)+\w+')\s*$")
+# A vision-language model's tower / projector prefix. vLLM's VL classes route names by prefix (hf_to_vllm_mapper /
+# AutoWeightsLoader), so a name that still starts with one inside a loader's params_dict[name] lookup reached the text
+# model: the names follow transformers >= 4.52's VLM layout (model.visual. / model.language_model. /
+# model.vision_tower. / model.multi_modal_projector.), which VL classes of vLLM releases before it do not map
+# ("mapping for new names in checkpoint saved after transformers v4.52" in their hf_to_vllm_mapper).
+VLLM_VL_MAPPER = ("https://github.com/vllm-project/vllm/blob/fb33ec8cf0a73c82af00a2128dee4ad058d16e9b/"
+                  "vllm/model_executor/models/qwen2_5_vl.py")
+VISION_PREFIX = lazy(r"^(?:model\.)?(?:visual|vision_tower|vision_model|vision_encoder|multi_modal_projector|mm_projector)\.")
 
 
 def _looked_up(link: Link) -> bool:
@@ -49,11 +62,17 @@ class VllmWeightName(Analyzer):
     family = "data-model"
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
-        if not raised(link) or link.short_type != "KeyError":
+        if not raised(link):
             return None
-        m = PARAM_KEY.match(link.message.strip())
-        if m is None or not _looked_up(link):
-            return None
+        if link.short_type == "KeyError":
+            m = PARAM_KEY.match(link.message.strip())
+            if m is None or not _looked_up(link):
+                return None
+        else:
+            rpc = RPC_KEY.match(link.message.strip()) if link.short_type == "Exception" else None
+            m = PARAM_KEY.match(rpc.group(1)) if rpc else None
+            if m is None:
+                return None
         key, tensor = m.group(1), m.group(2)
         line = f"{link.lead} {link.text or link.message}" if link.lead else (link.text or link.message)
         if tensor in QUANT_TENSORS or tensor in MOE_QUANT_BIAS or QUANT_WORDS.search(line):
@@ -85,6 +104,24 @@ class VllmWeightName(Analyzer):
                  "wrapped one"),
                 evidence(link), (VLLM_LOAD_WEIGHTS, PEFT_MERGE), key=f"weight-name-peft:{tensor}",
                 family="data-model", kind="peft-names-in-base-weights",
+            )
+        if VISION_PREFIX.match(key):
+            return Finding(
+                f"The vision-language model's name {key} reached vLLM's text-model loader: transformers is newer than "
+                "this vLLM maps"[:160],
+                f"KeyError: '{key}' in vLLM's weight loading. vLLM's vision-language classes route each incoming name by "
+                "its prefix to the vision tower or the language model; a vision tower / projector name that reached the "
+                "language model's params_dict lookup carried a prefix this vLLM release does not map. transformers 4.52 "
+                "moved VLMs to a new layout (model.visual. / model.vision_tower. / model.multi_modal_projector. next to "
+                "model.language_model.), and vLLM's VL classes map those names only from releases written after it: "
+                "the names come from a transformers newer than the installed vLLM supports (an RL trainer's weight "
+                "sync through collective_rpc, or a checkpoint saved with that transformers).",
+                ("Install the transformers release your vLLM (and vllm-ascend / RL framework) release pins, e.g. "
+                 "transformers<4.52 with vLLM 0.8.x",
+                 "Or upgrade vLLM (and vllm-ascend, the RL framework) to a release whose VL model classes map the "
+                 "transformers >= 4.52 names"),
+                evidence(link), (VLLM_LOAD_WEIGHTS, VLLM_VL_MAPPER, VLLM_ENGINE_CORE), key=f"weight-name-vlm:{tensor}",
+                family="compat", kind="transformers-too-new",
             )
         if WRAPPER.search(key):
             return Finding(
