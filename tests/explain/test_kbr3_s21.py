@@ -55,7 +55,9 @@ def test_a_vllm_api_server_function_called_by_a_framework_with_another_release_a
     for message in ("TypeError: init_app_state() takes 3 positional arguments but 4 were given",
                     "TypeError: build_async_engine_client_from_engine_args() got an unexpected keyword argument 'disable_frontend_multiprocessing'"):
         result = classify(catalog, VERL_FRAMES + message + "\n")
-        assert (result.diagnoses[0].entry.id, result.diagnoses[0].kind) == ("DRV-package", "package-mismatch"), message
+        # the import history may name the side that is behind (the keyword left vLLM's function in a later release)
+        assert result.diagnoses[0].entry.id == "DRV-package", message
+        assert result.diagnoses[0].kind in ("package-mismatch", "vllm-too-new"), message
         assert "vllm" in result.diagnoses[0].entry.title
 
 
