@@ -81,6 +81,49 @@ def _holders(mods: dict, name: str, at: int, skip: str) -> list[str]:
     return sorted(out, key=lambda m: (m.count("."), len(m)))[:2]
 
 
+def _span(pip: str, versions: list[str]) -> str:
+    return f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
+
+
+def _shows(installed: str | None) -> str:
+    return f" (the log shows {installed})" if installed else ""
+
+
+def _inside(installed: str | None, versions: list[str], first: int, last: int) -> bool:
+    """The installed release (where the log states it) is inside the range read as having a thing: at or above the
+    first release read that has it, below the minor line of the first release read without it."""
+    return bool(installed) and _older(installed, versions[first]) is False and (
+        last == len(versions) - 1 or _older(installed, _minor(versions[last + 1])) is True)
+
+
+def _too_old(pip: str, versions: list[str], first: int, what: str, lacks: str, installed: str | None) -> NameHistory:
+    """``what`` follows "the first release" ("whose M has X"); ``lacks`` says the release before has it not."""
+    return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release {what} (the newest "
+                       f"{_minor(versions[first - 1])} release, {versions[first - 1]}, {lacks}; {_span(pip, versions)} "
+                       f"read): the installed {pip} is older than the caller needs{_shows(installed)}.",
+                       f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
+                       "rest of the stack accept)", PYPI.format(pip))
+
+
+def _too_new(pip: str, versions: list[str], last: int, what: str, lacks: str, installed: str | None,
+             moved: str = "") -> NameHistory:
+    """``what`` follows "the last release" ("whose M has X"); ``lacks`` says the later releases have it not."""
+    return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release {what}: {versions[last + 1]} and "
+                       f"later {lacks}{moved}; the installed {pip} is newer than the caller was written for"
+                       f"{_shows(installed)}.",
+                       f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
+                       f"(or upgrade the caller to a release written for the newer {pip})", PYPI.format(pip))
+
+
+def _between(pip: str, versions: list[str], spans: list, what: str, installed: str | None) -> NameHistory:
+    """Only some middle releases (``spans``, ranges of indices) have ``what``."""
+    at = _indices(spans)
+    return NameHistory(pip, "between", f"Only {pip} {_spans(spans, versions)} have {what} ({_span(pip, versions)} read): "
+                       f"the installed {pip}" + (f" ({installed})" if installed else "") + " is outside that range.",
+                       f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[at[0]]},<="
+                       f"{versions[at[-1]]}'", PYPI.format(pip))
+
+
 def name_history(pip: str, module: str, name: str, installed: str | None = None) -> NameHistory | None:
     """The history of ``module``'s binding of ``name`` in ``pip``'s releases, or None when the table has no such module."""
     pkg = _table().get(pip)
@@ -88,7 +131,6 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
         return None
     versions, mods = pkg["versions"], pkg["modules"]
     row = mods[module]
-    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
     source = PYPI.format(pip)
 
     def binds(n: str) -> bool:
@@ -106,17 +148,13 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
     else:
         moved = _holders(mods, name, len(versions) - 1, module)
         where = f"; {versions[-1]} has it in {' and '.join(moved)}" if moved else ""
-        return NameHistory(pip, "absent", f"No release of {span} has {name} in {module}{where}, so no {pip} release fixes "
-                           f"this import: the caller was written for another package or a fork of {pip}"
-                           + (", or for that other module" if moved else "") + ".", "", source)
+        return NameHistory(pip, "absent", f"No release of {_span(pip, versions)} has {name} in {module}{where}, so no "
+                           f"{pip} release fixes this import: the caller was written for another package or a fork of "
+                           f"{pip}" + (", or for that other module" if moved else "") + ".", "", source)
     first, last = at[0], at[-1]
     mod_first = _indices(row["in"])[0]
     newest = len(versions) - 1
-    # The installed release (where the log states it) is inside the range that has the name: at or above the first
-    # release read that has it, below the minor line of the first release read without it.
-    inside = installed and _older(installed, versions[first]) is False and (
-        last == newest or _older(installed, _minor(versions[last + 1])) is True)
-    if inside:
+    if _inside(installed, versions, first, last):
         return NameHistory(pip, "always", f"The log shows {pip} {installed}, and the {versions[first]} release already has "
                            f"{name} in {module}: the release is not what is wrong. The {module} Python imported is not the "
                            "installed one (a folder or file of that name on sys.path, a half-finished upgrade that left old "
@@ -124,29 +162,15 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
                            f"Find what Python imports: python -c \"import {module}; print({module}.__file__)\" (and pip show -f {pip})",
                            source)
     if first > mod_first and last == newest:
-        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release whose {module} has {name} (the "
-                           f"newest {_minor(versions[first - 1])} release, {versions[first - 1]}, has not; {span} read): "
-                           f"the installed {pip} is older than the caller needs"
-                           + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
-                           "rest of the stack accept)", source)
+        return _too_old(pip, versions, first, f"whose {module} has {name}", "has not", installed)
     if last < newest and dynamic:
         return None
     if last < newest and first == mod_first:
         moved = _holders(mods, name, newest, module)
         where = f" ({versions[-1]} has it in {' and '.join(moved)})" if moved else ""
-        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release whose {module} has {name}: "
-                           f"{versions[last + 1]} and later have not{where}; the installed {pip} is newer than the caller was "
-                           "written for"
-                           + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
-                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+        return _too_new(pip, versions, last, f"whose {module} has {name}", "have not", installed, where)
     if first > mod_first or last < newest:
-        return NameHistory(pip, "between", f"Only {pip} {_spans(row['names'][name], versions)} have {name} in {module} "
-                           f"({span} read): the installed {pip}" + (f" ({installed})" if installed else "")
-                           + " is outside that range.",
-                           f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[first]},<="
-                           f"{versions[last]}'", source)
+        return _between(pip, versions, row["names"][name], f"{name} in {module}", installed)
     # Every release read that has the module has the name (the module may itself have arrived after the first release).
     return NameHistory(pip, "always", f"Every release of {pip} {_spans(row['in'], versions)} (the newest of each minor line) has "
                        f"{name} in {module}: unless the installed {pip} is older than {versions[mod_first]}, the release is "
@@ -162,36 +186,21 @@ def module_history(pip: str, module: str, installed: str | None = None) -> NameH
     pkg = _table().get(pip)
     if not pkg or module not in pkg["modules"]:
         return None
-    versions = pkg["versions"]
-    at = _indices(pkg["modules"][module]["in"])
+    versions, spans = pkg["versions"], pkg["modules"][module]["in"]
+    at = _indices(spans)
     first, last, newest = at[0], at[-1], len(versions) - 1
-    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
-    source = PYPI.format(pip)
-    if installed and _older(installed, versions[first]) is False and (
-            last == newest or _older(installed, _minor(versions[last + 1])) is True):
+    if _inside(installed, versions, first, last):
         return NameHistory(pip, "always", f"The log shows {pip} {installed}, and that release line has {module}: the "
                            f"release is not what is wrong; the {pip} Python imported is not the installed one, or its "
                            "install is incomplete (files missing).",
-                           f"Reinstall it: python -m pip install --force-reinstall --no-deps '{pip}=={installed}'", source)
+                           f"Reinstall it: python -m pip install --force-reinstall --no-deps '{pip}=={installed}'",
+                           PYPI.format(pip))
     if first > 0 and last == newest:
-        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release that has {module} (the newest "
-                           f"{_minor(versions[first - 1])} release, {versions[first - 1]}, has not; {span} read): the "
-                           "installed " + pip + " is older than the caller needs"
-                           + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
-                           "rest of the stack accept)", source)
+        return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
     if first == 0 and last < newest:
-        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release that has {module}: "
-                           f"{versions[last + 1]} and later have not; the installed {pip} is newer than the caller was "
-                           "written for" + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
-                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+        return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
     if first > 0 or last < newest:
-        return NameHistory(pip, "between", f"Only {pip} {_spans(pkg['modules'][module]['in'], versions)} have {module} "
-                           f"({span} read): the installed {pip}" + (f" ({installed})" if installed else "")
-                           + " is outside that range.",
-                           f"Install a {pip} release of that range: python -m pip install '{pip}>={versions[first]},<="
-                           f"{versions[last]}'", source)
+        return _between(pip, versions, spans, module, installed)
     return None
 
 
@@ -213,23 +222,11 @@ def param_history(pip: str, callable_name: str, keyword: str, installed: str | N
     if newest in _indices(rec.get("**", [])):
         return None  # the newest release takes any keyword: the argument was refused elsewhere
     first, last = at[0], at[-1]
-    source = PYPI.format(pip)
-    where = f"{module}.{name}"
-    span = f"{pip} {versions[0]} to {versions[-1]} (the newest release of each minor line)"
-    if installed and _older(installed, versions[first]) is False and (
-            last == newest or _older(installed, _minor(versions[last + 1])) is True):
+    if _inside(installed, versions, first, last):
         return None  # the installed release takes it: this call is not the one the table describes
+    what = f"whose {module}.{name} takes {keyword}"
     if first > life[0] and last == newest:
-        return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release whose {where} takes {keyword} "
-                           f"(the newest {_minor(versions[first - 1])} release, {versions[first - 1]}, does not; {span} read): the "
-                           f"installed {pip} is older than the caller needs"
-                           + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
-                           "rest of the stack accept)", source)
+        return _too_old(pip, versions, first, what, "does not", installed)
     if first == life[0] and last < newest and newest not in _indices(rec.get("^", [])):
-        return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release whose {where} takes {keyword}: "
-                           f"{versions[last + 1]} and later do not; the installed {pip} is newer than the caller was "
-                           "written for" + (f" (the log shows {installed})" if installed else "") + ".",
-                           f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
-                           f"(or upgrade the caller to a release written for the newer {pip})", source)
+        return _too_new(pip, versions, last, what, "do not", installed)
     return None
