@@ -44,8 +44,9 @@ RPC_KEY = lazy(r"^Call to collective_rpc method failed: ('(?:\w+\.)+\w+')\s*$")
 # model: the names follow transformers >= 4.52's VLM layout (model.visual. / model.language_model. /
 # model.vision_tower. / model.multi_modal_projector.), which VL classes of vLLM releases before it do not map
 # ("mapping for new names in checkpoint saved after transformers v4.52" in their hf_to_vllm_mapper).
-VLLM_VL_MAPPER = ("https://github.com/vllm-project/vllm/blob/fb33ec8cf0a73c82af00a2128dee4ad058d16e9b/"
-                  "vllm/model_executor/models/qwen2_5_vl.py")
+# Read in the vLLM 0.9.2 wheel: qwen2_5_vl.py's hf_to_vllm_mapper maps "model.visual." with the comment
+# "mapping for new names in checkpoint saved after transformers v4.52".
+VLLM_VL_MAPPER = "https://github.com/vllm-project/vllm/blob/v0.9.2/vllm/model_executor/models/qwen2_5_vl.py"
 VISION_PREFIX = lazy(r"^(?:model\.)?(?:visual|vision_tower|vision_model|vision_encoder|multi_modal_projector|mm_projector)\.")
 
 
