@@ -78,7 +78,17 @@ PROCESS_DEATH = lazy(
     r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|Floating point exception|段错误|已放弃|总线错误|已杀死)\b"
     # tvm-ffi's SIGSEGV handler (src/ffi/backtrace.cc), installed in every process that imports it (vLLM through
     # flashinfer / tvm_ffi): its banner, then a native backtrace, then the signal re-raised
-    r"|^!{7} (Segfault) encountered !{7}\s*$)"
+    r"|^!{7} (Segfault) encountered !{7}\s*$"
+    # The heartbeat monitor's and the watchdog's exit messages of the c10d process groups (torch ProcessGroupNCCL.cpp,
+    # torch_npu ProcessGroupHCCL.cpp and the out-of-tree backends built from them): "ProcessGroupNCCL's watchdog got
+    # stuck for 480 seconds …", "… watchdog detected an exception from the local rank" / "… a collective timeout from
+    # the local rank" / "… a dump signal from rank N", "Terminating the process after attempting to dump debug info, due
+    # to collective timeout or exception." / "… due to ProcessGroupNCCL watchdog hang.", "Heartbeat monitor timed out!"
+    # (torch_npu's, v7.0.0 to v26.x: https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp;
+    # PyTorch's exit reasons read in a stored ProcessGroupNCCL.cpp whose revision the store does not name: not pinned)
+    r"|(ProcessGroup\w*(?:'s)? watchdog (?:got stuck for \d+ seconds|detected (?:an exception|a collective timeout|a dump signal)|hang\b)"
+    r"|Terminating the process after attempting to dump debug info, due to collective timeout"
+    r"|Heartbeat monitor timed out! Process will be terminated))"
 )
 # The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
 # prose they still say which error it was.

@@ -114,7 +114,7 @@ GENERIC_PREFILTER = (
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv_?(?:Err|RetCode|Ret|ret) ?[=:] ?\d|\bhal[A-Z]\w* [^\n]{0,60}?failed[ ,]{0,4}ret ?[=:] ?\d",
-    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!",
+    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!|ProcessGroup\w*(?:'s)? watchdog |dump debug info, due to collective|Heartbeat monitor timed out!",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error|Floating point exception)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |\.so[\w.]*: undefined symbol\s*$|got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",

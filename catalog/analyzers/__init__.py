@@ -341,7 +341,20 @@ def derive(
             for weak_item in weak:
                 if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
                     weak_item.demoted_by = best[1]
+    _abort_after_watchdog(out)
     return out
+
+
+def _abort_after_watchdog(out: Derived) -> None:
+    """A process group's watchdog (or its heartbeat monitor) ends the process with std::abort once it gives up on a
+    collective (terminateProcess: LOG(FATAL)): the SIGABRT / "Fatal Python error: Aborted" printed after it, read as a
+    failure of its own, is that exit."""
+    watchdog = next((i for i in out.items if i.kind == "collective-timeout" and i.entry.id == "DRV-process"), None)
+    if watchdog is None:
+        return
+    for item in out.items:
+        if item.kind == "process-aborted" and item.demoted_by is None and item.order > watchdog.order:
+            item.demoted_by = watchdog.entry.id
 
 
 # Logs of Ray's own daemons in a session folder (logs/raylet.out, dashboard_agent.log …): they log a

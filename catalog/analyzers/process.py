@@ -46,7 +46,15 @@ def death_kind(m: re.Match) -> tuple[str, str]:
         return "signal:" + SHELL_DEATHS[m.group(5) or m.group(8)], ""
     if m.group(9):
         return "signal:SIGSEGV", ""  # tvm-ffi's "!!!!!!! Segfault encountered !!!!!!!"
+    if m.group(10):
+        return "watchdog", m.group(10)  # the heartbeat monitor's / watchdog's exit message (chains.PROCESS_DEATH)
     return "watchdog", f"{m.group(6)}({m.group(7)}"
+
+
+def _abort(kind: str, message: str) -> bool:
+    """Whether a death (death_kind's pair) is SIGABRT: the signal, the shell's "Aborted", "Fatal Python error: Aborted"."""
+    signal = kind.split(":", 1)[1] if kind.startswith("signal:") else message if kind == "fatal" else ""
+    return SIGNAL_KINDS.get(signal.upper()) == "process-aborted"
 
 
 class ProcessDeath(Analyzer):
@@ -56,6 +64,11 @@ class ProcessDeath(Analyzer):
 
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind != "process":
+            return None
+        if link.type != "watchdog" and _abort(link.type, link.message) and any(
+                other.kind == "process" and other.type == "watchdog" for other in chain.links if other is not link):
+            # The watchdog / its heartbeat monitor ends the process with std::abort (terminateProcess: LOG(FATAL)):
+            # the SIGABRT that follows in the same failure is its own exit, not a second crash.
             return None
         return self.finding(link.type, link.message, evidence(link), on_npu=facts.npu)
 
