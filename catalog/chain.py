@@ -85,7 +85,9 @@ PROCESS_DEATH = lazy(
     # the local rank" / "… a dump signal from rank N", "Terminating the process after attempting to dump debug info, due
     # to collective timeout or exception." / "… due to ProcessGroupNCCL watchdog hang.", "Heartbeat monitor timed out!"
     # (torch_npu's, v7.0.0 to v26.x: https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp;
-    # PyTorch's exit reasons read in a stored ProcessGroupNCCL.cpp whose revision the store does not name: not pinned)
+    # PyTorch's "detected a collective timeout and notified current rank" and the out-of-tree ProcessGroupECCL's /
+    # ProcessGroupCNCL's "detected a collective timeout from the local rank" were read in stored copies of those files
+    # whose revisions the store does not name: not pinned)
     r"|(ProcessGroup\w*(?:'s)? watchdog (?:got stuck for \d+ seconds|detected (?:an exception|a collective timeout|a dump signal)|hang\b)"
     r"|Terminating the process after attempting to dump debug info, due to collective timeout"
     r"|Heartbeat monitor timed out! Process will be terminated))"

@@ -105,13 +105,20 @@ def test_threshold_is_the_best_leave_one_out_point(scorer, catalog):
     assert wrong(chosen) < wrong(low)
 
 
-def test_unexplained_threshold_is_chosen_on_leave_thread_out(scorer, catalog):
-    """Scored as a held-out log is (its own thread's entries and examples left out), an unexplained error's resemblances
-    at UNEXPLAINED_THRESHOLD are right more often than wrong and answer more logs rightly than at THRESHOLD."""
+def test_thresholds_are_chosen_on_leave_thread_out(scorer, catalog):
+    """Scored as a held-out log is (its own thread's entries and examples left out): an unexplained error's resemblances
+    at UNEXPLAINED_THRESHOLD are right more often than wrong and answer more logs rightly than at THRESHOLD; under a
+    diagnosis, THRESHOLD's resemblances are right more often than wrong, and their net effect (right answers gained
+    minus wrong answers given) beats the lower UNEXPLAINED_THRESHOLD's."""
     rows = scorer.curve_leave_thread_out(catalog=catalog, thresholds=(similar.UNEXPLAINED_THRESHOLD, similar.THRESHOLD))
     low, high = [r for r in rows if r["group"] == "unexplained"]
     assert low["precision"] > 0.5, low
     assert low["gain"] > high["gain"], (low, high)
+    net = lambda row: row["gain"] - (row["answered"] - row["right"])  # noqa: E731
+    assert net(low) > net(high), (low, high)
+    under_low, under_chosen = [r for r in rows if r["group"] == "under-a-diagnosis"]
+    assert under_chosen["answered"] > 0 and under_chosen["precision"] > 0.5, under_chosen
+    assert net(under_chosen) > net(under_low), (under_low, under_chosen)
 
 
 # A dev failure (ms-swift#975: loading weights spread over several NPUs stopped when the runtime refused peer access
