@@ -31,6 +31,8 @@ PREFILTER = (
     r"|^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
     r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
     r"|(?i:(?:vllm[-_]ascend|verl|torch[-_]npu)(?:-v?\d+\.\d+[\w.+-]*\.dist-info|\b[\w ]{0,20}?\bversion\b\s*(?:is|:|=)?\s*v?\d+\.\d))"
+    # the interpreter (key "python"): an installed package's path, pip's refusal, `python --version`, collect_env
+    r"|[/\\]python[23]\.\d+[/\\](?:site|dist)-packages|requires a different Python: [23]\.\d|^\s*[Pp]ython\s+[23]\.\d+\.\d|\bPython version: [23]\.\d"
 )
 MAX_PACKAGES = 64  # a log that states more is a pip list of everything: the first ones are the stack
 
@@ -51,6 +53,16 @@ _ANYWHERE = (
     lazy(r"\b(vllm-ascend):v?(\d+\.\d+[\w.]*)"),  # an image tag (its -openeuler / -a3 suffix is not the version)
     lazy(rf"\b(vLLM Ascend) Version\s*:\s*{_V}"),
     lazy(rf"\b(vLLM) API server version {_V}"),
+)
+# The interpreter's version as a log shows it (key "python"): the lib/pythonX.Y folder of the packages it imports or pip
+# reports installed (".../lib/python3.9/site-packages/..."), pip's refusal of a project ("Package 'x' requires a different
+# Python: 3.8.10 not in '>=3.9'"), `python --version` / the interactive banner ("Python 3.9.9"), or a person's own line ("python  3.8.17"), collect_env's "Python
+# version: 3.10.12 (main, ...)".
+_PYTHON = (
+    lazy(r"[/\\]python([23]\.\d+)[/\\](?:site|dist)-packages(?![\w.-])"),
+    lazy(r"requires a different Python: ([23]\.\d+\.\d+) not in"),
+    lazy(r"^\s*[Pp]ython\s+([23]\.\d+\.\d+)(?![\d.])"),
+    lazy(r"\bPython version: ([23]\.\d+\.\d+)"),
 )
 _ENV = lazy(r"\b(ASCEND_(?:RT_)?VISIBLE_DEVICES)=['\"]?([\d,]+)")
 _CANN = lazy(r"(?:ascend-toolkit/|\bcann-?|CANN[ :]+v?)(\d+\.\d+\.(?:RC\d+|rc\d+|\d+)(?:\.alpha\d+|\.beta\d+)?)", re.I)
@@ -116,6 +128,11 @@ def versions_in(text: str, show: dict[str, str] | None = None) -> list[tuple[str
         found.append(("cann", m.group(1)))
     for m in _ENV.finditer(text):
         found.append((f"env:{m.group(1)}", m.group(2).strip(",")))
+    if "ython" in text:
+        for pattern in _PYTHON:
+            if m := pattern.search(text):
+                found.append(("python", m.group(1)))
+                break
     if _RELEASE_HINT.search(text.lstrip()):
         found += _release_forms(strip_escapes_text(text).strip(), {} if show is None else show)
     return list(dict.fromkeys(found))  # a pair two forms read alike, once

@@ -172,7 +172,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, quantload, rendezvous, socsupport, torchdtype, tracker, triton, verl, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, socsupport, torchdtype, tracker, triton, verl, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -215,6 +215,7 @@ def registry() -> tuple[Analyzer, ...]:
         quantload.QuantizedWeights,
         weightname.VllmWeightName,  # after QuantizedWeights: on the NPU a quantized tensor is vllm-ascend's question
         weightname.MindieWeightMissing,
+        pythonver.PythonTooOld,  # before MissingImport / PackageMismatch: the interpreter barred the release they would name
         names.MissingImport,
         package.PackageMismatch,
         emitted.VllmV1Unsupported,

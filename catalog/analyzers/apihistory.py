@@ -38,6 +38,7 @@ class NameHistory:
     sentence: str  # the facts, for the cause
     fix: str  # the first fix, or ""
     source: str
+    since: str = ""  # too-old: the first release read that has the name (the release the caller needs at least)
 
 
 def _spans(ranges: list[list[int]], versions: list[str]) -> str:
@@ -102,7 +103,7 @@ def _too_old(pip: str, versions: list[str], first: int, what: str, lacks: str, i
                        f"{_minor(versions[first - 1])} release, {versions[first - 1]}, {lacks}; {_span(pip, versions)} "
                        f"read): the installed {pip} is older than the caller needs{_shows(installed)}.",
                        f"Upgrade: python -m pip install '{pip}>={versions[first]}' (within the range the caller and the "
-                       "rest of the stack accept)", PYPI.format(pip))
+                       "rest of the stack accept)", PYPI.format(pip), versions[first])
 
 
 def _too_new(pip: str, versions: list[str], last: int, what: str, lacks: str, installed: str | None,
