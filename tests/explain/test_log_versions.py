@@ -78,7 +78,11 @@ def _read(lines):
     (["torch_npu                2.5.1.post1"], {"torch_npu": "2.5.1.post1"}),
     (["INFO 09-10 vllm_ascend version: 0.10.2rc1"], {"vllm_ascend": "0.10.2rc1"}),
     (["verl version is 0.5.0"], {"verl": "0.5.0"}),
-    (["  /usr/local/lib/python3.11/site-packages/verl-0.6.1.dist-info/METADATA"], {"verl": "0.6.1"}),
+    # the interpreter too (key "python"), from the lib/pythonX.Y folder an installed package lies in
+    (["  /usr/local/lib/python3.11/site-packages/verl-0.6.1.dist-info/METADATA"], {"python": "3.11", "verl": "0.6.1"}),
+    # pip's refusal of a project (pip/_internal/resolution/resolvelib/factory.py), and collect_env's line
+    (["ERROR: Package 'verl' requires a different Python: 3.8.10 not in '>=3.9'"], {"python": "3.8.10"}),
+    (["Python version: 3.10.12 (main, Nov 20 2023, 15:14:05) [GCC 11.4.0] (64-bit runtime)"], {"python": "3.10.12"}),
     # vllm-ascend collect_env.py (the bug-report template): https://github.com/vllm-project/vllm-ascend/blob/main/collect_env.py
     (["[pip3] torch_npu==2.7.1.dev20250724", "vLLM Version: 0.11.0", "vLLM Ascend Version: 0.11.0rc2"],
      {"torch_npu": "2.7.1.dev20250724", "vllm": "0.11.0", "vllm_ascend": "0.11.0rc2"}),
@@ -138,5 +142,5 @@ def test_classifier_reads_the_forms_the_upstream_reader_alone_read():
              "INFO 09-10 Triton_Ascend version is 3.2.0\n")  # not a package the release-shaped forms know
     c.feed_stream(io.BytesIO(paste.encode()), "paste")
     result = c.result()
-    assert c.versions == {"verl": "0.6.1", "vllm": "0.11.0", "torch_npu": "2.5.1", "vllm_ascend": "0.9.1"}
+    assert c.versions == {"verl": "0.6.1", "vllm": "0.11.0", "torch_npu": "2.5.1", "vllm_ascend": "0.9.1", "python": "3.11"}
     assert dict(result.versions)["verl"] == Stated("0.6.1", "Version: 0.6.1")
