@@ -740,9 +740,16 @@ def _wrapped_frame(block: bytes, end: int) -> str | None:
     return None
 
 
-def _under_usage(block: bytes, start: int) -> bool:
-    """Whether a command's usage text ("usage: …" from argparse, "Usage: …" from Click) is printed above ``start``."""
-    return bool(block) and chains.USAGE_HEAD.search(block, max(0, start - chains.USAGE_LOOKBACK), start) is not None
+def _usage_above(block: bytes, start: int) -> str:
+    """The nearest command usage line ("usage: …" from argparse, "Usage: …" from Click) printed above ``start``, or ""."""
+    if not block:
+        return ""
+    heads = list(chains.USAGE_HEAD.finditer(block, max(0, start - chains.USAGE_LOOKBACK), start))
+    if not heads:
+        return ""
+    at = heads[-1].start() + (block[heads[-1].start():heads[-1].start() + 1] == b"\n")
+    stop = block.find(b"\n", at, start)
+    return block[at:stop if stop >= 0 else start].decode("utf-8", "replace").strip()[:300] or "usage:"
 
 
 class Classifier:
@@ -1330,8 +1337,9 @@ class Classifier:
             if not cmake.group(1).strip():
                 text = stripped = f"{stripped} {message}"[:MAX_EXCERPT]
             exc = EXCEPTION.match(f"Exception: {message}"[:MAX_EXCERPT])
+        usage = ""
         if exc is None and (refusal := chains.USAGE_ERROR.match(stripped)) is not None \
-                and _under_usage(block, end - len(raw)):
+                and (usage := _usage_above(block, end - len(raw))):
             # argparse's "prog: error: …" / Click's "Error: …" under the command's usage text: the command line was refused.
             # Read as the failure whether or not an entry names it, so an analyzer's reading of the refusal folds into the entry.
             exc = EXCEPTION.match(f"Exception: {refusal.group(1)}")
@@ -1380,6 +1388,9 @@ class Classifier:
             self.unloaded[lib.group(1) or lib.group(2) or f"{lib.group(4)} ({lib.group(3)})"] = None
         self.log_versions.read(text)
         self._track(stripped, exc, name, number, prefix, list(seen))
+        if usage and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None \
+                and tracker.current.line == number:
+            tracker.current.add_detail(usage)  # the refusing command's usage line ("Usage: ray start [OPTIONS]"): which command
         if exc is not None and self._paste and (at := text.find(stripped[:40])) > 0:
             tracker = self.trackers.get((name, prefix))
             if tracker is not None and tracker.current is not None and tracker.current.line == number:

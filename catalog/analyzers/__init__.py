@@ -231,6 +231,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.HydraKey,
         verl.MergerConcat,
         cliargs.UnusedArguments,
+        cliargs.ExtraArguments,
         operator.OpNoDeviceKernel,
         operator.MindSporeOpPrototype,
         operator.OperatorParams,

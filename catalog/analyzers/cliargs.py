@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..chain import Chain, Link
 from ...lazyre import lazy
-from . import Analyzer, Facts, Finding, evidence, raised, typed
+from . import Analyzer, Facts, Finding, evidence, lone, raised, typed
 
 HF_ARGPARSER = "https://github.com/huggingface/transformers/blob/v5.25.0/src/transformers/hf_argparser.py"
 SWIFT_ARGS = "https://github.com/modelscope/ms-swift/blob/v3.12.6/swift/llm/base.py"
@@ -45,4 +45,65 @@ class UnusedArguments(Analyzer):
              *(("ms-swift only: --ignore_args_error true turns this into a warning (the flags are then ignored)",) if swift else ())),
             evidence(link), (SWIFT_ARGS if swift else HF_ARGPARSER,), key=f"flags:{','.join(flags[:4])}",
             family="verl-config", kind="unrecognized-cli-args",
+        )
+
+
+# A command-line parser refusing words it takes no place for, printed under the command's usage text (the classifier
+# reads the refusal as the failure and keeps the usage line in its detail):
+# - Click (src/click/core.py, Command.parse_args: ngettext("Got unexpected extra argument ({args})",
+#   "Got unexpected extra arguments ({args})", len(args))) — ray start, ray job submit, any Click CLI;
+# - argparse (Lib/argparse.py, parse_args: _('unrecognized arguments: %s')) — torchrun, vllm serve, a script's parser.
+# The stray words are most often the tail of a value the shell, PowerShell or a YAML field (KubeRay's rayStartParams)
+# split because it was not quoted as one word, e.g. ray start --resources={"NPU": 1} giving "1}".
+CLICK_CORE = "https://github.com/pallets/click/blob/8.1.7/src/click/core.py"
+ARGPARSE = "https://github.com/python/cpython/blob/v3.11.7/Lib/argparse.py"
+RAY_SCRIPTS = "https://github.com/ray-project/ray/blob/ray-2.1.0/python/ray/scripts/scripts.py"
+EXTRA = lazy(r"^Got unexpected extra arguments? \((.*)\)\s*$|^unrecognized arguments: (.+)$")
+USAGE_CMD = lazy(r"^(?:usage|Usage): ((?:[\w.-]+/)*[\w.-]+(?: [a-z][\w-]*)?)")
+JSONISH = lazy(r"[{}\[\]\"“”‘’:]")
+
+
+class ExtraArguments(Analyzer):
+    id = "DRV-cli-extra"
+    title = "The command line has words the command takes no place for (a value split by quoting)"
+    family = "user"
+    stops_run = "the command refuses its command line and exits: nothing starts"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or not lone(link):
+            return None
+        m = EXTRA.match(link.message)
+        if m is None:
+            return None
+        words = (m.group(1) if m.group(1) is not None else m.group(2)).strip()
+        usage = next((u for d in link.detail if (u := USAGE_CMD.match(d))), None)
+        if usage is None:
+            return None  # the refusal is read only under its command's usage text
+        command = usage.group(1).rsplit("/", 1)[-1] if "/" in usage.group(1).split(" ")[0] else usage.group(1)
+        click = m.group(1) is not None
+        split = JSONISH.search(words) is not None
+        ray_start = command == "ray start"
+        if ray_start and split:
+            kind = "ray-start-resources-malformed"
+        elif split:
+            kind = "cli-value-split"
+        else:
+            kind = "cli-extra-arguments"
+        why = ("they hold JSON punctuation: the tail of a JSON value (--resources / --labels / a runtime_env) that was not "
+               "quoted as one word, so the shell, PowerShell or a YAML field (KubeRay's rayStartParams) split it"
+               if split else
+               "an option's value given twice, a flag missing its dashes, a value with spaces not quoted, or an option of "
+               "another program or release")
+        return Finding(
+            f"{command} refused its command line: extra words {words[:80]!r}",
+            f"{'Click' if click else 'argparse'} refused the command line of {command}: it was left with {words[:120]!r}, "
+            f"words no option or argument takes; {why}. The command exits with a usage error before it does anything"
+            + (" (a KubeRay worker pod crash-loops, the node never joins)" if ray_start else "") + ".",
+            (("Pass the JSON as one argument with straight double quotes inside: ray start ... --resources='{\"NPU\": 8}' "
+              "(KubeRay: quote the rayStartParams value so it stays one word; PowerShell: escape the inner quotes)",)
+             if ray_start and split else
+             ("Quote the value so it stays one word (single quotes around JSON, straight double quotes inside)",
+              f"Compare the line with {command} --help: remove or rename the words it does not take")),
+            evidence(link), (CLICK_CORE if click else ARGPARSE, *((RAY_SCRIPTS,) if ray_start else ())),
+            key=f"cli-extra:{command}:{words[:40]}", family="ray" if ray_start else "user", kind=kind,
         )
