@@ -19,7 +19,10 @@ from typing import NamedTuple
 from ..lazyre import lazy
 from .normalize import strip_escapes_text
 
-PACKAGES = r"torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray"
+# the training stack, and the packages whose releases the import history (analyzers/apihistory.py) and NumPy's removals
+# (analyzers/numpyapi.py) are read against: a pasted pip list decides which side of a name's releases the install is on
+PACKAGES = (r"torch[_-]npu|vllm[_-]ascend|transformers|triton[_-]ascend|vllm|torch|verl|ray"
+            r"|accelerate|trl|peft|huggingface[_-]hub|datasets|numpy|tokenizers|deepspeed")
 _UPSTREAM_PKG = r"(vllm[-_]ascend|verl|torch[-_]npu)"  # the packages the mined upstream fixes belong to
 # For the classifier's chunk scan (RE2 syntax; ^ is a line start): lines that may state a version.
 PREFILTER = (

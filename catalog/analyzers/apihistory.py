@@ -97,6 +97,18 @@ def _inside(installed: str | None, versions: list[str], first: int, last: int) -
         last == len(versions) - 1 or _older(installed, _minor(versions[last + 1])) is True)
 
 
+def _side(installed: str | None, versions: list[str], first: int, last: int) -> str | None:
+    """Which side of the releases read as having a thing (``first`` to ``last``) the installed release (where the log
+    states it) is on: "too-old" below the first, "too-new" at or above the minor line of the first release without it."""
+    if not installed:
+        return None
+    if first > 0 and _older(installed, versions[first]) is True:
+        return "too-old"
+    if last < len(versions) - 1 and _older(installed, _minor(versions[last + 1])) is False:
+        return "too-new"
+    return None
+
+
 def _too_old(pip: str, versions: list[str], first: int, what: str, lacks: str, installed: str | None) -> NameHistory:
     """``what`` follows "the first release" ("whose M has X"); ``lacks`` says the release before has it not."""
     return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release {what} (the newest "
@@ -164,12 +176,25 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
                            source)
     if first > mod_first and last == newest:
         return _too_old(pip, versions, first, f"whose {module} has {name}", "has not", installed)
-    if last < newest and dynamic:
-        return None
+    side = _side(installed, versions, first, last)
+    if side == "too-old" and first > mod_first:
+        # a name that came and went (or left a module with __getattr__): the release the log shows is below its arrival
+        return _too_old(pip, versions, first, f"whose {module} has {name}", "has not", installed)
+    if side == "too-new":  # ... or at or above the release that dropped it (the failed import shows it provides none)
+        return _too_new(pip, versions, last, f"whose {module} has {name}", "have not" if not dynamic else
+                        "do not bind it in their source (the installed release did not provide it either: the import failed)",
+                        installed)
     if last < newest and first == mod_first:
+        # A module __getattr__ (lazy exports: huggingface_hub's _SUBMOD_ATTRS) or a star import may give later releases
+        # names no statement binds, but the failed import shows the installed release gives none: only the releases
+        # after ``last`` can lack it, so the installed one is newer than the caller was written for all the same.
         moved = _holders(mods, name, newest, module)
         where = f" ({versions[-1]} has it in {' and '.join(moved)})" if moved else ""
-        return _too_new(pip, versions, last, f"whose {module} has {name}", "have not", installed, where)
+        lacks = ("do not bind it in their source (the installed release's module __getattr__ did not provide it either: "
+                 "the import failed)") if dynamic else "have not"
+        return _too_new(pip, versions, last, f"whose {module} has {name}", lacks, installed, where)
+    if last < newest and dynamic:
+        return None
     if first > mod_first or last < newest:
         return _between(pip, versions, row["names"][name], f"{name} in {module}", installed)
     # Every release read that has the module has the name (the module may itself have arrived after the first release).
@@ -200,6 +225,11 @@ def module_history(pip: str, module: str, installed: str | None = None) -> NameH
         return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
     if first == 0 and last < newest:
         return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
+    side = _side(installed, versions, first, last)
+    if side == "too-old":
+        return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
+    if side == "too-new":
+        return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
     if first > 0 or last < newest:
         return _between(pip, versions, spans, module, installed)
     return None
@@ -226,8 +256,11 @@ def param_history(pip: str, callable_name: str, keyword: str, installed: str | N
     if _inside(installed, versions, first, last):
         return None  # the installed release takes it: this call is not the one the table describes
     what = f"whose {module}.{name} takes {keyword}"
-    if first > life[0] and last == newest:
+    side = _side(installed, versions, first, last)
+    if first > life[0] and (last == newest or side == "too-old"):
         return _too_old(pip, versions, first, what, "does not", installed)
-    if first == life[0] and last < newest and newest not in _indices(rec.get("^", [])):
+    inherits = newest in _indices(rec.get("^", []))
+    if (first == life[0] or side == "too-new") and last < newest and not inherits:
+        # a keyword that came and went is read by the release the log shows (at or above the one that dropped it)
         return _too_new(pip, versions, last, what, "do not", installed)
     return None

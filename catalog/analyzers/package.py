@@ -20,6 +20,7 @@ import re
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 from .apihistory import NameHistory, module_history, name_history, param_history
+from .numpyapi import numpy_removed
 from ...lazyre import lazy
 
 # The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
@@ -911,7 +912,7 @@ class PackageMismatch(Analyzer):
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := numpy_removed(link, facts) or required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts) or enum_member_missing(link, facts)) is not None:
             return found
