@@ -18,15 +18,20 @@ PYPI = "https://pypi.org/project/{}/#history"
 
 
 @functools.cache
-def _table() -> dict:
-    """The shipped table, read once and only when a failed import asks (it is not needed for other logs)."""
+def shipped_packages(name: str) -> dict:
+    """The "packages" of a release table shipped in catalog/data (api_history.json, requires_python.json), read once
+    and only when a failure asks (explain's start-up and other logs do not pay for it)."""
     from importlib import resources
 
     try:
-        text = resources.files("ascendrl.catalog").joinpath("data/api_history.json").read_text(encoding="utf-8")
+        text = resources.files("ascendrl.catalog").joinpath(f"data/{name}").read_text(encoding="utf-8")
         return json.loads(text).get("packages", {})
     except (OSError, ValueError):  # a damaged install: say nothing rather than fail the explanation
         return {}
+
+
+def _table() -> dict:
+    return shipped_packages("api_history.json")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,12 +185,9 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
     if side == "too-old" and first > mod_first:
         # a name that came and went (or left a module with __getattr__): the release the log shows is below its arrival
         return _too_old(pip, versions, first, f"whose {module} has {name}", "has not", installed)
-    if side == "too-new":  # ... or at or above the release that dropped it (the failed import shows it provides none)
-        return _too_new(pip, versions, last, f"whose {module} has {name}", "have not" if not dynamic else
-                        "do not bind it in their source (the installed release did not provide it either: the import failed)",
-                        installed)
-    if last < newest and first == mod_first:
-        # A module __getattr__ (lazy exports: huggingface_hub's _SUBMOD_ATTRS) or a star import may give later releases
+    if last < newest and (side == "too-new" or first == mod_first):
+        # At or above the release that dropped it (the log shows it), or had by every release read up to ``last``. A
+        # module __getattr__ (lazy exports: huggingface_hub's _SUBMOD_ATTRS) or a star import may give later releases
         # names no statement binds, but the failed import shows the installed release gives none: only the releases
         # after ``last`` can lack it, so the installed one is newer than the caller was written for all the same.
         moved = _holders(mods, name, newest, module)
@@ -221,14 +223,10 @@ def module_history(pip: str, module: str, installed: str | None = None) -> NameH
                            "install is incomplete (files missing).",
                            f"Reinstall it: python -m pip install --force-reinstall --no-deps '{pip}=={installed}'",
                            PYPI.format(pip))
-    if first > 0 and last == newest:
+    side = _side(installed, versions, first, last)  # a module that came and went: by the release the log shows
+    if first > 0 and (last == newest or side == "too-old"):
         return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
-    if first == 0 and last < newest:
-        return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
-    side = _side(installed, versions, first, last)
-    if side == "too-old":
-        return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
-    if side == "too-new":
+    if last < newest and (first == 0 or side == "too-new"):
         return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
     if first > 0 or last < newest:
         return _between(pip, versions, spans, module, installed)

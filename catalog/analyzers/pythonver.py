@@ -13,12 +13,10 @@ Python S; this environment runs P.
 from __future__ import annotations
 
 import dataclasses
-import functools
-import json
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
-from .apihistory import name_history
+from .apihistory import name_history, shipped_packages
 from ...lazyre import lazy
 
 # pip's resolver (factory.py): logger.critical "Could not find a version that satisfies the requirement %s (from
@@ -42,22 +40,8 @@ SPEC_DOC = "https://packaging.python.org/en/latest/specifications/core-metadata/
 UNSTATED_PROBE = "3.9"
 
 
-@functools.cache
 def _table() -> dict:
-    """The shipped table, read once and only when a link this analyzer reads asks (explain's start-up does not pay)."""
-    from importlib import resources
-
-    try:
-        text = resources.files("ascendrl.catalog").joinpath("data/requires_python.json").read_text(encoding="utf-8")
-        return json.loads(text).get("packages", {})
-    except (OSError, ValueError):  # a damaged install: say nothing rather than fail the explanation
-        return {}
-
-
-def _pip_name(name: str) -> str:
-    import re
-
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return shipped_packages("requires_python.json")
 
 
 def _by_import(module: str) -> str | None:
@@ -170,7 +154,9 @@ class PythonTooOld(Analyzer):
         m = PIP_NONE.search(msg)
         if m is None:
             return None
-        pip, requirement = _pip_name(m.group(1)), (m.group(2) or "").replace(" ", "")
+        from packaging.utils import canonicalize_name
+
+        pip, requirement = canonicalize_name(m.group(1)), (m.group(2) or "").replace(" ", "")
         python = facts.versions.get("python")
         if not releases(pip):
             return None
