@@ -79,6 +79,10 @@ class Analyzer:
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         return None
 
+    def settle(self, derived: "Derived") -> None:
+        """After every chain is read: relate this analyzer's items across chains (one failure's later echo printed as a
+        failure of its own). Most analyzers have nothing to settle."""
+
 
 def raised(link: Link) -> bool:
     """A Python exception (in a traceback, a Ray remote traceback, or pasted alone), not a CANN/process/Hydra line."""
@@ -343,20 +347,10 @@ def derive(
             for weak_item in weak:
                 if weak_item.demoted_by is None and weak_item.count == chain.count and weak_item is not best_item:
                     weak_item.demoted_by = best[1]
-    _abort_after_watchdog(out)
+    for analyzer in analyzers:
+        if type(analyzer).settle is not Analyzer.settle:
+            analyzer.settle(out)
     return out
-
-
-def _abort_after_watchdog(out: Derived) -> None:
-    """A process group's watchdog (or its heartbeat monitor) ends the process with std::abort once it gives up on a
-    collective (terminateProcess: LOG(FATAL)): the SIGABRT / "Fatal Python error: Aborted" printed after it, read as a
-    failure of its own, is that exit."""
-    watchdog = next((i for i in out.items if i.kind == "collective-timeout" and i.entry.id == "DRV-process"), None)
-    if watchdog is None:
-        return
-    for item in out.items:
-        if item.kind == "process-aborted" and item.demoted_by is None and item.order > watchdog.order:
-            item.demoted_by = watchdog.entry.id
 
 
 # Logs of Ray's own daemons in a session folder (logs/raylet.out, dashboard_agent.log …): they log a

@@ -72,6 +72,17 @@ class ProcessDeath(Analyzer):
             return None
         return self.finding(link.type, link.message, evidence(link), on_npu=facts.npu)
 
+    def settle(self, derived) -> None:
+        """A process group's watchdog (or its heartbeat monitor) ends the process with std::abort once it gives up on a
+        collective (terminateProcess: LOG(FATAL)): a SIGABRT / "Fatal Python error: Aborted" printed after it in another
+        chain (analyze drops the one in the same chain) is that exit, not a failure of its own."""
+        watchdog = next((i for i in derived.items if i.kind == "collective-timeout" and i.entry.id == self.id), None)
+        if watchdog is None:
+            return
+        for item in derived.items:
+            if item.kind == "process-aborted" and item.demoted_by is None and item.order > watchdog.order:
+                item.demoted_by = watchdog.entry.id
+
     @staticmethod
     def finding(kind: str, message: str, lines: tuple[str, ...], on_npu: bool | None = None) -> Finding:
         """``on_npu``: whether the log shows the Ascend stack (None: not known, as for a death seen live)."""
