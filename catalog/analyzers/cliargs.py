@@ -79,7 +79,7 @@ class ExtraArguments(Analyzer):
         usage = next((u for d in link.detail if (u := USAGE_CMD.match(d))), None)
         if usage is None:
             return None  # the refusal is read only under its command's usage text
-        command = usage.group(1).rsplit("/", 1)[-1] if "/" in usage.group(1).split(" ")[0] else usage.group(1)
+        command = usage.group(1).rsplit("/", 1)[-1]  # the program's name without its folder ("ray start", "torchrun")
         click = m.group(1) is not None
         split = JSONISH.search(words) is not None
         ray_start = command == "ray start"
