@@ -50,18 +50,26 @@ PACKAGES = {
 IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 
 
-def releases(pip: str, first: str) -> list[str]:
-    """The newest final release of each minor line from ``first`` on, as the configured index lists them."""
-    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", pip], capture_output=True, text=True).stdout
+def listed_versions(pip: str, pre: bool = False) -> list[Version]:
+    """Every release ``pip index versions`` lists for ``pip`` on the configured index (with ``pre``: pre-releases too)."""
+    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", *(["--pre"] if pre else []), pip],
+                         capture_output=True, text=True).stdout
     m = re.search(r"Available versions: (.*)", out)
     if not m:
         raise SystemExit(f"pip index versions {pip}: no versions ({out.strip()[:200]})")
-    best: dict[tuple[int, int], Version] = {}
+    found = []
     for text in m.group(1).split(", "):
         try:
-            v = Version(text)
+            found.append(Version(text))
         except InvalidVersion:
             continue
+    return found
+
+
+def releases(pip: str, first: str) -> list[str]:
+    """The newest final release of each minor line from ``first`` on, as the configured index lists them."""
+    best: dict[tuple[int, int], Version] = {}
+    for v in listed_versions(pip):
         if v.is_prerelease or v.is_devrelease or v < Version(first):
             continue
         key = (v.major, v.minor)

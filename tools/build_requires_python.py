@@ -30,10 +30,12 @@ import sys
 import urllib.request
 from pathlib import Path
 
+from packaging.utils import (InvalidSdistFilename, InvalidWheelFilename, canonicalize_name, parse_sdist_filename,
+                            parse_wheel_filename)
 from packaging.version import InvalidVersion, Version
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_api_history import ROOT, releases  # noqa: E402  (the same index, the same release list)
+from build_api_history import ROOT, listed_versions, releases  # noqa: E402  (the same index, the same release list)
 
 OUT = ROOT / "catalog" / "data" / "requires_python.json"
 # pip name -> (import name, the first minor line read): the packages a verl GRPO user installs, and their pins.
@@ -60,7 +62,6 @@ PACKAGES = {
     "sglang": ("sglang", "0.2"),
 }
 DEFAULT_INDEX = "https://pypi.org/simple"
-WHEEL = re.compile(r"-(?P<py>[\w.]+)-(?P<abi>[\w.]+)-(?P<plat>[\w.]+)\.whl$")
 
 
 def index_url() -> str:
@@ -77,13 +78,16 @@ def files(index: str, pip: str) -> list[dict]:
         return json.load(r)["files"]
 
 
-def _version_of(filename: str, pip: str) -> str | None:
-    stem = re.sub(r"\.(?:whl|tar\.gz|zip|tar\.bz2)$", "", filename)
-    prefix = re.sub(r"[-_.]+", "_", pip).lower() + "-"
-    norm = re.sub(r"^[^-]+", lambda m: re.sub(r"[-_.]+", "_", m.group(0)).lower(), stem)
-    if not norm.startswith(prefix):
-        return None
-    return norm[len(prefix):].split("-")[0]
+def _parsed(filename: str) -> tuple[str, Version, frozenset] | None:
+    """(project name, version, wheel tags: empty for an sdist) as packaging reads a distribution's file name."""
+    try:
+        if filename.endswith(".whl"):
+            name, version, _build, tags = parse_wheel_filename(filename)
+            return name, version, tags
+        name, version = parse_sdist_filename(filename)
+        return name, version, frozenset()
+    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
+        return None  # an egg, an exe installer, a .tar.bz2: not what pip installs today
 
 
 def per_release(pip: str, listing: list[dict]) -> dict[str, dict]:
@@ -91,22 +95,19 @@ def per_release(pip: str, listing: list[dict]) -> dict[str, dict]:
     out: dict[str, dict] = {}
     cps: dict[str, list[tuple[int, int] | None]] = {}
     for f in listing:
-        if f.get("yanked"):
+        if f.get("yanked") or (parsed := _parsed(f["filename"])) is None or parsed[0] != canonicalize_name(pip):
             continue
-        v = _version_of(f["filename"], pip)
-        if v is None:
-            continue
+        v, tags = str(parsed[1]), parsed[2]
         row = out.setdefault(v, {"requires_python": None, "wheels": None})
         spec = (f.get("requires-python") or "").strip() or None
         if spec and (row["requires_python"] is None or f["filename"].endswith(".whl")):
             row["requires_python"] = spec  # a wheel's metadata first: it is what pip installs
-        if m := WHEEL.search(f["filename"]):
-            tags = m.group("py").split(".")
-            pinned = [re.fullmatch(r"cp(\d)(\d+)", t) for t in tags]
-            if m.group("abi") == "abi3" or not all(pinned):
+        if tags:
+            pinned = [re.fullmatch(r"cp(\d)(\d+)", t.interpreter) for t in tags]
+            if any(t.abi == "abi3" for t in tags) or not all(pinned):
                 cps.setdefault(v, []).append(None)  # a wheel any Python 3 may install
             else:
-                cps.setdefault(v, []).extend((int(p.group(1)), int(p.group(2))) for p in pinned if p)
+                cps.setdefault(v, []).extend((int(m.group(1)), int(m.group(2))) for m in pinned if m)
     for v, tags in cps.items():
         if tags and None not in tags:
             major, minor = min(tags)  # type: ignore[type-var]
@@ -130,16 +131,11 @@ def keep(versions: list[str], rows: dict[str, dict], newest_per_minor: list[str]
 
 def all_versions(pip: str, first: str) -> list[str]:
     """Every release ``pip index versions`` lists from ``first`` on (pre-releases too: vllm-ascend ships mostly rcs)."""
-    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "--pre", pip], capture_output=True, text=True).stdout
-    m = re.search(r"Available versions: (.*)", out)
-    found = []
-    for text in (m.group(1).split(", ") if m else []):
-        try:
-            if Version(text) >= Version(first):
-                found.append(text)
-        except InvalidVersion:
-            continue
-    return found
+    try:
+        listed = listed_versions(pip, pre=True)
+    except SystemExit:
+        return []
+    return [str(v) for v in listed if v >= Version(first)]
 
 
 def main() -> None:
