@@ -279,6 +279,17 @@ def _plan_stop(tmp_path: Path, *pids: int):
     return proposals, npu_holders(host)
 
 
+def _sleeper(seconds: str = "600") -> subprocess.Popen:
+    """`sleep` started and past its exec: planned any earlier, /proc still shows the forking Python's (or an empty)
+    command line, and the plan rightly refuses a process whose command line it could not record."""
+    proc = subprocess.Popen(["sleep", seconds])
+    for _ in range(200):
+        if Path(f"/proc/{proc.pid}/cmdline").read_bytes().startswith(b"sleep"):
+            return proc
+        time.sleep(0.01)
+    raise AssertionError(f"sleep {proc.pid} did not exec within 2 s")
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -297,7 +308,7 @@ def test_init_ascendrl_and_its_parent_are_never_planned(tmp_path):
 
 def test_a_reused_pid_is_not_signalled(tmp_path):
     """sleep A is planned; A exits and sleep B is started with A's PID (ns_last_pid); B survives."""
-    first = subprocess.Popen(["sleep", "600"])
+    first = _sleeper("600")
     pid = first.pid
     proposals, holders = _plan_stop(tmp_path, pid)
     stops = [a for a in proposals[0].actions if isinstance(a, StopProcess)]
@@ -313,7 +324,7 @@ def test_a_reused_pid_is_not_signalled(tmp_path):
             Path("/proc/sys/kernel/ns_last_pid").write_text(str(pid - 1))
         except OSError as exc:
             pytest.skip(f"cannot choose the next PID here: {exc}")
-        candidate = subprocess.Popen(["sleep", "601"])
+        candidate = _sleeper("601")
         if candidate.pid == pid:
             second = candidate
             break
@@ -339,7 +350,7 @@ def test_a_pinned_process_is_signalled_through_its_pidfd_never_a_later_one_with_
     from ascendrl.fixes.engine import stop_process
     from ascendrl.pinned import alive as _pidfd_alive
 
-    first = subprocess.Popen(["sleep", "600"])
+    first = _sleeper("600")
     pidfd = os.pidfd_open(first.pid)
     try:
         assert _pidfd_alive(pidfd)
@@ -385,7 +396,7 @@ def test_a_pinned_process_is_stopped_term_then_kill():
 def test_a_process_that_became_another_program_or_left_the_npu_is_not_signalled(tmp_path):
     # execs into `sleep` when told to: same PID and start time, different command line
     child = subprocess.Popen([sys.executable, "-c", "import os,sys; sys.stdin.readline(); os.execvp('sleep', ['sleep', '600'])"], stdin=subprocess.PIPE)
-    other = subprocess.Popen(["sleep", "600"])
+    other = _sleeper("600")
     try:
         proposals, holders = _plan_stop(tmp_path, child.pid, other.pid)
         plan = build_plan(proposals, target=str(tmp_path / "env.sh"), managed=True, unsafe=True)
@@ -401,7 +412,7 @@ def test_a_process_that_became_another_program_or_left_the_npu_is_not_signalled(
         assert result.stopped == (other.pid,)
         assert _alive(child.pid)
         # and when npu-smi no longer lists it, it is not signalled either
-        third = subprocess.Popen(["sleep", "600"])
+        third = _sleeper("600")
         proposals, _ = _plan_stop(tmp_path, third.pid)
         plan = build_plan(proposals, target=str(tmp_path / "env.sh"), managed=True, unsafe=True)
         result = apply_plan(plan, state_dir=str(tmp_path / ".ascendrl2"), holders=lambda: set())
