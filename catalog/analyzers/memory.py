@@ -23,6 +23,18 @@ TOTAL = lazy(rf"{SIZE} total capacity")
 FREE = lazy(rf"{SIZE} free")
 ALLOCATED = lazy(rf"{SIZE} already allocated")
 RESERVED = lazy(rf"{SIZE} reserved in total by PyTorch")
+# The caching allocators' later wording (torch >= 2.1's CUDA allocator, and the XPU / MLU / GCU / PrivateUse1 copies of
+# it; torch 2.1 spelt "capacty"): "Tried to allocate X. GPU N has a total capacity of T of which F is free. [Process P has
+# M memory in use. | Including non-PyTorch memory, this process has M memory in use.] Of the allocated memory A is
+# allocated by PyTorch, [with … allocated in private pools (e.g., CUDA Graphs), ]and U is reserved by PyTorch but
+# unallocated." (c10/cuda/CUDACachingAllocator.cpp). What the allocator reserved is A + U; a free size of nothing is
+# printed "0 bytes".
+BYTES = r"(-?\d+(?:\.\d+)?) ?([KMGT]i?B|bytes)"
+TOTAL_OF = lazy(rf"has a total capac(?:i)?ty of {BYTES}")
+FREE_OF = lazy(rf"of which {BYTES} ?is free")
+ALLOCATED_BY = lazy(rf"Of the allocated memory {BYTES} is allocated by PyTorch")
+UNALLOCATED = lazy(rf"and {BYTES} is reserved by PyTorch but unallocated")
+NEW_WORDING = "https://github.com/pytorch/pytorch/blob/eb42ad6eca0ce61e7c581212b4bf32f991425571/c10/cuda/CUDACachingAllocator.cpp"
 KV_NEED = lazy(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
 KV_AVAIL = lazy(rf"available KV cache memory \({SIZE}\)", re.I)
 KV_MAX = lazy(r"estimated maximum model length is (\d+)")
@@ -66,7 +78,18 @@ def gib(m: re.Match | None, offset: int = 1) -> float | None:
     if m is None:
         return None
     value, unit = float(m.group(offset)), m.group(offset + 1)
-    return value * {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0}[unit[0]]
+    return value * {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0, "b": 1 / 1024**3}[unit[0]]
+
+
+def sizes(text: str) -> tuple[float | None, float | None, float | None, float | None]:
+    """(total, free, allocated, reserved) in GiB from either wording of the caching allocator's message."""
+    total, free = gib(TOTAL.search(text)), gib(FREE.search(text))
+    allocated, reserved = gib(ALLOCATED.search(text)), gib(RESERVED.search(text))
+    if total is None and (total := gib(TOTAL_OF.search(text))) is not None:
+        free = gib(FREE_OF.search(text))
+        allocated, unallocated = gib(ALLOCATED_BY.search(text)), gib(UNALLOCATED.search(text))
+        reserved = allocated + unallocated if allocated is not None and unallocated is not None else None
+    return total, free, allocated, reserved
 
 
 def _round_up(x: float, step: float = 0.05) -> float:
@@ -74,13 +97,24 @@ def _round_up(x: float, step: float = 0.05) -> float:
 
 
 def allocator_advice(text: str) -> list[str]:
-    need, total, free = gib(ALLOC.search(text)), gib(TOTAL.search(text)), gib(FREE.search(text))
-    allocated, reserved = gib(ALLOCATED.search(text)), gib(RESERVED.search(text))
+    need = gib(ALLOC.search(text))
+    total, free, allocated, reserved = sizes(text)
     if need is None:
         return []
     out = []
     short = need - (free or 0.0)
-    if total:
+    if total and short <= 0:
+        # The device reported more free memory than the request, yet the allocation failed: the free memory is not in one
+        # piece, or a per-process cap (set_per_process_memory_fraction, the allocator's "allowed" size) stopped it first.
+        out.append(
+            f"the allocator asked for {need:.2f} GiB with {free or 0:.2f} GiB free of {total:.2f} GiB: the request fits the free "
+            "total, so that memory is fragmented (not in one piece) or a per-process memory limit capped the allocator"
+        )
+        out.append(
+            "set PYTORCH_NPU_ALLOC_CONF=expandable_segments:True (PYTORCH_CUDA_ALLOC_CONF on GPUs; not with vLLM sleep mode, "
+            "see ARL-E207), or lower the batch so that smaller blocks are requested; check any per-process memory fraction"
+        )
+    elif total:
         out.append(
             f"the allocator needed {need:.2f} GiB more with {free or 0:.2f} GiB free of {total:.2f} GiB: short by "
             f"{short:.2f} GiB ({short / total:.0%} of the card)"
@@ -107,7 +141,7 @@ def held_outside(text: str) -> list[str]:
     job or vLLM instance), or in this process a pool outside the caching allocator (vLLM's sleep-mode allocator, HCCL
     buffers). When that is most of the card, a smaller batch of this process does not help.
     """
-    total, free, reserved = gib(TOTAL.search(text)), gib(FREE.search(text)), gib(RESERVED.search(text))
+    total, free, _, reserved = sizes(text)
     if not total or free is None or reserved is None:
         return []
     other = total - reserved - free
@@ -211,7 +245,8 @@ class Memory(Analyzer):
             return Finding(
                 "NPU out of memory: most of the card is held outside this process's allocator",
                 f"{link.short_type}: " + "; ".join(outside[:1] + advice[:1]) + ".", (outside[1],), evidence(link),
-                (SOURCES["alloc"], "https://github.com/vllm-project/vllm-ascend/issues/1670"),
+                (SOURCES["alloc"], "https://github.com/vllm-project/vllm-ascend/issues/1670",
+                 *((NEW_WORDING,) if TOTAL_OF.search(link.message) else ())),
                 key=f"outside:{link.message[:60]}", kind="npu-memory-occupied", notes=tuple(outside[:1]),
             )
         fix = [a for a in advice if a.startswith(("set ", "raise ", "reduce ", "if ", "PYTORCH"))] or advice[-1:]
@@ -228,7 +263,8 @@ class Memory(Analyzer):
         fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), (*evidence(link), *logged),
-            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"], *(PLAN_SOURCES if planned else ())),
+            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"], *(PLAN_SOURCES if planned else ()),
+             *((NEW_WORDING,) if kind == "alloc" and TOTAL_OF.search(link.message) else ())),
             key=f"{kind}:{link.message[:60]}",
             kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
             notes=notes,
