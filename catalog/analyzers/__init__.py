@@ -64,6 +64,9 @@ class Facts:
     unloaded: tuple[str, ...] = ()
     # The log shows the Ascend stack: an NPU package's version, or NPU words in a failure's lines or frames (npu_seen).
     npu: bool = False
+    # Where torch_npu printed its once-only warning that a runtime call was refused as a feature not supported
+    # (ARL-E307's line: NPU_CHECK_ERROR turns ACL_ERROR_RT_FEATURE_NOT_SUPPORT into that warning and carries on): file, line.
+    feature_refused: tuple[str, int] | None = None
 
 
 class Analyzer:
@@ -250,6 +253,8 @@ def registry() -> tuple[Analyzer, ...]:
         cannrt.KernelFunctionMissing,  # the runtime's own words name the class the code under them (107000, 207000) does not
         cannrt.RuntimeFeatureUnsupported,
         cannrt.AclnnInnerErrorOnly,
+        cannrt.AfterRefusedFeature,  # before DRV-code: a null aclnn executor / torch_npu internal assert after torch_npu's
+                                     # feature-refused warning is that refusal's consequence, not its code's class
         cannrt.CaptureRefused,  # the runtime's words for a call refused under ACL graph capture, pasted without its code;
                                 # torch_npu's capture_begin assert that the stream is not capturing
         prose.NamedInWords,  # a lone sentence's words, when no analyzer above reads the sentence itself
@@ -258,6 +263,8 @@ def registry() -> tuple[Analyzer, ...]:
 
 
 MAX_NOTES = 8
+# torch_npu's warning that a runtime call was refused as a feature not supported, the entry whose line Facts.feature_refused holds
+FEATURE_REFUSED_ENTRY = "ARL-E307"
 
 
 def derive(
@@ -273,7 +280,7 @@ def derive(
     analyzers = analyzers if analyzers is not None else registry()
     # vLLM's "Platform plugin ascend is activated" (run_settings.PLATFORM) says the engine runs on the NPU too.
     npu = npu_seen(chains, versions) or (settings is not None and "ascend" in settings.platforms())
-    facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu)
+    facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu, (positions or {}).get(FEATURE_REFUSED_ENTRY))
     out = Derived([], {}, set(), {}, set())
     by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}

@@ -177,6 +177,64 @@ class AclnnInnerErrorOnly(Analyzer):
         )
 
 
+# torch_npu's NPU_CHECK_ERROR (torch_npu/csrc/core/npu/NPUException.h) does not raise when a runtime call returns
+# ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000) with no device error message: it prints, once per process, "Feature is not
+# supported and the possible cause is that driver and firmware packages do not match." (ARL-E307) and goes on as if the call
+# had worked. What the refused call should have set up is then missing, and a later step fails on a broken invariant whose
+# words name no cause of their own: the aclnn engine's second phase finding no executor (nnopbase's
+# NNOPBASE_ASSERT_NOTNULL_RETVAL(executor), "Assert ((executor) != nullptr) failed", EZ1001 / 161001: the first phase made
+# none), or a TORCH_INTERNAL_ASSERT inside torch_npu ("... INTERNAL ASSERT FAILED at \"build/CMakeFiles/torch_npu.dir/
+# compiler_depend.ts\":N, please report a bug to PyTorch"). Printed after that warning, in the same file, those are its
+# consequence. A failure with words of its own (an argument check, out of memory, a code with a class) is left to its readers.
+NPU_EXCEPTION = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/torch_npu/csrc/core/npu/NPUException.h"
+NNOPBASE_API = "https://github.com/hicann/opbase/blob/v9.0.1/src/nnopbase/individual_op/api/individual_op_api.cpp"
+NNOPBASE_ASSERT = "https://github.com/hicann/opbase/blob/v9.0.1/src/nnopbase/individual_op/utils/indv_debug_assert.h"
+NULL_EXECUTOR = lazy(r"Assert \(\(executor\) != nullptr\) failed")
+PARAM_CHECK = lazy(r"\bEZ1001\b|\b161001\b")
+NPU_INTERNAL_ASSERT = lazy(r"INTERNAL ASSERT FAILED at \"?[^\"\n]*(?:torch_npu|compiler_depend\.ts)")
+
+
+class AfterRefusedFeature(Analyzer):
+    """A null aclnn executor or a torch_npu internal assert after torch_npu's warning that a runtime call was refused as
+    unsupported (driver and firmware not matching the CANN / torch_npu release)."""
+
+    id = "DRV-after-refused-feature"
+    title = "A runtime feature refused earlier (driver and firmware packages do not match) made a later NPU call fail"
+    family = "cann-env"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if facts.feature_refused is None or link.kind not in REPORTING_KINDS:
+            return None
+        file, line = facts.feature_refused
+        if link.file != file or link.line <= line:
+            return None
+        texts = _texts(chain)
+        if any(CAPTURE_NOT_ACTIVE.search(t) for t in texts):
+            return None  # the capture-begin assert has its own reading (CaptureRefused)
+        found = next((m for t in texts if (m := NULL_EXECUTOR.search(t) or NPU_INTERNAL_ASSERT.search(t))), None)
+        if found is None:
+            return None
+        if any(PARAM_CHECK.search(t) and not NULL_EXECUTOR.search(t) for t in texts):
+            return None  # an operator's own argument check (EZ1001 / 161001 with its words) states the cause itself
+        what = ("the aclnn engine found no executor for the operator ('Assert ((executor) != nullptr) failed': its first "
+                "phase made none)" if "executor" in found.group(0) else
+                "an internal assertion inside torch_npu failed")
+        return Finding(
+            "A runtime call refused as unsupported (driver and firmware packages do not match) broke a later NPU call",
+            ("torch_npu warned earlier in this log that a runtime call was refused as a feature not supported, the possible "
+             "cause being driver and firmware packages that do not match (ACL_ERROR_RT_FEATURE_NOT_SUPPORT 207000, which "
+             "torch_npu reports once and then goes on as if the call had worked). What that call should have set up is "
+             f"missing, and a later step failed on it: {what}. The failure names no cause of its own; the refused feature is "
+             "it: the installed NPU driver / firmware do not provide what this CANN and torch_npu release use."),
+            ("Check the driver and firmware pair: npu-smi info -t board -i 0 (or /usr/local/Ascend/driver/version.info and "
+             "/usr/local/Ascend/firmware/version.info), and upgrade both together to the HDK release that this CANN release's "
+             "notes pair with it",
+             "Or install the CANN / torch_npu (vllm-ascend image) release that matches the installed driver and firmware"),
+            evidence(link), (NPU_EXCEPTION, NNOPBASE_API, NNOPBASE_ASSERT), key=f"refused:{found.group(0)[:24]}",
+            family="cann-env", kind="npu-driver-firmware-mismatch",
+        )
+
+
 # The runtime's own words for a call refused because its stream is being captured (ACL graph capture), as a paste carries
 # them without the code under which the runtime returned them (107027 ACL_ERROR_RT_STREAM_CAPTURED, 107030): the
 # StreamSynchronize check's "Not allow to synchronize captured-stream, stream_id=N." (api_error.cc) and FuncErrorReason's

@@ -880,6 +880,59 @@ def enum_member_missing(link: Link, facts: Facts) -> Finding | None:
     )
 
 
+# vLLM installed for Ascend is built without its CUDA extension (VLLM_TARGET_DEVICE=empty, vllm-ascend's installation guide),
+# so on an NPU run torch.ops._C holds only what vllm-ascend registered there itself (csrc/torch_binding.cpp,
+# TORCH_LIBRARY_EXPAND(_C, ops) before its ops moved to _C_ascend): these names, every ops.def in csrc/ of the v0.7.x to
+# v0.2x tags and main (read 2026-12-05). Any other torch.ops._C op called there is one of vLLM's CUDA kernels: vLLM took
+# its CUDA branch on the NPU (NPU tensors report is_cuda=True: vllm-ascend's patch_logits.py), not a build mismatch.
+VLLM_ASCEND_C_OPS = frozenset((
+    "advance_step_flashattn_ascendc", "batch_matmul_transpose", "bgmv_expand", "bgmv_shrink", "causal_conv1d_fn",
+    "chunk_fwd_o", "chunk_gated_delta_rule_fwd_h", "combine_prefill", "compressor", "compressor_metadata",
+    "compressor_metadata_out", "device_print", "device_print_tensor", "dispatch_ffn_combine",
+    "dispatch_gmm_combine_decode", "dispatch_prefill", "get_dispatch_layout", "get_masked_input_and_mask",
+    "get_npu_storage_shape", "grouped_matmul_swiglu_quant", "grouped_matmul_swiglu_quant_v2",
+    "grouped_matmul_swiglu_quant_weight_nz", "grouped_matmul_swiglu_quant_weight_nz_tensor_list",
+    "indexer_compress_epilog", "indexer_compress_epilog_v2", "inplace_partial_rotary_mul", "kv_compress_epilog",
+    "matmul_allreduce_add_rmsnorm", "mla_preprocess", "moe_gating_top_k", "moe_gating_top_k_hash",
+    "moe_grouped_matmul", "npu_add_rms_norm_bias", "npu_apply_top_k_top_p", "npu_causal_conv1d_310",
+    "npu_causal_conv1d_custom", "npu_copy_and_expand_eagle_inputs", "npu_dequant_swiglu_quant",
+    "npu_fused_gdn_gating", "npu_gemma_rms_norm", "npu_hamming_dist_top_k", "npu_hc_post", "npu_hc_pre",
+    "npu_hc_pre_inv_rms", "npu_hc_pre_sinkhorn", "npu_hc_pre_v2", "npu_k2q_csr",
+    "npu_kv_quant_sparse_attn_sharedkv", "npu_kv_quant_sparse_attn_sharedkv_metadata",
+    "npu_kv_quant_sparse_flash_attention", "npu_lightning_indexer", "npu_lightning_indexer_custom",
+    "npu_lightning_indexer_quant", "npu_load_index_kv_cache", "npu_moe_init_routing_custom",
+    "npu_ngram_spec_decode", "npu_quant_lightning_indexer", "npu_quant_lightning_indexer_metadata",
+    "npu_recurrent_gated_delta_rule", "npu_recurrent_gated_delta_rule_310", "npu_reshape_and_cache_bnsd",
+    "npu_rms_norm_dynamic_quant", "npu_scatter_nd_update_v2", "npu_sign_bits_pack", "npu_sparse_attention_score",
+    "npu_sparse_attention_score_prefill", "npu_sparse_attn_sharedkv", "npu_sparse_attn_sharedkv_metadata",
+    "npu_sparse_flash_attention", "npu_sparse_flash_attention_custom", "npu_swiglu_group_quant",
+    "npu_vllm_quant_lightning_indexer", "npu_vllm_quant_lightning_indexer_metadata", "rotary_embedding",
+    "sgmv_expand", "sgmv_shrink", "store_kv_block", "store_kv_block_metadata", "store_kv_block_pre", "swap_blocks",
+    "swap_blocks_batch", "transpose_kv_cache_by_block", "weak_ref_tensor",
+))
+VLLM_ASCEND_INSTALL = "https://github.com/vllm-project/vllm-ascend/blob/v0.10.1rc1/docs/source/installation.md"
+VLLM_ASCEND_PATCH_LOGITS = "https://github.com/vllm-project/vllm-ascend/blob/v0.10.1rc1/vllm_ascend/patch/worker/patch_common/patch_logits.py"
+VLLM_ASCEND_BINDING = "https://github.com/vllm-project/vllm-ascend/blob/v0.10.1rc1/csrc/torch_binding.cpp"
+
+
+def vllm_cuda_op_on_npu(link: Link, op: str) -> Finding:
+    """torch.ops._C.<op> missing on an NPU run where <op> is none of vllm-ascend's: vLLM called its CUDA kernel."""
+    return Finding(
+        f"vLLM called its CUDA kernel {op} on the NPU (torch.ops._C has no {op})",
+        (f"{link.short_type}: torch.ops._C has no {op}. On Ascend, vLLM is installed without its CUDA extension "
+         "(VLLM_TARGET_DEVICE=empty) and vllm-ascend registers its own kernels instead; "
+         f"{op} is none of vllm-ascend's, so the code took vLLM's CUDA-only path on the NPU: a platform check that let the NPU "
+         "through (NPU tensors report is_cuda=True), or a vLLM feature / model path vllm-ascend has not replaced for this "
+         "vLLM release."),
+        ("Use the vllm-ascend release made for this vLLM release (it patches vLLM's CUDA-only calls); upgrade vllm-ascend "
+         "if a newer one patches this op's caller",
+         "Otherwise turn off the feature that reaches the op (the sampling parameter, quantization method or model option "
+         "on the call path in the traceback), or patch that call to vLLM's PyTorch fallback"),
+        evidence(link), (VLLM_ASCEND_INSTALL, VLLM_ASCEND_PATCH_LOGITS, VLLM_ASCEND_BINDING), key=f"cuda-op:{op}",
+        kind="cuda-call-on-npu",
+    )
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -1006,6 +1059,8 @@ class PackageMismatch(Analyzer):
                     evidence(link), (INSTALL,), key=f"ops-unloaded:{owner}", kind=f"{dist(owner)}-kernels-not-built",
                     notes=(f"{self.id}: {lib} was not loaded earlier in the log",),
                 )
+            if m.group(1) == "_C" and facts.npu and m.group(2) not in VLLM_ASCEND_C_OPS:
+                return vllm_cuda_op_on_npu(link, m.group(2))
             caller = caller if caller and caller != owner else f"{owner} (Python sources)"
             what = f"torch.ops.{m.group(1)} has no {m.group(2)}: the compiled {dist(owner)} ops are from another build"
         elif m := NO_OBJ_ATTR.search(msg):
