@@ -41,6 +41,18 @@ ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
+# A socket bind refused with EACCES, and the port it asked for, in the binders' own wordings: torch c10d's TCPStore
+# server ("The server socket has failed to bind to [::]:98 (errno: 13 - Permission denied)", socket.cpp), asyncio's
+# create_server / uvicorn ("[Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
+# Lib/asyncio/base_events.py), nginx-style "bind() to 0.0.0.0:80 failed (13: Permission denied)", and Go's net package
+# as Docker prints it ("listen tcp4 0.0.0.0:80: bind: permission denied").
+BIND_PORT = lazy(
+    r"\bbind(?:\(\))?(?: to| on address)?\s+(?:\(['\"][^'\"]*['\"], (\d{1,5})\)|[^\s(]*?:(\d{1,5})\b)"
+    r"|\blisten (?:tcp|udp)[46]? [^\s]*?:(\d{1,5}): bind:"
+)
+PRIVILEGED_PORTS = "https://man7.org/linux/man-pages/man7/ip.7.html"  # "ports below 1024 … CAP_NET_BIND_SERVICE"
+C10D_SOCKET = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/distributed/c10d/socket.cpp"
+ASYNCIO_BIND = "https://github.com/python/cpython/blob/v3.11.7/Lib/asyncio/base_events.py"
 EIO_THREAD = "https://github.com/THUDM/slime/issues/326"  # EIO on the second Megatron checkpoint save of a 2-node run: the filesystem
 RAY_TEMP = "https://docs.ray.io/en/latest/ray-core/configure.html"
 HF_CACHE = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
@@ -100,6 +112,35 @@ def config_key(path: str, facts: Facts, link: Link) -> str:
     return ""
 
 
+def bind_refused(link: Link) -> Finding | None:
+    """EACCES from a socket bind: a port below 1024 is privileged (root or CAP_NET_BIND_SERVICE), not a path's permissions."""
+    m = BIND_PORT.search(link.message)
+    if m is None:
+        return None
+    port = int(next(g for g in m.groups() if g))
+    if port >= 1024:
+        return Finding(
+            f"Permission denied binding port {port}",
+            f"{link.short_type}: binding port {port} was refused with EACCES. The port is not a privileged one, so a policy "
+            "forbids the bind: an SELinux / AppArmor rule, a container's security profile, or a raised "
+            "net.ipv4.ip_unprivileged_port_start.",
+            (f"Choose another port (MASTER_PORT, --port, --dashboard-port) or check the policy: sysctl net.ipv4.ip_unprivileged_port_start; "
+             "getenforce / ausearch -m avc",),
+            evidence(link), (PRIVILEGED_PORTS, ERRNO_DOC), key=f"bind:{port}", family="user", kind="port-bind-denied",
+        )
+    return Finding(
+        f"Permission denied binding port {port}: ports below 1024 are privileged",
+        f"{link.short_type}: binding port {port} was refused with EACCES (Permission denied). On Linux a port below 1024 may "
+        "be bound only by root or a process with CAP_NET_BIND_SERVICE; the port was set to a privileged number (a master / "
+        "rendezvous / server port mistyped or left at a system default) and this user may not bind it.",
+        (f"Use a port above 1023 instead of {port} (MASTER_PORT / --master_port for torch.distributed, --port for a server, "
+         "the Ray dashboard / GCS ports)",
+         "Only if the port must stay: grant the binary CAP_NET_BIND_SERVICE (setcap) or lower net.ipv4.ip_unprivileged_port_start"),
+        evidence(link), (PRIVILEGED_PORTS, C10D_SOCKET, ASYNCIO_BIND, ERRNO_DOC), key=f"bind:{port}", family="user",
+        kind="privileged-port-bind-denied",
+    )
+
+
 class OSErrors(Analyzer):
     id = "DRV-oserror"
     title = "Operating-system error"
@@ -149,6 +190,8 @@ class OSErrors(Analyzer):
                                   move or "Move the writer's directory to a larger disk, or free space", "Delete old checkpoints / Ray sessions (/tmp/ray/session_*) you no longer need") if x),
                 ev, tuple(dict.fromkeys((doc, ERRNO_DOC))), key=f"space:{who}", family="disk", kind="enospc" if errno == 28 else "edquot",
             )
+        if errno == 13 and (bound := bind_refused(link)) is not None:
+            return bound
         if errno in (13, 1, 30):
             who, move, doc = writer(path, link)
             label = {13: "Permission denied", 1: "Operation not permitted", 30: "Read-only file system"}[errno]

@@ -1,0 +1,49 @@
+"""Lead, twelfth stop (2026-12-05): EACCES from a socket bind is a port's permission, not a path's.
+
+DRV-oserror read every "Permission denied" as a path the user may not write. A bind refused with EACCES names a port:
+below 1024 the port is privileged (ip(7): root or CAP_NET_BIND_SERVICE), above it a policy forbids the bind.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ascendrl.catalog import Classifier, load_catalog
+
+CATALOG = load_catalog()
+
+
+def _top(text: str) -> dict:
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    assert diagnoses, text
+    return diagnoses[0]
+
+
+@pytest.mark.parametrize(("line", "port"), [
+    # torch c10d's TCPStore server (torch/csrc/distributed/c10d/socket.cpp: "failed to bind to {} {}." with the errno)
+    ("RuntimeError: The server socket has failed to listen on any local network address. The server socket has failed "
+     "to bind to [::]:443 (errno: 13 - Permission denied). The server socket has failed to bind to 0.0.0.0:443 "
+     "(errno: 13 - Permission denied).", "443"),
+    # asyncio's create_server (Lib/asyncio/base_events.py), as uvicorn raises it
+    ("PermissionError: [Errno 13] error while attempting to bind on address ('127.0.0.1', 8): permission denied", "8"),
+])
+def test_a_privileged_port_bind_is_named_with_its_port(line, port):
+    top = _top(line)
+    assert (top["id"], top["kind"]) == ("DRV-oserror", "privileged-port-bind-denied")
+    assert f"port {port}" in top["title"]
+
+
+def test_an_unprivileged_port_refused_is_a_policy_not_a_privileged_port():
+    top = _top("RuntimeError: The server socket has failed to listen on any local network address. The server socket has "
+               "failed to bind to 0.0.0.0:29500 (errno: 13 - Permission denied).")
+    assert (top["id"], top["kind"]) == ("DRV-oserror", "port-bind-denied")
+    assert "privileged" not in top["title"]
+
+
+def test_a_path_refused_stays_a_path():
+    top = _top("PermissionError: [Errno 13] Permission denied: '/data/checkpoints/global_step_10'")
+    assert top["kind"] == "eacces" and "port" not in top["title"]
