@@ -246,6 +246,37 @@ def transformers_class_attribute(link: Link, facts: Facts, name: str, attribute:
 TRANSFORMERS_AUTO = "https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/configuration_auto.py"
 
 
+def config_attribute_dropped_in_5(link: Link, facts: Facts, name: str, attribute: str) -> Finding | None:
+    """A configuration object lacks an attribute every config had by default up to transformers 4.x: code written for
+    4.x (remote model code, an older library) runs on transformers 5."""
+    row = _transformers_rows()
+    if not name.endswith("Config") or attribute not in set(row.get("config_attributes_dropped_in_5", ())):
+        return None
+    if class_owners().get(name, "transformers") != "transformers" or name in set(row.get("config_lookalikes", ())):
+        return None  # another package's own config class (vLLM's ModelConfig, TRL's GRPOConfig)
+    have = facts.versions.get("transformers", "")
+    major = re.match(r"(\d+)\.", have)
+    if major and int(major.group(1)) < 5:
+        return None  # the log shows a 4.x transformers: not the 5.0 change
+    remote = any(REMOTE_CODE.search(f.path) for f in link.frames)
+    shown = f" (the log shows transformers {have})" if have else ""
+    return Finding(
+        f"Code written for transformers 4.x runs on transformers 5 ({name} has no {attribute})"[:160],
+        (f"{link.short_type}: '{name}' object has no attribute '{attribute}'. Up to 4.x every transformers configuration had "
+         f"{attribute} by default (PretrainedConfig set the token ids, encoder-decoder fields and generation parameters on "
+         "every config); from 5.0 on no configuration has it unless its own class or config.json sets it, and generation "
+         "parameters are moved to model.generation_config. The code that reads it"
+         + (" (the model's remote code, under transformers_modules)" if remote else "")
+         + f" was written for transformers 4.x, and the installed transformers{shown} is 5.x: transformers is too new for it."),
+        ("Use a release of the model code / caller written for transformers 5 (update the model repository's remote code or "
+         "the library that reads the config), or pin transformers below 5: python -m pip install 'transformers<5'",
+         f"As a stopgap for a token id, set {attribute} in the model's config.json (5.x still loads extra keys as attributes; "
+         "generation parameters are read from generation_config.json instead)"),
+        evidence(link), tuple(row.get("config_attributes_sources", ())[:2]), key=f"transformers5-config:{attribute}",
+        kind="transformers-too-new",
+    )
+
+
 def owner_of_name(name: str) -> str:
     """The package a bare class or function name belongs to, where its prefix or class_owners.yaml says so."""
     if re.match(r"(?:Ascend|NPU)[A-Z]", name):
@@ -1069,6 +1100,8 @@ class PackageMismatch(Analyzer):
             owner = owner_of_name(m.group(1))
             caller = caller if caller and caller != owner else "vllm"
             what = f"{m.group(1)} has no attribute {m.group(2)}"
+        elif (m := OBJ_ATTR.search(msg)) and (dropped := config_attribute_dropped_in_5(link, facts, m.group(1), m.group(2))):
+            return dropped
         elif (m := OBJ_ATTR.search(msg)) and not class_owners().get(m.group(1)) and transformers_family_class(m.group(1)):
             return transformers_class_attribute(link, facts, m.group(1), m.group(2))
         elif (m := OBJ_ATTR.search(msg)) and (owner := class_owners().get(m.group(1), "")):

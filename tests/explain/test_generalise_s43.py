@@ -15,6 +15,13 @@ from ascendrl.catalog import Classifier, load_catalog
 CATALOG = load_catalog()
 
 
+def _top_kind(text: str) -> str | None:
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    return diagnoses[0].get("kind") if diagnoses else None
+
+
 def _top(text: str) -> dict:
     classifier = Classifier(CATALOG)
     classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
@@ -47,3 +54,30 @@ def test_an_unprivileged_port_refused_is_a_policy_not_a_privileged_port():
 def test_a_path_refused_stays_a_path():
     top = _top("PermissionError: [Errno 13] Permission denied: '/data/checkpoints/global_step_10'")
     assert top["kind"] == "eacces" and "port" not in top["title"]
+
+
+# transformers 5.0 dropped the attributes every configuration had by default in 4.x (class_owners.yaml,
+# config_attributes_dropped_in_5, read from configuration_utils.py of 4.57.1 and 5.0.0).
+REMOTE_CONFIG = """\
+Traceback (most recent call last):
+  File "/home/user/.cache/huggingface/modules/transformers_modules/dnabert2/bert_layers.py", line 560, in __init__
+    self.pad_token_id = config.pad_token_id
+AttributeError: 'BertConfig' object has no attribute 'pad_token_id'
+"""
+
+
+def test_a_config_attribute_dropped_in_5_reads_transformers_too_new():
+    top = _top(REMOTE_CONFIG)
+    assert (top["id"], top["kind"]) == ("DRV-package", "transformers-too-new")
+    assert "remote code" in top["cause"]
+
+
+def test_a_4x_transformers_in_the_log_is_not_the_5_0_change():
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(("transformers==4.46.3\n" + REMOTE_CONFIG).encode()), "paste.log")
+    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    assert not any(d.get("kind") == "transformers-too-new" and d.get("id") == "DRV-package" for d in diagnoses), diagnoses
+
+
+def test_another_packages_config_class_is_left_alone():
+    assert _top_kind("AttributeError: 'ModelConfig' object has no attribute 'max_length'") != "transformers-too-new"
