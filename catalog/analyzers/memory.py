@@ -1,11 +1,14 @@
 """Read the numbers in out-of-memory messages and say which knob to turn, by roughly how much.
 
-Three sources print numbers: torch_npu's caching allocator ("Tried to allocate X GiB (… Y GiB total
-capacity; … Z GiB free; … reserved in total by PyTorch)"), vLLM's KV-cache check ("N GiB KV cache is
-needed, which is larger than the available KV cache memory (M GiB)… estimated maximum model length
-is L") and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage
-threshold of 0.95"). The catalog has entries for these messages; on their links this analyzer's
-arithmetic becomes their notes, and it diagnoses the variants the catalog does not spell out.
+Four sources print numbers: torch_npu's caching allocator ("Tried to allocate X GiB (… Y GiB total capacity; … Z GiB
+free; … reserved in total by PyTorch)"), vLLM's KV-cache check ("N GiB KV cache is needed, which is larger than the
+available KV cache memory (M GiB)… estimated maximum model length is L"), vLLM's start-up guard ("Free memory on
+device (F/T GiB) on startup is less than desired GPU memory utilization (U, R GiB)": the largest utilization that fits
+is F/T) and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage threshold of
+0.95"). Host RAM is read from NumPy's array allocation ("Unable to allocate 7.91 GiB for an array with shape (…) and
+data type float64": a size past any host is a shape computed wrong) and from a bare MemoryError. The catalog has
+entries for most of these messages; on their links this analyzer's arithmetic becomes their notes, and it diagnoses
+the variants the catalog does not spell out.
 """
 
 from __future__ import annotations
@@ -40,6 +43,18 @@ KV_AVAIL = lazy(rf"available KV cache memory \({SIZE}\)", re.I)
 KV_MAX = lazy(r"estimated maximum model length is (\d+)")
 KV_TOKENS = lazy(r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)")
 NUM = r"(\d+(?:\.\d+)?)"
+# vLLM's start-up guard (V1 worker; vllm-ascend's NPUWorker copies it, 310P worker too): the card's free memory when the
+# engine starts is below gpu_memory_utilization x total. Releases up to v0.11 print "Free memory on device (F/T GiB)",
+# later ones (request_memory in vllm/v1/worker/utils.py) name the device, "Free memory on device cuda:0 (F/T GiB)"; the
+# words may be wrapped over lines in a paste.
+STARTUP = lazy(
+    rf"Free memory on device (?:(\S+) )?\({NUM}/{NUM} GiB\) on startup\s+is less than desired\s+GPU memory utilization "
+    rf"\((\d*\.?\d+), {NUM} GiB\)"
+)
+STARTUP_SOURCES = (
+    "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/vllm_ascend/worker/worker.py",
+    "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/v1/worker/gpu_worker.py",
+)
 RAY_MEM = lazy(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
 NO_KV = lazy(r"No available memory for the cache blocks|Available KV cache memory: -\d|available KV cache memory \(-\d", re.I)
 NO_KV_ADVICE = (
@@ -63,6 +78,17 @@ HELD_OUTSIDE = 0.5
 # (all_gather_object / broadcast_object_list, uneven batch counts per rank), or a kernel wrote out of bounds
 # over a tensor whose values feed a shape.
 IMPOSSIBLE = lazy(r"Tried to allocate more than 1EB|Tried to allocate \d+(?:\.\d+)? ?(?:PiB|EiB|PB|EB)\b")
+# Host RAM, in NumPy's words: _ArrayMemoryError (a MemoryError) prints "Unable to allocate <size> for an array with shape
+# <shape> and data type <dtype>" (numpy >= 1.18; 1.17 printed no size: "Unable to allocate array with shape …"), the size
+# in bytes / KiB … EiB. A bare MemoryError (Python's PyErr_NoMemory, pybind11's std::bad_alloc) is host memory too.
+NP_ALLOC = lazy(r"Unable to allocate (?:(\d+(?:\.\d*)?) (bytes|[KMGTPE]iB) for )?(?:an )?array with shape (\([^)]*\)) and data type (\w+)")
+HOST_TYPES = frozenset({"MemoryError", "_ArrayMemoryError"})
+# More than any host has: the shape was computed wrong (a length, a vocabulary size, a dimension swapped), not a shortage.
+HOST_ABSURD_GIB = 64 * 1024.0
+HOST_SOURCES = (
+    "https://github.com/numpy/numpy/blob/v2.2.0/numpy/_core/_exceptions.py",
+    "https://docs.python.org/3/library/exceptions.html#MemoryError",
+)
 ONE_EB_CHECK = "https://github.com/pytorch/pytorch/blob/c3342c1f83ad074c49ca803c2119b3694779950f/c10/cuda/CUDAMallocAsyncAllocator.cpp"
 
 SOURCES = {
@@ -78,7 +104,8 @@ def gib(m: re.Match | None, offset: int = 1) -> float | None:
     if m is None:
         return None
     value, unit = float(m.group(offset)), m.group(offset + 1)
-    return value * {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0, "b": 1 / 1024**3}[unit[0]]
+    return value * {"K": 1 / 1024**2, "M": 1 / 1024, "G": 1.0, "T": 1024.0, "P": 1024.0**2, "E": 1024.0**3,
+            "b": 1 / 1024**3}[unit[0]]
 
 
 def sizes(text: str) -> tuple[float | None, float | None, float | None, float | None]:
@@ -191,6 +218,28 @@ def kv_advice(text: str) -> list[str]:
     return out
 
 
+def startup_advice(text: str) -> list[str]:
+    """vLLM's start-up guard: what was free, what gpu_memory_utilization asked for, the largest value that fits."""
+    m = STARTUP.search(text)
+    if m is None:
+        return []
+    device = m.group(1) or "the device"
+    free, total, util, requested = (float(g) for g in m.groups()[1:])
+    if total <= 0:
+        return []
+    held, fits = total - free, math.floor(free / total * 100 - 1) / 100
+    return [
+        f"{device} had {free:.2f} of {total:.2f} GiB free when vLLM started, and gpu_memory_utilization {util:g} asks for "
+        f"{requested:.2f} GiB: {held:.2f} GiB ({held / total:.0%} of the card) was already held — by another process on the "
+        "card (a leftover run, a second vLLM / job), or in a colocated RL job by this job's own trainer (actor / ref weights, "
+        "optimizer state, not offloaded before the rollout engine starts)",
+        (f"set actor_rollout_ref.rollout.gpu_memory_utilization (vLLM's --gpu-memory-utilization) to at most {fits:.2f}, what "
+         "was free, " if fits > 0 else "no gpu_memory_utilization fits: ")
+        + "or free the card before vLLM starts: stop the process npu-smi info / nvidia-smi shows on it, or offload the "
+        "actor / ref (param_offload, optimizer_offload) in a colocated job",
+    ]
+
+
 def ray_advice(text: str) -> list[str]:
     m = RAY_MEM.search(text)
     if m is None:
@@ -212,7 +261,7 @@ class Memory(Analyzer):
 
     def _advice(self, link: Link) -> tuple[str, list[str]]:
         text = " ".join([link.message, *link.detail])
-        for kind, fn in (("alloc", allocator_advice), ("kv", kv_advice), ("ray", ray_advice)):
+        for kind, fn in (("alloc", allocator_advice), ("kv", kv_advice), ("startup", startup_advice), ("ray", ray_advice)):
             advice = fn(text)
             if advice:
                 return kind, advice
@@ -235,6 +284,8 @@ class Memory(Analyzer):
     def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         if link.kind != "cann" and IMPOSSIBLE.search(link.message):
             return self._impossible(link)
+        if link.kind in ("python", "remote", "bare") and (host := self._host(link)) is not None:
+            return host
         kind, advice = self._advice(link)
         notes = tuple(advice)
         if not advice:
@@ -259,15 +310,53 @@ class Memory(Analyzer):
             "alloc": "NPU out of memory in the caching allocator",
             "kv": "vLLM KV cache too small for max_model_len" if not no_kv else "No NPU memory left for vLLM's KV cache",
             "ray": "Ray's memory monitor killed a worker: host RAM",
+            "startup": "Free device memory at vLLM start is below gpu_memory_utilization x the card",
         }
         fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), (*evidence(link), *logged),
-            (SOURCES[kind], *((SOURCES["kv0"],) if kind == "kv" else ()), SOURCES["verl"], *(PLAN_SOURCES if planned else ()),
+            (*(STARTUP_SOURCES if kind == "startup" else (SOURCES[kind],)), *((SOURCES["kv0"],) if kind == "kv" else ()),
+             SOURCES["verl"], *(PLAN_SOURCES if planned else ()),
              *((NEW_WORDING,) if kind == "alloc" and TOTAL_OF.search(link.message) else ())),
             key=f"{kind}:{link.message[:60]}",
-            kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom"}[kind],
+            kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom",
+                  "startup": "npu-memory-occupied"}[kind],
             notes=notes,
+        )
+
+    @staticmethod
+    def _host(link: Link) -> Finding | None:
+        """Host RAM: NumPy's array allocation (with its size, shape and dtype) or a bare MemoryError."""
+        m = NP_ALLOC.search(link.message)
+        if m is None and not (link.short_type in HOST_TYPES and link.message.strip() in ("", "std::bad_alloc")):
+            return None
+        size = gib(m, 1) if m is not None and m.group(1) else None
+        if m is None:
+            what = "Python could not allocate host memory (MemoryError)"
+        else:
+            amount = f"{m.group(1)} {m.group(2)} for " if size is not None else ""
+            what = f"NumPy could not allocate {amount}an array of shape {m.group(3)} ({m.group(4)})"
+        if size is not None and size >= HOST_ABSURD_GIB:
+            note = (f"{what}: more than any host's RAM, so the shape itself is wrong (a length, vocabulary or batch "
+                    "dimension computed from a bad value), not a memory shortage")
+            return Finding(
+                "Impossible host allocation: an array shape computed wrong", f"{link.short_type}: {note}.",
+                ("Print the dimensions that build this shape where the array is created; one of them is garbage (an "
+                 "overflowed or uninitialised value, a token count used as a size)",),
+                evidence(link), HOST_SOURCES, key=f"host-absurd:{m.group(3)}", family="memory",
+                kind="corrupted-allocation-size", notes=(note,),
+            )
+        note = f"{what}: the host (or the container's / Ray's memory limit) ran out of RAM"
+        return Finding(
+            "Host RAM exhausted: " + ("NumPy could not allocate an array" if m is not None else "MemoryError"),
+            f"{link.short_type}: {note}. The process asked the host for more memory than was left: the data, rewards or "
+            "weights held in host RAM (per worker, per rank) add up past the machine's or the container's limit.",
+            ("Hold less in host RAM at once: process the data in chunks or memory-mapped (np.load(mmap_mode='r'), datasets / "
+             "pyarrow), fewer DataLoader / Ray workers per node (data.dataloader_num_workers), no CPU offload of weights or "
+             "optimizer on a small host",
+             "Or give the job more RAM (a larger container / Slurm --mem); free -g and dmesg -T | grep -i oom show the limit hit"),
+            evidence(link), HOST_SOURCES, key=f"host:{link.message[:60]}", family="memory", kind="host-oom",
+            notes=(note,),
         )
 
     @staticmethod

@@ -22,8 +22,8 @@ whose message often carries one of them under "Framework Error Message"):
   memory is held by another process before this one allocated anything.
 - ``Device(id:N) memory isn't enough and alloc failed, kernel name: K, alloc size: SB.`` (the graph scheduler's actors,
   ``Device memory isn't enough and alloc failed, actor name: …`` in older releases): this run's own tensors need more
-  than the memory MindSpore holds on the card. (The pool's own refusals, ``Out of Memory!!!`` and ``… is more than total
-  mem size``, are ARL-E652's.)
+  than the memory MindSpore holds on the card. The pool's own refusals, ``Out of Memory!!! Request memory size: R`` and ``TotalUsedMemStatistics : U … plus alloc size : A is more than
+  total mem size : T``, are named by ARL-E652; their numbers are read here (the request, and how far past the pool).
 """
 
 from __future__ import annotations
@@ -53,9 +53,25 @@ MEM_ACTOR = "https://github.com/mindspore-ai/mindspore/blob/master/mindspore/ccs
 CARD_HELD = lazy(r"Malloc device memory failed, (?:free memory size is less than half of total memory size\.?\s*Device (\d+) "
                  r"Device \w+ total size: ?(\d+) Device \w+ free size: ?(\d+)|size\[(\d+)\], ret\[\d+\], Device (\d+) "
                  r"Available \w+ size: ?(\d+) free size: ?(\d+))")
-# The run's own allocations past what MindSpore holds, in the graph scheduler's actors' words (any release). The
-# adapter's "Out of Memory!!!" and the dynamic pool's "is more than total mem size" are ARL-E652's signatures.
+# The run's own allocations past what MindSpore holds, in the graph scheduler's actors' words (any release).
 POOL_SHORT = lazy(r"Device(?:\(id: ?(\d+)\))? memory isn't enough and alloc failed.*?alloc size: ?(\d+)")
+# The pool's own refusals, with their numbers (ARL-E652 names them; here they are read): the dynamic pool's
+# "TotalUsedMemStatistics : U [plus TotalUsedByEventMemStatistics : E and ]plus alloc size : A is more than total mem size
+# : T" (bytes; DynamicMemPoolBestFit::AddMemBlockAndMemBufByEagerFree) and the adapter's "Out of Memory!!! Request memory
+# size: R[B], Memory Statistic: …" (AscendMemAdapter::MallocStaticDevMem / MallocDynamicDevMem).
+POOL_TOTAL = lazy(r"TotalUsedMemStatistics : (\d+) (?:plus TotalUsedByEventMemStatistics : (\d+) and )?plus alloc size : (\d+) "
+                  r"is more than total mem size : (\d+)")
+ADAPTER_OOM = lazy(r"Out of Memory!!! Request memory size: (\d+)B?")
+POOL_SOURCES = ("https://github.com/mindspore-ai/mindspore/blob/01ee00b57d0ba3d540d4b0e53d24f087626a4887/mindspore/ccsrc/"
+                "backend/common/mem_reuse/mem_dynamic_allocator.cc",
+                "https://github.com/mindspore-ai/mindspore/blob/01062fb3f2b85215b8acffc65b4cfe90a8cf8290/mindspore/ccsrc/"
+                "plugin/device/ascend/hal/device/ascend_memory_adapter.cc")
+POOL_FIXES = (
+    "Lower what one card holds: a smaller batch size or sequence length, recomputation, more model / data parallel "
+    "devices, or a smaller model / lower precision",
+    "If max_device_memory is set in set_context (or mindspore.runtime.set_memory), raise it towards the card's size; check "
+    "with npu-smi info that no other process shares the card",
+)
 DIST_FAQ = "https://github.com/mindspore-ai/docs/blob/a4940d41230c500ae7721cd0c870e157d724c4f0/docs/mindspore/source_zh_cn/faq/distributed_parallel.md"
 
 
@@ -92,6 +108,8 @@ class MindSporeDeviceMemory(Analyzer):
                 evidence(link), (MEM_ADAPTER, GUIDE), key=f"ms-card-held:{device}", family="memory",
                 kind="npu-memory-occupied",
             )
+        if finding := self._pool_numbers(link, text):
+            return finding
         if m := POOL_SHORT.search(text):
             size = m.group(2)
             return Finding(
@@ -99,14 +117,35 @@ class MindSporeDeviceMemory(Analyzer):
                 f"{link.short_type}: {m.group(0)[:220]}. MindSpore could not place a {_gib(size)} tensor in the device memory it "
                 f"holds on the card: this run's weights, activations and workspaces need more device memory than "
                 "the card (or max_device_memory) gives it.",
-                ("Lower what one card holds: a smaller batch size or sequence length, recomputation, more model / data "
-                 "parallel devices, or a smaller model / lower precision",
-                 "If max_device_memory is set in set_context (or mindspore.runtime.set_memory), raise it towards the card's "
-                 "size; check with npu-smi info that no other process shares the card"),
-                evidence(link), (MEM_ACTOR, MEM_POOL, MEM_ADAPTER), key=f"ms-pool:{size}", family="memory",
+                POOL_FIXES, evidence(link), (MEM_ACTOR, MEM_POOL, MEM_ADAPTER), key=f"ms-pool:{size}", family="memory",
                 kind="npu-oom",
             )
         return None
+
+    @staticmethod
+    def _pool_numbers(link: Link, text: str) -> Finding | None:
+        """The pool's refusal with its numbers: how far past the pool the request went."""
+        if m := POOL_TOTAL.search(text):
+            used, events, alloc, total = (int(g or 0) for g in m.groups())
+            short = used + events + alloc - total
+            said = (f"MindSpore's dynamic pool had {used / 1024**3:.2f} GiB in use"
+                    + (f" (and {events / 1024**3:.2f} GiB held by events)" if events else "")
+                    + f" of its {total / 1024**3:.2f} GiB and was asked for {alloc / 1024**3:.2f} GiB more: "
+                    f"short by {short / 1024**3:.2f} GiB")
+            key = f"ms-pool-total:{total}"
+        elif m := ADAPTER_OOM.search(text):
+            # The card's size and the pool's follow on lines of their own (DevMemStatistics), not part of the message.
+            said = f"MindSpore's memory adapter could not place a {int(m.group(1)) / 1024**3:.2f} GiB block in its pool"
+            key = f"ms-adapter:{m.group(1)}"
+        else:
+            return None
+        return Finding(
+            "MindSpore's device memory pool is exhausted",
+            f"{link.short_type}: {m.group(0)[:220]}. {said}: this run's weights, activations and workspaces need more device "
+            "memory than the pool MindSpore holds on the card.",
+            POOL_FIXES, evidence(link), (*POOL_SOURCES, MEM_ACTOR), key=key, family="memory", kind="npu-oom",
+            notes=(said,),
+        )
 
 
 class MindSporeDevice(Analyzer):
