@@ -137,6 +137,7 @@ class Derived:
     explained: set[int]  # id() of links that carry a diagnosis
     evidence: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # catalog id -> its first folded finding's lines
     kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # catalog id -> the root-cause label its folded finding recognised
+    matched: frozenset[str] = frozenset()  # catalog ids the log matched anywhere, in a chain or not (for settle hooks)
 
 
 def shipped_rows(module_file: str, package: str, name: str, key: str, required: frozenset[str]) -> tuple[dict[str, Any], ...]:
@@ -222,6 +223,7 @@ def registry() -> tuple[Analyzer, ...]:
         quantload.QuantizedWeights,
         weightname.VllmWeightName,  # after QuantizedWeights: on the NPU a quantized tensor is vllm-ascend's question
         weightname.MindieWeightMissing,
+        weightname.WeightShape,
         pythonver.PythonTooOld,  # before MissingImport / PackageMismatch: the interpreter barred the release they would name
         names.MissingImport,
         package.PackageMismatch,
@@ -281,9 +283,9 @@ def derive(
     # vLLM's "Platform plugin ascend is activated" (run_settings.PLATFORM) says the engine runs on the NPU too.
     npu = npu_seen(chains, versions) or (settings is not None and "ascend" in settings.platforms())
     facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu, (positions or {}).get(FEATURE_REFUSED_ENTRY))
-    out = Derived([], {}, set(), {}, set())
-    by_key: dict[tuple[str, str], DerivedItem] = {}
     positions = positions or {}
+    out = Derived([], {}, set(), {}, set(), matched=frozenset(positions))
+    by_key: dict[tuple[str, str], DerivedItem] = {}
     for chain in chains:
         fatal = fatal_chain.get(id(chain), True)
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far

@@ -61,6 +61,9 @@ RAY_SCRIPTS = "https://github.com/ray-project/ray/blob/ray-2.1.0/python/ray/scri
 EXTRA = lazy(r"^Got unexpected extra arguments? \((.*)\)\s*$|^unrecognized arguments: (.+)$")
 USAGE_CMD = lazy(r"^(?:usage|Usage): ((?:[\w.-]+/)*[\w.-]+(?: [a-z][\w-]*)?)")
 JSONISH = lazy(r"[{}\[\]\"“”‘’:]")
+# The catalog entry for ray start's refused --resources (its Click usage line "Try 'ray start --help' for help." is one of
+# its signatures, so it names any ray start usage error); this analyzer reads the refusal under that usage text.
+RAY_START_ENTRY = "ARL-E1764"
 
 
 class ExtraArguments(Analyzer):
@@ -107,3 +110,22 @@ class ExtraArguments(Analyzer):
             evidence(link), (CLICK_CORE if click else ARGPARSE, *((RAY_SCRIPTS,) if ray_start else ())),
             key=f"cli-extra:{command}:{words[:40]}", family="ray" if ray_start else "user", kind=kind,
         )
+
+    def settle(self, derived) -> None:
+        """ray start's usage error is read twice: ARL-E1764 by Click's "Try 'ray start --help'" line, this analyzer by the
+        refusal under it. Where the stray words are a split JSON value, the entry (ray start's --resources) is the narrower
+        reading: this finding becomes its note. Where they are not, the entry's reading (a --resources value) is the
+        broader one: this finding names the failure and the entry is its echo."""
+        if RAY_START_ENTRY not in derived.matched:
+            return
+        for item in [i for i in derived.items if i.entry.id == self.id and i.entry.title.startswith("ray start ")]:
+            if item.kind == "ray-start-resources-malformed":
+                derived.items.remove(item)
+                bucket = derived.notes.setdefault(RAY_START_ENTRY, [])
+                note = f"{self.id}: {item.entry.title}"
+                if note not in bucket:
+                    bucket.append(note)
+                derived.kinds.setdefault(RAY_START_ENTRY, item.kind)
+                derived.evidence.setdefault(RAY_START_ENTRY, item.evidence)  # the refusal and the usage line it was read under
+            elif item.demoted_by is None:
+                derived.demoted.setdefault(RAY_START_ENTRY, self.id)

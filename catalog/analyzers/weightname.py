@@ -38,7 +38,11 @@ WRAPPER = lazy(r"^(?:module|_orig_mod|_fsdp_wrapped_module|_checkpoint_wrapped_m
 # re-raises it as a bare Exception (vllm/v1/engine/core.py / core_client.py); an RL trainer's weight push runs
 # model.load_weights through collective_rpc, so the worker's KeyError arrives as the quoted parameter name.
 VLLM_ENGINE_CORE = "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/v1/engine/core.py"
-RPC_KEY = lazy(r"^Call to collective_rpc method failed: ('(?:\w+\.)+\w+')\s*$")
+# vLLM v1's multiprocess executor hands a worker's failure back as str(e) inside f"Worker failed with error '{result}', please
+# check the stack trace above for the root cause" (multiproc_executor.py collective_rpc), so a KeyError's quoted name sits
+# inside the quotes (VLLM_MULTIPROC below): the same lookup, after start-up, i.e. an RL trainer's weight push.
+RPC_KEY = lazy(r"^(?:Call to collective_rpc method failed: ('(?:\w+\.)+\w+')\s*|"
+               r"Worker failed with error '('(?:\w+\.)+\w+')'(?:, please check the stack trace above for the root cause)?)$")
 # A vision-language model's tower / projector prefix. vLLM's VL classes route names by prefix (hf_to_vllm_mapper /
 # AutoWeightsLoader), so a name that still starts with one inside a loader's params_dict[name] lookup reached the text
 # model: the names follow transformers >= 4.52's VLM layout (model.visual. / model.language_model. /
@@ -70,8 +74,8 @@ class VllmWeightName(Analyzer):
             if m is None or not _looked_up(link):
                 return None
         else:
-            rpc = RPC_KEY.match(link.message.strip()) if link.short_type == "Exception" else None
-            m = PARAM_KEY.match(rpc.group(1)) if rpc else None
+            rpc = RPC_KEY.match(link.message.strip()) if link.short_type in ("Exception", "RuntimeError") else None
+            m = PARAM_KEY.match(rpc.group(1) or rpc.group(2)) if rpc else None
             if m is None:
                 return None
         key, tensor = m.group(1), m.group(2)
@@ -212,4 +216,124 @@ class MindieWeightMissing(Analyzer):
              "print(list(safe_open('SHARD', 'pt').keys())[:20])\")"),
             evidence(link), (ATB_WEIGHTS, ATB_MODELS), key=f"mindie-weight:{tensor}", family="data-model",
             kind="model-arch-unsupported-by-mindie" if variant else "mindie-checkpoint-tensor-missing",
+        )
+
+
+# torch's narrow() bound checks (aten/src/ATen/native/TensorShape.cpp, every release since 1.x): "start (S) + length (L)
+# exceeds dimension size (D)." and, for a start outside the dimension, "start out of range (expected to be in range of
+# [-D, D], but got S)". A model's weight loader narrows each incoming tensor to this rank's tensor- or expert-parallel
+# shard (vLLM's weight_loader / SGLang's, loaded_weight.narrow(dim, rank * shard, shard)), so the check fails when the
+# tensor handed over is smaller than the full tensor the engine computes its shard from: it is already a shard (TP / ETP
+# weights sent without gathering), it is laid out another way (fused, transposed or reshaped after loading, as NPU MoE
+# kernels do in process_weights_after_loading), or it belongs to another configuration.
+TORCH_NARROW = "https://github.com/pytorch/pytorch/blob/0005449734fa2528f0897170f68064c34f1c0396/aten/src/ATen/native/TensorShape.cpp"
+# vLLM v1's multiprocess executor: WorkerProc.__init__ runs init_device() and load_model() itself (a failure there is
+# "WorkerProc failed to start"); only a call made after the worker reported READY comes back through collective_rpc's
+# f"Worker failed with error '{result}', please check the stack trace above for the root cause". The engine core's
+# utility-call wrapper is f"Call to {method_name} method failed: {e}" (DRV-weight-name reads its KeyError form).
+VLLM_MULTIPROC = "https://github.com/vllm-project/vllm/blob/00f6c9bf92aa69c72d5828d28d029129775223b7/vllm/v1/executor/multiproc_executor.py"
+NARROW = lazy(r"start \((-?\d+)\) \+ length \((\d+)\) exceeds dimension size \((\d+)\)|"
+              r"start out of range \(expected to be in range of \[-?\d+, (\d+)\], but got (-?\d+)\)")
+AFTER_START = lazy(r"^(?:Worker failed with error '|Call to collective_rpc method failed: )")
+# frames of a trainer pushing weights into its rollout engine (verl sharding managers / rollout workers, OpenRLHF,
+# TRL's vLLM client, slime, AReaL, ROLL) or of the engine's own update entry points
+UPDATE_FUNC = lazy(r"update_\w*weights?|sync_\w*weights?|update_params|_update_param|load_weights_from|broadcast_\w*weights?|update_parameter")
+UPDATE_PATH = lazy(r"[/\\]verl[/\\]workers[/\\]sharding_manager[/\\]")
+# vLLM's default_weight_loader (model_loader/weight_utils.py; copied by vllm-ascend's own loaders, e.g. ops/layernorm.py)
+# asserts the shapes are equal: f"Attempted to load weight ({loaded_weight.size()}) into parameter ({param.size()})"
+# (vllm-ascend's KV C8 loader appends " when TP is (N)"). The sentence names the loader, so no frame is needed.
+VLLM_WEIGHT_UTILS = "https://github.com/vllm-project/vllm/blob/0a1ee72ed53f07ca8e57e5e82fdbd89734b39026/vllm/model_executor/model_loader/weight_utils.py"
+VLLM_ASCEND_LAYERNORM = "https://github.com/vllm-project/vllm-ascend/blob/v0.18.0/vllm_ascend/ops/layernorm.py"
+ATTEMPTED = lazy(r"Attempted to load weight \(torch\.Size\(\[([\d, ]*)\]\)\) into parameter \(torch\.Size\(\[([\d, ]*)\]\)\)")
+LOADER_FUNC = lazy(r"^(?:weight_loader\w*|load_weights|_load_w\w*|_load_\w*weight\w*|load_model)$")
+
+
+class WeightShape(Analyzer):
+    """A weight tensor handed to an inference engine's loader is smaller than the parameter shard it is narrowed to."""
+
+    id = "DRV-weight-shape"
+    title = "A weight tensor does not fit the engine's parameter shard (torch narrow's bound check in a weight loader)"
+    family = "data-model"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type not in ("RuntimeError", "IndexError", "AssertionError", "ValueError", "Exception"):
+            return None
+        message = link.message.strip()
+        m = NARROW.search(message)
+        a = ATTEMPTED.search(message) if m is None else None
+        if m is None and a is None:
+            return None
+        funcs = [f.func for f in link.frames]
+        rpc = AFTER_START.match(message) is not None
+        update = rpc or any(UPDATE_FUNC.search(f) for f in funcs) or any(UPDATE_PATH.search(f.path) for f in link.frames)
+        if m is not None and not update and not any(LOADER_FUNC.match(f) for f in funcs):
+            return None  # a narrow() anywhere else is not a weight's shape
+        if a is not None:
+            given, wanted = a.group(1), a.group(2)
+            size = "0" if given.strip() == "0" else ""
+            what = f"a tensor of shape [{given}] into a parameter of shape [{wanted}]"
+        elif m.group(1) is not None:
+            start, length, size = m.group(1), m.group(2), m.group(3)
+            what = f"a slice [{start}, {int(start) + int(length)}) of a dimension of size {size}"
+        else:
+            size, start = m.group(4), m.group(5)
+            what = f"a slice starting at {start} of a dimension of size {size}"
+        cited = (TORCH_NARROW,) if a is None else (VLLM_WEIGHT_UTILS, VLLM_ASCEND_LAYERNORM)
+        where = ("vLLM's collective_rpc returned it from a worker after start-up (WorkerProc loads the model itself before "
+                 "it reports READY), so it came from a later call into the workers: the trainer's weight push "
+                 "(load_weights / update_weights)" if rpc else
+                 "the stack is the trainer's weight push into the rollout engine" if update else
+                 "the stack is the engine's weight loader")
+        if update:
+            return Finding(
+                f"The rollout engine could not place a pushed weight: {what}"[:160],
+                f"{link.short_type}: {message[:200]}. The engine's weight loader narrows each incoming tensor to this "
+                f"rank's tensor- or expert-parallel shard and copies it into the parameter; it could not place {what}; "
+                f"{where}. The tensor the trainer sent is "
+                "smaller than (or laid out otherwise than) the full tensor the engine's parallel layout expects: a "
+                "tensor- or expert-parallel shard sent without gathering it, a trainer / engine pair that converts "
+                "names or layouts differently (fused gate_up / qkv, transposed or reshaped MoE expert weights, NPU "
+                "kernels that reshape weights after loading), or a different TP / EP size on each side"
+                + (" (a tensor with no elements is the placeholder a DeepSpeed ZeRO-3 or sharded FSDP rank holds: the "
+                   "trainer read model.state_dict() without gathering the partitioned parameters)" if size == "0" else "")
+                + ". The update stops part-way, so the engine holds a mix of old and new weights.",
+                ("Compare the first failing parameter's shape in the trainer and in the engine (the engine's "
+                 "named_parameters() on one rank); gather TP / ETP shards to full tensors before sending, or give "
+                 "trainer and rollout the layout the framework requires",
+                 "Use a trainer / rollout-engine (vLLM / vllm-ascend / SGLang) release pair the RL framework tests "
+                 "together: its weight converter for this model (MoE experts, fused layers) must match the engine's loader",
+                 "After a failed update, discard the engine's weights: restart it or reload from a checkpoint"),
+                evidence(link), (*cited, VLLM_MULTIPROC) if rpc else cited,
+                key=f"weight-shape-update:{message[:60]}", family="data-model",
+                kind="rollout-weight-update-shape-mismatch",
+            )
+        if size == "0":
+            return Finding(
+                "The weights handed to the engine hold an empty tensor (size 0): ZeRO-3 / sharded placeholders, "
+                "not the gathered weights",
+                f"{link.short_type}: {message[:200]}. The engine's weight loader narrows each checkpoint tensor to this "
+                f"rank's shard and copies it into the parameter, and the tensor it was given has no elements; {where}. A tensor with no elements is the placeholder "
+                "a DeepSpeed ZeRO-3 (or sharded FSDP) rank holds for a partitioned parameter: the weights were "
+                "written (a checkpoint) or handed over (an RL trainer's weight sync reading model.state_dict()) from "
+                "the ranks' local views instead of the gathered full weights.",
+                ("Save the gathered weights: DeepSpeed's zero_to_fp32.py / stage3_gather_16bit_weights_on_model_save, "
+                 "FSDP FULL_STATE_DICT, or the trainer's own HF export; in a weight sync, gather each parameter first "
+                 "(deepspeed.zero.GatheredParameters) or train with ZeRO-2",
+                 "Check the checkpoint's tensor shapes (safetensors safe_open(...).get_slice(name).get_shape()): any "
+                 "[0] shape marks a placeholder"),
+                evidence(link), cited, key=f"weight-shape-empty:{message[:60]}", family="data-model",
+                kind="zero3-saved-empty-weights",
+            )
+        return Finding(
+            f"A checkpoint tensor does not fit the parameter shard the engine built: {what}"[:160],
+            f"{link.short_type}: {message[:200]}. The engine's weight loader narrows each checkpoint tensor to this "
+            f"rank's tensor- or expert-parallel shard and copies it into the parameter; it could not place {what}; {where}. The checkpoint's tensor is smaller "
+            "than config.json and the parallel sizes say: the checkpoint belongs to another configuration (hidden / "
+            "intermediate / expert sizes, head counts), it is already sharded or quantized (packed) in a form this "
+            "loader does not expect, or the tensor-parallel size does not divide this layer the way the loader assumes.",
+            ("Check config.json against the checkpoint's tensor shapes (safetensors safe_open(...).get_slice(name)"
+             ".get_shape()), and use a quantized checkpoint in the format the engine's quantization method loads",
+             "Try a tensor-parallel size that divides the layer's sizes (or 1) to see whether the sharding is the cause"),
+            evidence(link), cited, key=f"weight-shape-load:{message[:60]}", family="data-model",
+            kind="checkpoint-shape-mismatch",
         )
