@@ -18,10 +18,17 @@ from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
+# The runtime's own words for a device id past the visible set, as the CANN 8.x / 9.x runtime logs them
+# (hicann/runtime 681ef76 src/runtime/core/src/runtime.cc GetDeviceIdByUserDevId): "input userDevId:%u is err,
+# userDeviceCnt:%u, real deviceCnt:%u isSetVisibleDev:%d ASCEND_RT_VISIBLE_DEVICES:[%s], available visible devices:[%s]",
+# and its user-facing EE1003 ("Obtaining the logical device ID based on the user device ID failed because value %u for
+# parameter userDevId is invalid. Expected value: [0, N)."): groups 5-7 and 8-9.
 INVALID = lazy(
     r"Set visible device failed, invalid device=(\d+), input visible devices:\s*([\d,]*)"
     r"|set ASCEND_RT_VISIBLE_DEVICES:(\S*) error"
-    r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001",
+    r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001"
+    r"|input userDevId:(\d+) is err, userDeviceCnt:(\d+), real deviceCnt:\d+ isSetVisibleDev:\d+ ASCEND_RT_VISIBLE_DEVICES:\[([^\]]*)\]"
+    r"|failed because value (\d+) for parameter userDevId is invalid\. Expected value: \[0, (\d+)\)",
     re.I,
 )
 CUDA = lazy(
@@ -81,12 +88,15 @@ class DeviceVisibility(Analyzer):
         m = next((m for t in (link.message, *link.detail) if (m := INVALID.search(t))), None)
         if m is None:
             return None
-        device = m.group(1) or m.group(4)
-        shown = m.group(2) if m.group(2) is not None else m.group(3)
+        device = m.group(1) or m.group(4) or m.group(5) or m.group(8)
+        shown = m.group(2) if m.group(2) is not None else (m.group(3) or m.group(7))
+        count = m.group(6) or m.group(9)  # the number of devices the runtime left visible
         env = visible(facts)
         specifics = []
         if device is not None:
             specifics.append(f"device {device} was requested")
+        if count is not None:
+            specifics.append(f"the runtime sees {count} device(s) (ids 0..{max(int(count) - 1, 0)})")
         if shown:
             specifics.append(f"the runtime sees {len(shown.split(','))} visible device(s): {shown}")
         if env:

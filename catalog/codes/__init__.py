@@ -54,7 +54,20 @@ ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
 # stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
 CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
-HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|" + ERRNO_NAME_SOURCE)
+# torch_npu's names for the device faults it stops on, thrown without the ACL code they stand for: the task queue's
+# status once the runtime reported the fault (NPUQueue.cpp deviceErrorMap, "RuntimeError: UCE ERROR, <CANN message>"),
+# and NPU_CHECK_ERROR's "NPU function error: <name>, error code is N" (NPUException.cpp errCodeHandlerMap: 507053 "UCE
+# ERROR", 507054 "HBM MULTI BIT ECC ERROR", 507055 "SUSPECT MEM ERROR", 507056 "HCCS LINK ERROR" / "UB LINK ERROR",
+# 507057 "SUSPECT REMOTE ERROR", 507904 "HCCL OP RETRY FAILED", 107022 "FORCE STOP"), torch_npu v7.1.0 to v7.3.1 and
+# master. Only where an error message opens with the name: the same words sit inside torch_npu's INFO / debug lines.
+TORCH_NPU_DEVICE_ERRORS = {"UCE ERROR": "507053", "HBM MULTI BIT ECC ERROR": "507054", "SUSPECT MEM ERROR": "507055",
+                           "HCCS LINK ERROR": "507056", "UB LINK ERROR": "507056", "SUSPECT REMOTE ERROR": "507057",
+                           "HCCL OP RETRY FAILED": "507904", "FORCE STOP": "107022"}
+TORCH_NPU_DEVICE_ERROR_SOURCE = (r"(?:\b[A-Z]\w*Error: |NPU function error: ) ?(" + "|".join(TORCH_NPU_DEVICE_ERRORS)
+                                 + r")(?=[,.]|\s*$)")
+TORCH_NPU_DEVICE_ERROR = lazy(TORCH_NPU_DEVICE_ERROR_SOURCE)
+HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|"
+            + ERRNO_NAME_SOURCE + "|(?-i:" + TORCH_NPU_DEVICE_ERROR_SOURCE + ")")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +97,8 @@ def extract(text: str) -> list[str]:
         found.append((m.start(1), m.group(1)))
     for m in HCCL.finditer(text):
         found.append((m.start(), f"hccl:{m.group(1) or m.group(2) or m.group(3) or m.group(4)}"))
+    for m in TORCH_NPU_DEVICE_ERROR.finditer(text):
+        found.append((m.start(1), TORCH_NPU_DEVICE_ERRORS[m.group(1)]))
     for m in ERRNO.finditer(text):
         group = next(g for g in (1, 2, 3) if m.group(g))
         found.append((m.start(group), f"errno:{m.group(group)}"))
