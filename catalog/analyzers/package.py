@@ -761,26 +761,44 @@ FIELD_WORD = lazy(r"(?:^|_)(?:type|ids?|proj|mask|weight|bias|config|name|path|s
 AUTO_CONFIG_SRC = "https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/models/auto/configuration_auto.py"
 
 
+def model_type_arrival(model_type: str) -> str | None:
+    """The first transformers release read (api_history.json) that has the model family ``transformers.models.<model_type>``,
+    where that is after the oldest release read; None for a key that is no model_type transformers defines, or one every
+    release read has (then a bare KeyError of it says nothing about the release)."""
+    from .emitted import transformers_model_types
+
+    if model_type not in transformers_model_types()[0]:
+        return None
+    history = module_history("transformers", f"transformers.models.{model_type.replace('-', '_')}")
+    return history.since if history is not None and history.direction == "too-old" else None
+
+
 def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
     """A KeyError out of transformers' config registry: the installed transformers does not define the checkpoint's model_type."""
     if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
         return None
     inner = link.frames[-1] if link.frames else None
     model_type = m.group(1)
+    arrived = None  # a paste of the error line alone: the key names the registry only if it is a model_type a later release added
     if not ((inner is not None and AUTO_CONFIG.search(inner.path.replace("\\", "/"))) or CONFIG_LOOKUP.search(link.source)
             or (AUTO_LOAD.search(link.source) and MODEL_TYPE_WORD.match(model_type) and not FIELD_WORD.search(model_type))):
-        return None
+        if link.frames or link.source or (arrived := model_type_arrival(model_type)) is None:
+            return None
     from .emitted import custom_model_type
 
     if custom_model_type(model_type):
         return None  # no release defines it: a custom architecture (emitted.CustomModelType), not an old transformers
     have = facts.versions.get("transformers", "")
     shown = f" (the log shows transformers {have})" if have else ""
+    if arrived is None:
+        arrived = model_type_arrival(model_type)
+    since = (f" transformers {arrived} is the first release read whose transformers.models has {model_type} (the newest "
+             "release of each minor line read, from the PyPI wheels).") if arrived else ""
     return Finding(
         f"The installed transformers does not know the model_type '{model_type}' (transformers older than the checkpoint)"[:160],
         f"KeyError: '{model_type}'. transformers' AutoConfig looked the checkpoint's config.json model_type up in its registry "
         f"(CONFIG_MAPPING) and the installed transformers{shown} defines no '{model_type}': the release predates the model "
-        "family (each architecture's config class arrives in the release that supports it). Newer releases word the same "
+        f"family (each architecture's config class arrives in the release that supports it).{since} Newer releases word the same "
         "refusal as 'Transformers does not recognize this architecture'. A model_type of a custom architecture that no "
         "transformers release defines needs the model's own code (trust_remote_code with its auto_map) instead.",
         (f"Upgrade transformers to a release that supports '{model_type}' (the model card names the minimum), within what the "
