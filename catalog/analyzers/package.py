@@ -272,7 +272,7 @@ def config_attribute_dropped_in_5(link: Link, facts: Facts, name: str, attribute
          "the library that reads the config), or pin transformers below 5: python -m pip install 'transformers<5'",
          f"As a stopgap for a token id, set {attribute} in the model's config.json (5.x still loads extra keys as attributes; "
          "generation parameters are read from generation_config.json instead)"),
-        evidence(link), tuple(row.get("config_attributes_sources", ())[:2]), key=f"transformers5-config:{attribute}",
+        evidence(link), tuple(row.get("config_attributes_sources", ())), key=f"transformers5-config:{attribute}",
         kind="transformers-too-new",
     )
 

@@ -15,17 +15,14 @@ from ascendrl.catalog import Classifier, load_catalog
 CATALOG = load_catalog()
 
 
-def _top_kind(text: str) -> str | None:
+def _diagnoses(text: str) -> list[dict]:
     classifier = Classifier(CATALOG)
     classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().to_json().get("diagnoses") or []
-    return diagnoses[0].get("kind") if diagnoses else None
+    return classifier.result().to_json().get("diagnoses") or []
 
 
 def _top(text: str) -> dict:
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    diagnoses = _diagnoses(text)
     assert diagnoses, text
     return diagnoses[0]
 
@@ -73,11 +70,10 @@ def test_a_config_attribute_dropped_in_5_reads_transformers_too_new():
 
 
 def test_a_4x_transformers_in_the_log_is_not_the_5_0_change():
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(("transformers==4.46.3\n" + REMOTE_CONFIG).encode()), "paste.log")
-    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    diagnoses = _diagnoses("transformers==4.46.3\n" + REMOTE_CONFIG)
     assert not any(d.get("kind") == "transformers-too-new" and d.get("id") == "DRV-package" for d in diagnoses), diagnoses
 
 
 def test_another_packages_config_class_is_left_alone():
-    assert _top_kind("AttributeError: 'ModelConfig' object has no attribute 'max_length'") != "transformers-too-new"
+    diagnoses = _diagnoses("AttributeError: 'ModelConfig' object has no attribute 'max_length'")
+    assert not diagnoses or diagnoses[0].get("kind") != "transformers-too-new"
