@@ -87,7 +87,8 @@ def to_plain(explanation: Explanation, *, full: bool = False) -> str:
             if full:
                 out += [""] + _full(d)
             else:
-                why = f"; consequence of {d.demoted_by}" if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
+                why = (f"; caught, then its handler failed ({d.demoted_by})" if d.handled else f"; consequence of {d.demoted_by}") \
+                    if d.demoted_by else (" (wrapper)" if d.entry.generic else "")
                 why += " (derived)" if d.basis == "derived" else ""
                 out.append(f"  {d.entry.id}  {d.entry.title}  — {_where(d)}{why}")
     if explanation.upstream:

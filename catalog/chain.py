@@ -445,6 +445,7 @@ class Link:
     statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
     source: str = ""  # the source line Python printed just above a TypeError / AttributeError / KeyError / ZeroDivisionError ("config = uvicorn.Config(app, **kw)")
     lead: str = ""  # in a paste, the person's words before the exception on its own line ("qwen2.5 量化模型，用vllm-ascend跑报错")
+    joined: str = ""  # how its traceback followed the one before: "cause" (raise … from) or "context" (raised in a handler)
 
     @property
     def short_type(self) -> str:
@@ -527,6 +528,7 @@ class ChainTracker:
         # "NPU warning, error code is 507010[Error]:" then "[Error]: The task scheduler loses the heartbeat."
         # above the CANN report they belong to. The next CANN link within JOIN_GAP lines takes them.
         self.pending: deque[tuple[int, str, list[str]]] = deque(maxlen=4)
+        self.joined = ""  # the cause / context marker the traceback being printed followed
 
     # Each method returns a finished chain when the line starts a new one.
     def traceback(self, number: int, named: str = "") -> Chain | None:
@@ -536,6 +538,7 @@ class ChainTracker:
             self.chain = Chain(self.file)
         self.named, self.raising, self.asserting = named, None, None
         self.frames = deque(maxlen=MAX_FRAMES)
+        self.joined = self.join if self.join in ("cause", "context") else ""
         self.join = self.join if self.join in ("hydra", "remote") else None
         self.last = number
         return done
@@ -578,7 +581,8 @@ class ChainTracker:
         kind = "python" if self.frames is not None else "bare"
         if self.join == "remote" and self.frames is not None:
             kind = "remote"
-        link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "")
+        link = Link(kind, exc_type, message[:300], self.file, number, frames, text=text[:300], inner=inner or "",
+                    joined=self.joined if self.frames is not None else "")
         link.hits.extend(hits)
         if self.asserting is not None and 0 < number - self.asserting[0] <= 2:
             link.statement = f"assert {self.asserting[1]}"[:300]
@@ -593,7 +597,7 @@ class ChainTracker:
             self._place(link)
         if (quoted := quoted_cause(link.message)) is not None:
             self._under_last(Link("bare", quoted[0], quoted[1][:300], self.file, number, text=text[:300]))  # the worker's failure it quotes
-        self.frames, self.named, self.raising = None, "", None
+        self.frames, self.named, self.raising, self.joined = None, "", None, ""
         # Ray's wrapper carries the remote traceback in the lines that follow it.
         self.join = "remote" if inner is not None and link.short_type == "RayTaskError" else None
         self.current = self.anchor = link

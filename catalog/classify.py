@@ -516,6 +516,7 @@ class Diagnosis:
     evidence: tuple[str, ...] = ()  # the log lines the diagnosis rests on
     notes: tuple[str, ...] = ()  # what the analyzers read from this failure's own lines (path and writer, numbers, keys, packages, codes)
     kind: str = ""  # the root-cause label an analyzer recognised (a derived diagnosis', or one folded into a catalog entry)
+    handled: bool = False  # its exception was caught, and the handler's own failure (demoted_by) ended the run
 
     def to_json(self) -> dict[str, Any]:
         e = self.entry
@@ -537,6 +538,7 @@ class Diagnosis:
             "excerpt": self.excerpt,
             "count": self.count,
             "consequence_of": self.demoted_by,
+            **({"handled_before": self.demoted_by} if self.handled else {}),
             "evidence": list(self.evidence),
             "notes": list(self.notes),
         }
@@ -1839,14 +1841,15 @@ class Classifier:
             fatal = h.fatal or h.entry.id in fatal_causes
             d = Diagnosis(h.entry, h.file, h.line, h.excerpt, h.count, fatal, cause_of.get(h.entry.id),
                           evidence=derived.evidence.get(h.entry.id, ()), notes=tuple(derived.notes.get(h.entry.id, ())),
-                          kind=derived.kinds.get(h.entry.id, ""))
+                          kind=derived.kinds.get(h.entry.id, ""), handled=h.entry.id in derived.handled)
             # a wrapper (generic) that causes nothing here ranks after every specific diagnosis, a demoted one too
             # (that one is the consequence of something else, not of the wrapper)
             generic = (1 if h.entry.id in causes else 2) if h.entry.generic else 0
             candidates.append(((0 if fatal else 1, generic + int(h.entry.id in cause_of), 0, h.order), d))
         for item in derived.items:
             d = Diagnosis(item.entry, item.file, item.line, item.excerpt, item.count, item.fatal, item.demoted_by,
-                          basis="derived", evidence=item.evidence, kind=item.kind)
+                          basis="derived", evidence=item.evidence, kind=item.kind,
+                          handled=item.demoted_by is not None and item.entry.id in derived.handled)
             candidates.append(((0 if item.fatal else 1, int(item.demoted_by is not None), 1 + int(item.weak or _bare_code(item)), item.order), d))
         diagnoses = tuple(d for _, d in sorted(candidates, key=lambda c: c[0]))
         specific_fatal = any(d.fatal and not d.entry.generic and d.demoted_by is None for d in diagnoses) or any(

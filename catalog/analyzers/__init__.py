@@ -138,6 +138,7 @@ class Derived:
     evidence: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # catalog id -> its first folded finding's lines
     kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # catalog id -> the root-cause label its folded finding recognised
     matched: frozenset[str] = frozenset()  # catalog ids the log matched anywhere, in a chain or not (for settle hooks)
+    handled: set[str] = dataclasses.field(default_factory=set)  # ids of exceptions caught before their handler failed
 
 
 def shipped_rows(module_file: str, package: str, name: str, key: str, required: frozenset[str]) -> tuple[dict[str, Any], ...]:
@@ -291,6 +292,7 @@ def derive(
         best: tuple[int, str] | None = None  # (tier, id) of the deepest diagnosis so far
         weak: list[DerivedItem] = []  # catch-all codes read in this chain: below anything specific it also holds
         best_item: DerivedItem | None = None
+        best_roots: list[str] = []  # the ids the best link made roots (no earlier chain had)
         best_from: tuple[Link, list[tuple[Analyzer, Finding]]] | None = None  # the best derived item's link and findings
         for link in chain.links:
             catalog = [entries[i] for i in link.hits if i in entries]
@@ -341,15 +343,28 @@ def derive(
             if specific and best_item is not None and best_from is not None and best_item.count == chain.count and _same_report(best_from[0], best_item, specific[0]):
                 _unfold_into(out, by_key, best_item, specific[0].id, best_from[1])
                 best = best_item = best_from = None
-            if best is not None and (best[0] >= tier or (item is not None and item.weak)):
+            # An exception raised while handling another ("During handling of the above exception …", no ``from``) is
+            # the handler's own failure: the earlier one was caught and a fallback ran (datasets' pandas reader after
+            # Arrow's refusal). When both are named specifically, the fallback's failure is what stopped the run.
+            handler_failed = (link.joined == "context" and best is not None and best[0] == 3 and tier == 3
+                              and top != best[1] and (item is None or item is not best_item))
+            if best is not None and not handler_failed and (best[0] >= tier or (item is not None and item.weak)):
                 for e in catalog:
                     out.demoted.setdefault(e.id, best[1])
                 if item is not None and item.demoted_by is None and item.count == chain.count:
                     item.demoted_by = best[1]
             else:
-                out.roots.update(e.id for e in specific)
-                if namer is not None:
-                    out.roots.add(namer.id)
+                if handler_failed:
+                    for earlier in best_roots:
+                        out.roots.discard(earlier)
+                        out.demoted.setdefault(earlier, top)
+                        out.handled.add(earlier)
+                    if best_item is not None and best_item.demoted_by is None:
+                        best_item.demoted_by = top
+                        out.handled.add(best_item.entry.id)
+                named_here = [e.id for e in specific] + ([namer.id] if namer is not None else [])
+                best_roots = [i for i in named_here if i not in out.roots]  # a root of an earlier chain stays one
+                out.roots.update(named_here)
                 best, best_item = (tier, top), item
                 best_from = (link, findings) if item is not None else None
         if best is not None and best[0] == 3:  # a wrapper's code never outranks the specific link of its own chain

@@ -1,0 +1,61 @@
+"""Lead, thirteenth stop (2026-12-05): an exception raised while handling another is the handler's failure.
+
+Python prints "During handling of the above exception, another exception occurred" when an ``except`` block raises
+without ``from``: the first exception was caught and a fallback ran. When both exceptions are named specifically, the
+fallback's failure is what ended the run (datasets 2.20's JSON loader falls back to pandas after Arrow refuses a file,
+and that fallback passes ``dtype_backend=`` to a pandas older than 2.0). ``raise … from`` ("direct cause") keeps the
+earlier exception first, and a handler that fails with nothing specific (a cleanup's AttributeError) leaves it first too.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.render_explain import to_plain
+
+CATALOG = load_catalog()
+CONTEXT = "During handling of the above exception, another exception occurred:"
+CAUSE = "The above exception was the direct cause of the following exception:"
+# datasets' JSON loader (packaged_modules/json/json.py, 2.20.0): Arrow's parse error, then pandas' fallback failing
+DATASETS_6977 = (Path(__file__).parent / "realworld/dev/datasets-6977.log").read_text(encoding="utf-8")
+PASTE = DATASETS_6977.split("\n", 4)[4]
+
+
+def _explain(text: str):
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    return classifier.result()
+
+
+def _ids(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(d["id"], d["consequence_of"], d.get("handled_before")) for d in _explain(text).to_json()["diagnoses"]]
+
+
+def test_the_paste_is_the_context_case():
+    assert CONTEXT in PASTE and CAUSE not in PASTE
+
+
+def test_the_handlers_failure_ranks_first_and_the_caught_error_is_marked_handled():
+    ids = _ids(PASTE)
+    assert ids[0] == ("DRV-package", None, None)
+    assert ("ARL-E162", "DRV-package", "DRV-package") in ids
+
+
+def test_a_direct_cause_keeps_the_earlier_exception_first():
+    ids = _ids(PASTE.replace(CONTEXT, CAUSE))
+    assert ids[0] == ("ARL-E162", None, None)
+    assert all(handled is None for _, _, handled in ids)
+
+
+def test_a_handler_failing_with_nothing_specific_leaves_the_caught_error_first():
+    last = PASTE.rstrip("\n").rsplit("\n", 1)[1]
+    ids = _ids(PASTE.replace(last, "AttributeError: 'NoneType' object has no attribute 'close'"))
+    assert ids[0] == ("ARL-E162", None, None)
+
+
+def test_the_text_report_says_the_error_was_caught():
+    text = to_plain(_explain(PASTE))
+    assert "caught, then its handler failed (DRV-package)" in text
+    assert "consequence of DRV-package" not in text
