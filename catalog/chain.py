@@ -214,8 +214,9 @@ WORDED_EXC = lazy(r"\b(?i:(permissions?|permission denied|file ?not ?found|file 
                   r"|connection reset|broken pipe|module ?not ?found) errors?)\b")
 # Words that make a sentence about an error something other than a report of it: a change to the code (a fix, a pull
 # request's title: "fix permission errors on shared file systems", "Improve ValueError message"), handling or avoiding it.
-# ("resolve" after a negation is the resolver failing, "Could not resolve hostname", not a question of resolving an error)
-NOT_A_REPORT = lazy(r"(?i)\b(?:fix\w*|(?<!not )(?<!failed to )(?<!unable to )(?<!cannot )resolv\w*|avoid\w*|instead|handl\w*|improv\w*|updat\w*|add|adds|added|refactor\w*|document\w*|docs?|faq"
+# ("resolve" after a negation is the resolver failing, "Could not resolve hostname", not a question of resolving an error;
+# "resolves to" names where a lookup lands, "the builder resolves to the NPU NotImplementedBuilder", not a fix)
+NOT_A_REPORT = lazy(r"(?i)\b(?:fix\w*|(?<!not )(?<!failed to )(?<!unable to )(?<!cannot )resolv\w*(?! (?:to|into)\b)|avoid\w*|instead|handl\w*|improv\w*|updat\w*|add|adds|added|refactor\w*|document\w*|docs?|faq"
                     r"|should (?:raise|be raised))\b")
 # A line of code rather than a sentence (a paste often quotes the code around the error): a call, an assignment, a block
 # opener; an exception class named there is code, not a report.

@@ -12,6 +12,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from ascendrl.catalog import Classifier, load_catalog
 from ascendrl.render_explain import to_plain
 
@@ -59,3 +61,44 @@ def test_the_text_report_says_the_error_was_caught():
     text = to_plain(_explain(PASTE))
     assert "caught, then its handler failed (DRV-package)" in text
     assert "consequence of DRV-package" not in text
+
+
+# ---- round 40's development logs: accelerator ops that a library does not build for the NPU ----
+
+def _top_id(text: str) -> str | None:
+    diagnoses = _explain(text).to_json()["diagnoses"]
+    return diagnoses[0]["id"] if diagnoses else None
+
+
+XFORMERS_DISPATCH = """NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:
+     query       : shape=(1, 1025, 16, 64) (torch.float16)
+     key         : shape=(1, 1025, 16, 64) (torch.float16)
+     value       : shape=(1, 1025, 16, 64) (torch.float16)
+     attn_bias   : <class 'NoneType'>
+     p           : 0.0
+`fa2F@v2.5.7-pt` is not supported because:
+    device={device} (supported: {{'cuda'}})
+`cutlassF-pt` is not supported because:
+    device={device} (supported: {{'cuda'}})
+"""
+
+
+def test_xformers_dispatch_on_npu_tensors_is_a_cuda_only_package():
+    # xformers >= 0.0.17's reasons (fmha/common.py, AttentionOpBase.not_supported_reasons), with a query on the npu device
+    assert _top_id(XFORMERS_DISPATCH.format(device="npu")) == "ARL-E3961"
+
+
+def test_xformers_dispatch_on_cpu_tensors_is_not_read_as_the_npu():
+    assert _top_id(XFORMERS_DISPATCH.format(device="cpu")) != "ARL-E3961"
+
+
+@pytest.mark.parametrize("backend", ["NPU", "CPU"])
+def test_deepspeeds_missing_op_builder_is_named_for_any_backend(backend):
+    assert _top_id(f"ValueError: This op had not been implemented on {backend} backend.") == "ARL-E3960"
+
+
+def test_a_sentence_saying_a_lookup_resolves_to_a_builder_still_reports_the_error_it_quotes():
+    # "resolves to" is where the lookup lands, not a fix (chains.NOT_A_REPORT); "resolved the error" still reads as a fix
+    said = "the builder resolves to the NPU `NotImplementedBuilder` and `load()` raises `ValueError: This op had not been implemented on NPU backend.`"
+    assert _top_id(said) == "ARL-E3960"
+    assert _top_id(said.replace("the builder resolves to", "this PR resolved the error in")) != "ARL-E3960"
