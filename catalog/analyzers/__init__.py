@@ -202,6 +202,7 @@ def registry() -> tuple[Analyzer, ...]:
         versions.VersionPairs,
         triton.TritonOnNpu,
         triton.TritonLauncherBuild,
+        triton.TritonOutOfResources,
         library.CudaOnlyPackage,
         data.DataFile,
         data.PromptLength,

@@ -1,12 +1,15 @@
 """Read the numbers in out-of-memory messages and say which knob to turn, by roughly how much.
 
 Four sources print numbers: torch_npu's caching allocator ("Tried to allocate X GiB (… Y GiB total capacity; … Z GiB
-free; … reserved in total by PyTorch)"), vLLM's KV-cache check ("N GiB KV cache is needed, which is larger than the
+free; … reserved in total by PyTorch)", with "A allowed" under a per-process memory fraction; its operator-workspace pool's
+"NPUWorkspaceAllocator tried to allocate …"; a refusal at the fraction, throw_on_npumalloc_oom), vLLM's KV-cache check ("N GiB KV cache is needed, which is larger than the
 available KV cache memory (M GiB)… estimated maximum model length is L"), vLLM's start-up guard ("Free memory on
 device (F/T GiB) on startup is less than desired GPU memory utilization (U, R GiB)": the largest utilization that fits
-is F/T) and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage threshold of
+is F/T), its profiling check ("Error in memory profiling. Initial free memory B, current free memory A": what another
+process gave back meanwhile) and Ray's memory monitor ("… was 237.3GB / 250.0GB (0.949), which exceeds the memory usage threshold of
 0.95"). Host RAM is read from NumPy's array allocation ("Unable to allocate 7.91 GiB for an array with shape (…) and
-data type float64": a size past any host is a shape computed wrong) and from a bare MemoryError. The catalog has
+data type float64": a size past any host is a shape computed wrong), from torch_npu's pinned host pool ("Malloc pin
+memory failed, host out of memory") and from a bare MemoryError. The catalog has
 entries for most of these messages; on their links this analyzer's arithmetic becomes their notes, and it diagnoses
 the variants the catalog does not spell out.
 """
@@ -21,7 +24,9 @@ from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
 SIZE = r"(-?\d+(?:\.\d+)?) ?([KMGT]i?B)"
-ALLOC = lazy(rf"Tried to allocate {SIZE}")
+# The caching allocator's "Tried to allocate X (…", and torch_npu's operator-workspace pool's "NPUWorkspaceAllocator tried
+# to allocate X(NPU n; T total capacity; F free)" (NPUWorkspaceAllocator.cpp, every release since v2.1.0-6.0.0).
+ALLOC = lazy(rf"[Tt]ried to allocate {SIZE}")
 TOTAL = lazy(rf"{SIZE} total capacity")
 FREE = lazy(rf"{SIZE} free")
 ALLOCATED = lazy(rf"{SIZE} already allocated")
@@ -38,6 +43,24 @@ FREE_OF = lazy(rf"of which {BYTES} ?is free")
 ALLOCATED_BY = lazy(rf"Of the allocated memory {BYTES} is allocated by PyTorch")
 UNALLOCATED = lazy(rf"and {BYTES} is reserved by PyTorch but unallocated")
 NEW_WORDING = "https://github.com/pytorch/pytorch/blob/eb42ad6eca0ce61e7c581212b4bf32f991425571/c10/cuda/CUDACachingAllocator.cpp"
+# A per-process cap (torch.npu / torch.cuda set_per_process_memory_fraction) adds "A allowed; " to either wording: the
+# allocator refuses a block when what it already reserved plus the request passes A, whatever the card has free.
+ALLOWED = lazy(rf"{BYTES} allowed;")
+# torch >= 2.1 prints the process's own use before "allowed" (the reserved figures after it are often cut off a paste).
+IN_USE = lazy(rf"(?:this process|Process \d+) has {BYTES} memory in use")
+WORKSPACE = lazy(r"NPUWorkspaceAllocator tried to allocate")
+WORKSPACE_SOURCE = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.9.0/torch_npu/csrc/core/npu/NPUWorkspaceAllocator.cpp"
+# torch_npu with PYTORCH_NPU_ALLOC_CONF=throw_on_npumalloc_oom:True refuses, before asking the device, a block that would
+# take the process past its per_process_memory_fraction (NPUCachingAllocator.cpp, master after the 26.1 releases).
+FRACTION_REJECTED = lazy(rf"rejected because it would exceed per_process_memory_fraction limit\. Requested size: {BYTES}")
+FRACTION_SOURCE = "https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/torch_npu/csrc/core/npu/NPUCachingAllocator.cpp"
+# torch_npu's pinned host memory pool (CachingHostAllocator.cpp, from the 26.0 releases; "Rried" is its spelling): the
+# host could not give page-locked memory for tensor.pin_memory() / a non_blocking copy; sizes in bytes.
+PINNED = lazy(
+    r"Malloc pin memory failed, host out of memory, [RT]ried to allocate size: (\d+), total_allocated_memory: (\d+), "
+    r"total_reserved_memory: (\d+)"
+)
+PINNED_SOURCE = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.9.0/torch_npu/csrc/core/npu/CachingHostAllocator.cpp"
 KV_NEED = lazy(rf"max seq len \((\d+)\),? \(?{SIZE} KV cache is ?needed", re.I)
 KV_AVAIL = lazy(rf"available KV cache memory \({SIZE}\)", re.I)
 KV_MAX = lazy(r"estimated maximum model length is (\d+)")
@@ -54,6 +77,15 @@ STARTUP = lazy(
 STARTUP_SOURCES = (
     "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/vllm_ascend/worker/worker.py",
     "https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/v1/worker/gpu_worker.py",
+)
+# vLLM's / vllm-ascend's check after the profiling forward pass (assert initial free > free after): free memory did not go
+# down, so something else on the card gave memory back while vLLM measured. vllm-ascend up to 0.13 and vLLM V0 print bytes
+# ("Initial free memory 62512345088, current free memory 63012345088."), later releases GiB ("… 58.1 GiB, current free
+# memory 59.4 GiB.").
+PROFILING = lazy(rf"Error in memory profiling\. Initial free memory {NUM}( ?GiB)?, current free memory {NUM}( ?GiB)?")
+PROFILING_SOURCES = (
+    "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0/vllm_ascend/worker/worker_v1.py",
+    "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/vllm_ascend/worker/worker.py",
 )
 RAY_MEM = lazy(rf"was {NUM}GB / {NUM}GB \({NUM}\), which exceeds the memory usage threshold of {NUM}")
 NO_KV = lazy(r"No available memory for the cache blocks|Available KV cache memory: -\d|available KV cache memory \(-\d", re.I)
@@ -123,12 +155,43 @@ def _round_up(x: float, step: float = 0.05) -> float:
     return math.ceil(x / step - 1e-9) * step
 
 
+def fraction_advice(text: str, need: float, reserved: float | None, free: float | None) -> list[str]:
+    """A per-process memory fraction that stopped the allocator: the "A allowed" size of either allocator wording, or
+    torch_npu's refusal before the device was asked (throw_on_npumalloc_oom)."""
+    cap = "raise the per-process memory fraction (torch.npu.set_per_process_memory_fraction(f) / torch.cuda's, set by the "
+    cap += "script or a framework sharing the card) or remove it; or lower the batch so that this process needs less"
+    if (m := FRACTION_REJECTED.search(text)) is not None:
+        return [
+            f"torch_npu refused a {gib(m):.2f} GiB block before asking the device: it would take this process past its "
+            "per_process_memory_fraction (PYTORCH_NPU_ALLOC_CONF=throw_on_npumalloc_oom:True turns that into this error); the "
+            "card itself may have the memory free", cap,
+        ]
+    allowed = gib(ALLOWED.search(text))
+    held, how = (reserved, "had reserved") if reserved is not None else (gib(IN_USE.search(text)), "had in use")
+    if allowed is None or held is None or held + need <= allowed:
+        return []
+    free_part = f" while {free:.2f} GiB of the card is free" if free is not None else ""
+    return [
+        f"this process may use at most {allowed:.2f} GiB (a per-process memory fraction is set): it {how} "
+        f"{held:.2f} GiB and asked for {need:.2f} GiB more, past that cap{free_part}", cap,
+    ]
+
+
 def allocator_advice(text: str) -> list[str]:
-    need = gib(ALLOC.search(text))
     total, free, allocated, reserved = sizes(text)
+    if FRACTION_REJECTED.search(text):
+        return fraction_advice(text, 0.0, None, None)
+    need = gib(ALLOC.search(text))
     if need is None:
         return []
+    if capped := fraction_advice(text, need, reserved, free):
+        return capped
     out = []
+    if WORKSPACE.search(text):
+        out.append(
+            "the request came from torch_npu's NPUWorkspaceAllocator, the pool for operators' scratch workspace, not a "
+            "tensor: too little of the card was free when this operator ran (the message itself suggests TASK_QUEUE_ENABLE=1)"
+        )
     short = need - (free or 0.0)
     if total and short <= 0:
         # The device reported more free memory than the request, yet the allocation failed: the free memory is not in one
@@ -240,6 +303,24 @@ def startup_advice(text: str) -> list[str]:
     ]
 
 
+def profiling_advice(text: str) -> list[str]:
+    """vLLM's profiling check: free memory before and after the profile run, and what came back in between."""
+    m = PROFILING.search(text)
+    if m is None:
+        return []
+    before, after = (float(m.group(i)) / (1.0 if m.group(i + 1) else 1024.0**3) for i in (1, 3))
+    rose = after - before
+    what = (f"free memory rose by {rose:.2f} GiB ({before:.2f} -> {after:.2f} GiB) while vLLM ran its profiling forward pass"
+            if rose > 0 else f"free memory did not go down ({before:.2f} GiB before and after vLLM's profiling forward pass)")
+    return [
+        f"{what}: another process on the card (a leftover run, a second engine, or in a colocated RL job this job's own "
+        "trainer offloading or emptying its cache) gave memory back meanwhile, so vLLM cannot tell what its model used",
+        "if another process shares the card, stop it or give vLLM its own card (npu-smi info shows it); in a colocated job, "
+        "let the actor / ref offload (param_offload, optimizer_offload) and torch.npu.empty_cache() finish before the rollout "
+        "engine is built, not during it",
+    ]
+
+
 def ray_advice(text: str) -> list[str]:
     m = RAY_MEM.search(text)
     if m is None:
@@ -261,7 +342,8 @@ class Memory(Analyzer):
 
     def _advice(self, link: Link) -> tuple[str, list[str]]:
         text = " ".join([link.message, *link.detail])
-        for kind, fn in (("alloc", allocator_advice), ("kv", kv_advice), ("startup", startup_advice), ("ray", ray_advice)):
+        for kind, fn in (("alloc", allocator_advice), ("kv", kv_advice), ("startup", startup_advice), ("profile", profiling_advice),
+                         ("ray", ray_advice)):
             advice = fn(text)
             if advice:
                 return kind, advice
@@ -311,22 +393,39 @@ class Memory(Analyzer):
             "kv": "vLLM KV cache too small for max_model_len" if not no_kv else "No NPU memory left for vLLM's KV cache",
             "ray": "Ray's memory monitor killed a worker: host RAM",
             "startup": "Free device memory at vLLM start is below gpu_memory_utilization x the card",
+            "profile": "vLLM's memory profiling saw free memory rise: another process released memory meanwhile",
         }
         fix.append("See verl's performance-tuning guide for the memory knobs: " + SOURCES["verl"])
         return Finding(
             titles[kind], f"{link.short_type}: " + "; ".join(advice) + ".", tuple(fix), (*evidence(link), *logged),
-            (*(STARTUP_SOURCES if kind == "startup" else (SOURCES[kind],)), *((SOURCES["kv0"],) if kind == "kv" else ()),
+            (*({"startup": STARTUP_SOURCES, "profile": PROFILING_SOURCES}.get(kind) or (SOURCES[kind],)), *((SOURCES["kv0"],) if kind == "kv" else ()),
              SOURCES["verl"], *(PLAN_SOURCES if planned else ()),
-             *((NEW_WORDING,) if kind == "alloc" and TOTAL_OF.search(link.message) else ())),
+             *((NEW_WORDING,) if kind == "alloc" and TOTAL_OF.search(link.message) else ()),
+             *((WORKSPACE_SOURCE,) if kind == "alloc" and WORKSPACE.search(link.message) else ()),
+             *((FRACTION_SOURCE,) if kind == "alloc" and FRACTION_REJECTED.search(link.message) else ())),
             key=f"{kind}:{link.message[:60]}",
             kind={"alloc": "npu-oom", "kv": "kv-cache-no-memory" if no_kv else "kv-cache-below-max-model-len", "ray": "host-oom",
-                  "startup": "npu-memory-occupied"}[kind],
+                  "startup": "npu-memory-occupied", "profile": "npu-memory-occupied"}[kind],
             notes=notes,
         )
 
     @staticmethod
     def _host(link: Link) -> Finding | None:
-        """Host RAM: NumPy's array allocation (with its size, shape and dtype) or a bare MemoryError."""
+        """Host RAM: NumPy's array allocation (with its size, shape and dtype), torch_npu's pinned pool, a bare MemoryError."""
+        if (pin := PINNED.search(link.message)) is not None:
+            want, held = (int(g) / 1024**3 for g in pin.group(1, 3))
+            note = (f"torch_npu could not get {want:.2f} GiB of pinned (page-locked) host memory; its pinned pool already "
+                    f"held {held:.2f} GiB: the host (or the container's limit) ran out of RAM it can lock")
+            return Finding(
+                "Host RAM exhausted: torch_npu's pinned host memory pool could not grow",
+                f"{link.short_type}: {note}. Pinned buffers serve tensor.pin_memory(), DataLoader(pin_memory=True) and the "
+                "non-blocking host<->NPU copies of CPU offload; they stay cached in the pool after use.",
+                ("Release the cached pinned blocks (torch_npu.npu.host_empty_cache(), as the message says) and pin less: "
+                 "DataLoader pin_memory=False, fewer workers, smaller offload buffers",
+                 "Or give the job more RAM (a larger container / Slurm --mem); free -g shows what the host has"),
+                evidence(link), (PINNED_SOURCE,), key=f"host-pinned:{pin.group(1)}", family="memory", kind="host-oom",
+                notes=(note,),
+            )
         m = NP_ALLOC.search(link.message)
         if m is None and not (link.short_type in HOST_TYPES and link.message.strip() in ("", "std::bad_alloc")):
             return None

@@ -10,6 +10,7 @@ compatibility matrix pins for the logged vllm-ascend.
 
 from __future__ import annotations
 
+import math
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, raised
@@ -143,4 +144,98 @@ class TritonLauncherBuild(Analyzer):
              "if it persists, move to the triton-ascend / vllm-ascend release that fixes the launcher build"),
             evidence(link), LAUNCHER_SOURCES, key=f"triton-launcher:{compiler}:{pch}", family="operator",
             kind="triton-kernel-compile-failed",
+        )
+
+
+# Triton's OutOfResources (python/triton/runtime/errors.py; compiler.py's CompiledKernel._init_handles raises it at the
+# kernel's first launch): f"out of resource: {name}, Required: {required}, Hardware limit: {limit}" and, since 2.1,
+# ". Reducing block sizes or `num_stages` may help." The names: "shared memory" (bytes the kernel's tiles and pipeline
+# stages need per block, against the device's per-block limit), "threads" (num_warps x warp size, against what the
+# loaded binary allows: 3.x) and "tensor memory" (Blackwell TMEM columns, 512). triton-ascend reports no such limit: its
+# driver's max_shared_mem is a placeholder 1 and every kernel's metadata "shared" is 1, so the check never fires on an NPU;
+# the NPU's on-chip limit is BiShengIR's "ub overflow" at compile time (ARL-E231).
+OUT_OF_RESOURCES = lazy(r"out of resource: (shared memory|threads|tensor memory), Required: (\d+), Hardware limit: (\d+)")
+# The NPU's form of the same limit: BiShengIR refuses, at compile time, a kernel whose buffers need more of the AI Core's
+# Unified Buffer than it has ("ub overflow, requires R bits while L bits available!", "avaliable" in some releases; 192 KB =
+# 1572864 bits on A2/A3), raised through triton-ascend's MLIRCompilationError.
+UB_OVERFLOW = lazy(r"ub overflow, requires (\d+) bits while (\d+) bits avai?l\w*able")
+UB_SOURCE = "https://github.com/Ascend/triton-ascend/blob/eeb030e7bb71f8a251c5d378dbe2977e8b8dbb83/docs/en/programming_guide.md"
+OUT_OF_RESOURCES_SOURCES = (
+    "https://github.com/triton-lang/triton/blob/0b057fca1b9988afcfecd535b67d36ce92c0a5e9/python/triton/runtime/errors.py",
+    "https://github.com/triton-lang/triton-ascend/blob/a84b1eb52b6215e2c171632f2df0892f1003cfc8/python/triton/compiler/compiler.py",
+    "https://github.com/triton-lang/triton-ascend/blob/a84b1eb52b6215e2c171632f2df0892f1003cfc8/third_party/ascend/backend/driver.py",
+)
+
+
+class TritonOutOfResources(Analyzer):
+    id = "DRV-triton-resources"
+    title = "A Triton kernel's configuration needs more of a per-block resource than the device has"
+    family = "operator"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind in ("cann", "process", "hydra"):
+            return None
+        text = " ".join([link.message, *link.detail])
+        m = OUT_OF_RESOURCES.search(text)
+        if m is None:
+            return self._ub(link, text)
+        name, required, limit = m.group(1), int(m.group(2)), int(m.group(3))
+        if limit <= 0:
+            return None
+        ratio = required / limit
+        if name == "shared memory":
+            what = (f"the kernel's tiles and pipeline stages need {required} bytes ({required / 1024:.0f} KiB) of shared "
+                    f"memory per block, {ratio:.1f}x the {limit} bytes ({limit / 1024:.0f} KiB) this GPU gives a block: its "
+                    "BLOCK_* sizes and num_stages were tuned for a GPU with more shared memory")
+            fix = (f"Lower num_stages and the BLOCK_* sizes of that kernel's config until it needs at most {limit} bytes "
+                   "(each pipeline stage holds one more copy of the input tiles), or pick the package's config for this GPU "
+                   "or a release whose configs cover it",
+                   "Under torch.compile max-autotune, drop the mode or narrow the search so that configs that do not fit are "
+                   "not chosen; or run on a GPU with more shared memory per block")
+            kind = "triton-shared-memory-exceeded"
+        elif name == "tensor memory":
+            what = (f"the kernel needs {required} columns of tensor memory, the device has {limit}: the config's MMA tiles "
+                    "are too large for it")
+            fix = ("Lower the BLOCK_M / BLOCK_N sizes (or num_stages) of that kernel's config", )
+            kind = "triton-shared-memory-exceeded"
+        else:
+            what = (f"the kernel is launched with {required} threads per block (num_warps x warp size), the loaded binary "
+                    f"allows {limit}: its register use per thread caps the block below num_warps")
+            fix = (f"Lower num_warps in that kernel's config (to at most {limit} threads per block), or simplify the kernel "
+                   "so that it uses fewer registers", )
+            kind = "triton-out-of-resources"
+        return Finding(
+            f"Triton kernel out of {name}: needs {required}, the device has {limit}"[:160],
+            f"{link.short_type}: {m.group(0)}. Triton checks, when a compiled kernel is first launched, that its {name} fits "
+            f"the device's per-block limit; here {what}. (On an Ascend NPU triton-ascend reports no such limit: the on-chip "
+            "buffer's limit shows as BiShengIR's 'ub overflow' at compile time.)",
+            fix, evidence(link), OUT_OF_RESOURCES_SOURCES, key=f"triton-resources:{name}:{required}:{limit}",
+            family="operator", kind=kind, notes=(f"Triton {name}: {what}", fix[0]),
+        )
+
+    @staticmethod
+    def _ub(link: Link, text: str) -> Finding | None:
+        """BiShengIR's ub overflow: the kernel's on-chip buffers, in bits, against the Unified Buffer's size."""
+        m = UB_OVERFLOW.search(text)
+        if m is None:
+            return None
+        required, limit = int(m.group(1)), int(m.group(2))
+        if limit <= 0:
+            return None
+        ratio = required / limit
+        shrink = 2 ** math.ceil(math.log2(ratio)) if ratio > 1 else 1
+        what = (f"the kernel's buffers need {required // 8} bytes ({required / 8 / 1024:.0f} KiB) of the AI Core's Unified "
+                f"Buffer, {ratio:.1f}x the {limit // 8} bytes ({limit / 8 / 1024:.0f} KiB) it has")
+        fix = (f"Make the kernel's BLOCK_SIZE / tile about {ratio:.1f}x smaller (with power-of-two sizes: {shrink}x), or split "
+               "its loop; let triton.autotune choose among sizes that fit, and turn multi-buffering off for that kernel if "
+               "it doubles the buffers",
+               "For a kernel you did not write (torch.compile's, a library's), use the release whose configs cover this chip "
+               "(A2/A3's Unified Buffer is smaller than A5's) or turn that path off")
+        return Finding(
+            f"triton-ascend kernel too large for the Unified Buffer: needs {required // 8} bytes, the core has {limit // 8}"[:160],
+            f"{link.short_type}: {m.group(0)}. BiShengIR lays a Triton kernel's blocks out in the AI Core's on-chip Unified "
+            f"Buffer when it compiles it for the NPU; here {what}, so the kernel never compiled (the NPU's form of a GPU "
+            "kernel's shared-memory limit).",
+            fix, evidence(link), (UB_SOURCE,), key=f"triton-ub:{required}:{limit}", family="operator",
+            kind="triton-kernel-compile-failed", notes=(f"Unified Buffer: {what}", fix[0]),
         )
