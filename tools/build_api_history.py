@@ -11,6 +11,8 @@ pip is configured with (``pip download --no-deps``; nothing is imported or insta
 
     python tools/build_api_history.py                 # all packages in PACKAGES, into catalog/data/api_history.json
     python tools/build_api_history.py --only peft     # one package (merged into the existing file)
+    python tools/build_api_history.py --dates         # each release line's first upload day, from PyPI's JSON metadata
+    python tools/build_api_history.py --attrs         # instance attributes of the classes in ATTRS (transformers' Trainer)
 
 The table keeps, per module, the names whose presence differs between the releases the module exists in (as
 release ranges) and the modules' own ranges; a name present in every release of its module is listed without a range.
@@ -46,6 +48,7 @@ PACKAGES = {
     "huggingface-hub": ("huggingface_hub", "0.14"),
     "datasets": ("datasets", "2.10"),
     "megatron-core": ("megatron", "0.5"),
+    "ray": ("ray", "2.5"),  # from the first line with wheels for the Python the tool runs on (3.11)
 }
 IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 
@@ -299,13 +302,171 @@ def write(path: Path, table: dict) -> None:
     tmp.replace(path)
 
 
+PYPI_JSON = "https://pypi.org/pypi/{}/json"
+
+
+def line_dates(pip: str, versions: list[str]) -> dict[str, str]:
+    """For each release read (the newest of its minor line), the day the first file of that minor line's first final
+    release was uploaded to PyPI (the JSON API's ``upload_time``): when the things the table says arrived with that
+    line became installable. Read from PyPI's JSON metadata (one request per package)."""
+    import urllib.request
+
+    with urllib.request.urlopen(PYPI_JSON.format(pip), timeout=60) as r:
+        meta = json.load(r)
+    first_day: dict[tuple[int, int], str] = {}
+    for text, files in meta.get("releases", {}).items():
+        try:
+            v = Version(text)
+        except InvalidVersion:
+            continue
+        days = sorted(f["upload_time"][:10] for f in files if f.get("upload_time"))
+        if v.is_prerelease or v.is_devrelease or not days:
+            continue
+        key = (v.major, v.minor)
+        if key not in first_day or days[0] < first_day[key]:
+            first_day[key] = days[0]
+    out = {}
+    for text in versions:
+        v = Version(text)
+        if (v.major, v.minor) in first_day:
+            out[text] = first_day[(v.major, v.minor)]
+    return out
+
+
+# The classes whose instance attributes are recorded (--attrs): module -> class names. transformers' Trainer is the base
+# of the RL trainers (TRL's GRPOTrainer, LLaMA-Factory's, verl's recipes), which read state the Trainer sets.
+# The same pass records the keyword arguments of these classes' methods ("Class.method" in the module's "params"): RL
+# wrappers (Unsloth, ms-swift, LLaMA-Factory) call the trainers' methods with keywords a later release renamed.
+ATTRS = {
+    "transformers": {"transformers.trainer": ["Trainer"]},
+    "trl": {f"trl.trainer.{m}_trainer": [f"{c}Trainer"] for m, c in (("grpo", "GRPO"), ("sft", "SFT"), ("dpo", "DPO"),
+                                                                         ("ppo", "PPO"), ("rloo", "RLOO"), ("reward", "Reward"))},
+}
+
+
+def methods(source: str, cls: str) -> dict[str, list[str]]:
+    """{method: its keyword arguments} of top-level class ``cls`` (functions defined in its body)."""
+    node = next((n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+    return {} if node is None else {f.name: _args(f) for f in _body_nodes(node.body)
+                                    if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and not f.name.startswith("__")}
+
+
+def instance_attributes(source: str, cls: str) -> list[str] | None:
+    """The attributes an instance of top-level class ``cls`` has from its own body: methods, class-level assignments and
+    imports, nested classes, and ``self.X = ...`` (also annotated, augmented or tuple targets) in any of its methods; None where the module has no
+    such class."""
+    tree = ast.parse(source)
+    node = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+    if node is None:
+        return None
+    out: set[str] = set()
+    for item in _body_nodes(node.body):
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.add(item.name)
+            for sub in ast.walk(item):
+                targets = (sub.targets if isinstance(sub, ast.Assign) else
+                           [sub.target] if isinstance(sub, (ast.AnnAssign, ast.AugAssign)) else [])
+                stack = list(targets)
+                while stack:
+                    t = stack.pop()
+                    if isinstance(t, (ast.Tuple, ast.List)):
+                        stack.extend(t.elts)
+                    elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                        out.add(t.attr)
+        elif isinstance(item, ast.Assign):
+            out.update(n for t in item.targets for n in _targets(t))
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            out.add(item.target.id)
+        elif isinstance(item, (ast.Import, ast.ImportFrom)):  # 5.x binds helpers as methods: "from .x import f" in the body
+            out.update((a.asname or a.name).split(".")[0] for a in item.names if a.name != "*")
+        elif isinstance(item, ast.ClassDef):
+            out.add(item.name)
+    return sorted(out)
+
+
+def class_attributes(pip: str, versions: list[str], wanted: dict[str, list[str]]) -> tuple[dict, dict]:
+    """({module: {class: {"defined": ranges, attribute: ranges}}}, {module: {"Class.method": {"defined": ranges,
+    keyword: ranges}}}) over ``versions`` (the table's releases), read from each release's wheel (downloaded as the main
+    build does; only the named modules are parsed). Method keywords are kept, as "params" keeps them, only where they
+    changed while the method existed ("**" where it took any keyword)."""
+    per: dict[tuple[str, str], dict[int, list[str]]] = {}
+    meth: dict[tuple[str, str], dict[int, list[str]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, v in enumerate(versions):
+            d = Path(tmp) / v
+            r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "-q", "-d",
+                                str(d), f"{pip}=={v}"], capture_output=True, text=True)
+            wheels = list(d.glob("*.whl")) if d.exists() else []
+            if r.returncode or not wheels:
+                print(f"{pip} {v}: no wheel", file=sys.stderr)
+                continue
+            with zipfile.ZipFile(wheels[0]) as z:
+                names = set(z.namelist())
+                for mod, classes in wanted.items():
+                    path = mod.replace(".", "/") + ".py"
+                    path = path if path in names else mod.replace(".", "/") + "/__init__.py"
+                    if path not in names:
+                        continue
+                    source = z.read(path).decode("utf-8", "replace")
+                    for cls in classes:
+                        attrs = instance_attributes(source, cls)
+                        if attrs is not None:
+                            per.setdefault((mod, cls), {})[i] = attrs
+                            for fn, args in methods(source, cls).items():
+                                meth.setdefault((mod, f"{cls}.{fn}"), {})[i] = args
+            for w in wheels:
+                w.unlink()
+    out: dict[str, dict[str, dict]] = {}
+    for (mod, cls), by_index in per.items():
+        rec: dict[str, list] = {"defined": ranges(sorted(by_index))}
+        for attr in sorted({a for attrs in by_index.values() for a in attrs}):
+            rec[attr] = ranges([i for i in sorted(by_index) if attr in by_index[i]])
+        out.setdefault(mod, {})[cls] = rec
+    params: dict[str, dict[str, dict]] = {}
+    for (mod, fn), by_index in meth.items():
+        life = sorted(by_index)
+        changed = {arg: ranges([i for i in life if arg in by_index[i]])
+                   for arg in sorted({a for args in by_index.values() for a in args})
+                   if arg == "**" or any(arg not in by_index[i] for i in life)}
+        if changed:
+            params.setdefault(mod, {})[fn] = {"defined": ranges(life), **changed}
+    return out, params
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", action="append", help="pip name of one package (repeatable)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--dates", action="store_true",
+                    help="only add each release line's first upload day (PyPI JSON) to the packages already in the table")
+    ap.add_argument("--attrs", action="store_true",
+                    help="only add the instance attributes of the classes in ATTRS, per release, to the packages in the table")
     a = ap.parse_args()
     table = json.loads(a.out.read_text()) if a.out.exists() else {"packages": {}}
+    if a.attrs:
+        for pip in a.only or list(ATTRS):
+            pkg = table["packages"][pip]
+            attrs, params = class_attributes(pip, pkg["versions"], ATTRS[pip])
+            for mod, classes in attrs.items():
+                pkg["modules"][mod]["attrs"] = classes
+                print(f"{pip} {mod}: {', '.join(f'{c} ({len(r) - 1} attributes)' for c, r in classes.items())}", file=sys.stderr)
+            for mod, fns in params.items():
+                row = pkg["modules"][mod].setdefault("params", {})
+                for fn in [k for k in row if "." in k]:
+                    del row[fn]  # an earlier --attrs pass's methods
+                row.update(fns)
+                print(f"{pip} {mod}: {len(fns)} methods whose keywords changed", file=sys.stderr)
+        write(a.out, table)
+        return
+    if a.dates:
+        for pip in a.only or list(table["packages"]):
+            pkg = table["packages"][pip]
+            pkg["dates"] = line_dates(pip, pkg["versions"])
+            pkg["dates_source"] = PYPI_JSON.format(pip) + " (upload_time of each minor line's first final release)"
+            print(f"{pip}: {len(pkg['dates'])} of {len(pkg['versions'])} release lines dated", file=sys.stderr)
+        write(a.out, table)
+        return
     for pip in a.only or list(PACKAGES):
         top, first = PACKAGES[pip]
         versions = releases(pip, first)

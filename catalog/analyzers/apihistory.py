@@ -114,6 +114,32 @@ def _side(installed: str | None, versions: list[str], first: int, last: int) -> 
     return None
 
 
+# A thing that came and went, with no release in the log: the installed release either predates the first line that
+# has it (too old) or is at or after the line that dropped it (too new). When the first line came out this many days
+# before the line that dropped it, an install older than that first line would be years older than the releases in
+# use when the caller met the failure: the too-new side is the reading.
+LONG_LIVED_DAYS = 730
+
+
+def _long_lived(pip: str, versions: list[str], first: int, last: int) -> str:
+    """Where ``first`` (the first release line that has a thing) came out at least LONG_LIVED_DAYS before the line
+    after ``last`` (the first without it), per the table's PyPI upload dates: the clause that says so, else ""."""
+    import datetime
+
+    dates = _table().get(pip, {}).get("dates", {})
+    if last + 1 >= len(versions) or first <= 0:
+        return ""
+    try:
+        a, b = (datetime.date.fromisoformat(dates[versions[i]]) for i in (first, last + 1))
+    except (KeyError, ValueError):
+        return ""
+    if (b - a).days < LONG_LIVED_DAYS:
+        return ""
+    return (f" No release is in the log; the {_minor(versions[first])} line came out on {a.isoformat()}, "
+            f"{(b - a).days // 365} years before {_minor(versions[last + 1])} ({b.isoformat()}, PyPI upload dates), so "
+            f"an install older than {_minor(versions[first])} is not a plausible reading.")
+
+
 def _too_old(pip: str, versions: list[str], first: int, what: str, lacks: str, installed: str | None) -> NameHistory:
     """``what`` follows "the first release" ("whose M has X"); ``lacks`` says the release before has it not."""
     return NameHistory(pip, "too-old", f"{pip} {versions[first]} is the first release {what} (the newest "
@@ -124,11 +150,12 @@ def _too_old(pip: str, versions: list[str], first: int, what: str, lacks: str, i
 
 
 def _too_new(pip: str, versions: list[str], last: int, what: str, lacks: str, installed: str | None,
-             moved: str = "") -> NameHistory:
-    """``what`` follows "the last release" ("whose M has X"); ``lacks`` says the later releases have it not."""
+             moved: str = "", dated: str = "") -> NameHistory:
+    """``what`` follows "the last release" ("whose M has X"); ``lacks`` says the later releases have it not; ``dated``
+    (from _long_lived) why the too-new side is read where the log shows no release."""
     return NameHistory(pip, "too-new", f"{pip} {versions[last]} is the last release {what}: {versions[last + 1]} and "
                        f"later {lacks}{moved}; the installed {pip} is newer than the caller was written for"
-                       f"{_shows(installed)}.",
+                       f"{_shows(installed)}.{dated}",
                        f"Pin below the release that dropped it: python -m pip install '{pip}<{_minor(versions[last + 1])}' "
                        f"(or upgrade the caller to a release written for the newer {pip})", PYPI.format(pip))
 
@@ -185,7 +212,8 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
     if side == "too-old" and first > mod_first:
         # a name that came and went (or left a module with __getattr__): the release the log shows is below its arrival
         return _too_old(pip, versions, first, f"whose {module} has {name}", "has not", installed)
-    if last < newest and (side == "too-new" or first == mod_first):
+    dated = "" if side else _long_lived(pip, versions, first, last)
+    if last < newest and (side == "too-new" or first == mod_first or dated):
         # At or above the release that dropped it (the log shows it), or had by every release read up to ``last``. A
         # module __getattr__ (lazy exports: huggingface_hub's _SUBMOD_ATTRS) or a star import may give later releases
         # names no statement binds, but the failed import shows the installed release gives none: only the releases
@@ -194,7 +222,7 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
         where = f" ({versions[-1]} has it in {' and '.join(moved)})" if moved else ""
         lacks = ("do not bind it in their source (the installed release's module __getattr__ did not provide it either: "
                  "the import failed)") if dynamic else "have not"
-        return _too_new(pip, versions, last, f"whose {module} has {name}", lacks, installed, where)
+        return _too_new(pip, versions, last, f"whose {module} has {name}", lacks, installed, where, dated)
     if last < newest and dynamic:
         return None
     if first > mod_first or last < newest:
@@ -226,11 +254,28 @@ def module_history(pip: str, module: str, installed: str | None = None) -> NameH
     side = _side(installed, versions, first, last)  # a module that came and went: by the release the log shows
     if first > 0 and (last == newest or side == "too-old"):
         return _too_old(pip, versions, first, f"that has {module}", "has not", installed)
-    if last < newest and (first == 0 or side == "too-new"):
-        return _too_new(pip, versions, last, f"that has {module}", "have not", installed)
+    dated = "" if side else _long_lived(pip, versions, first, last)
+    if last < newest and (first == 0 or side == "too-new" or dated):
+        return _too_new(pip, versions, last, f"that has {module}", "have not", installed, dated=dated)
     if first > 0 or last < newest:
         return _between(pip, versions, spans, module, installed)
     return None
+
+
+def method_params(pip: str, method: str) -> list[tuple[str, str, dict]]:
+    """(module, "Class.method", keyword record) of each recorded "Class.method" of ``pip`` whose method is ``method`` (the trainers'
+    methods of tools/build_api_history.py --attrs), one class only: a name several classes define is ambiguous."""
+    pkg = _table().get(pip) or {}
+    hits = [(mod, fn, rec) for mod, row in pkg.get("modules", {}).items() for fn, rec in row.get("params", {}).items()
+            if "." in fn and fn.split(".", 1)[1] == method]
+    return hits if len({fn.split(".")[0] for _m, fn, _r in hits}) == 1 else []
+
+
+def method_owner(method: str, keyword: str) -> str:
+    """The import name of the one package whose recorded trainer method ``method`` took ``keyword`` in some releases
+    and not in others, or "" (a bare "m() got an unexpected keyword argument 'k'" names no package)."""
+    owners = {pkg["import"] for pip, pkg in _table().items() if any(keyword in rec for _m, _f, rec in method_params(pip, method))}
+    return owners.pop() if len(owners) == 1 else ""
 
 
 def param_history(pip: str, callable_name: str, keyword: str, installed: str | None = None) -> NameHistory | None:
@@ -238,11 +283,16 @@ def param_history(pip: str, callable_name: str, keyword: str, installed: str | N
     takes ``keyword`` ("X() got an unexpected keyword argument 'k'"), where that changed while it existed."""
     pkg = _table().get(pip)
     name = callable_name[: -len(".__init__")] if callable_name.endswith(".__init__") else callable_name
-    if not pkg or not name or "." in name:
-        return None  # a method other than __init__, or a bare "__init__" (Python < 3.10 omits the class)
+    if not pkg or not name or name == "__init__":
+        return None  # a bare "__init__" (Python < 3.10 omits the class)
     versions = pkg["versions"]
     found = [(mod, row["params"][name]) for mod, row in sorted(pkg["modules"].items(), key=lambda kv: len(kv[0]))
              if name in row.get("params", {})]
+    method = "." in name
+    if not found and not method:  # a method by its bare name (Python < 3.10, or a copy exec'd outside its class)
+        hits = method_params(pip, name)
+        found, method = [(mod, rec) for mod, _fn, rec in hits], bool(hits)
+        name = hits[0][1] if hits else name
     if not found or keyword not in found[0][1]:
         return None
     module, rec = found[0]
@@ -255,10 +305,44 @@ def param_history(pip: str, callable_name: str, keyword: str, installed: str | N
         return None  # the installed release takes it: this call is not the one the table describes
     what = f"whose {module}.{name} takes {keyword}"
     side = _side(installed, versions, first, last)
+    if method and first > life[0] and (last == newest or side == "too-old"):
+        # a keyword a method gained: either a caller passes it to an older release, or the class's own code passes it
+        # to a subclass's override written before it (Trainer.compute_loss(num_items_in_batch=) on an old override):
+        # opposite readings, so none
+        return None
     if first > life[0] and (last == newest or side == "too-old"):
         return _too_old(pip, versions, first, what, "does not", installed)
     inherits = newest in _indices(rec.get("^", []))
-    if (first == life[0] or side == "too-new") and last < newest and not inherits:
-        # a keyword that came and went is read by the release the log shows (at or above the one that dropped it)
-        return _too_new(pip, versions, last, what, "do not", installed)
+    dated = "" if side or first == life[0] else _long_lived(pip, versions, first, last)
+    if (first == life[0] or side == "too-new" or dated) and last < newest and not inherits:
+        # a keyword that came and went is read by the release the log shows (at or above the one that dropped it),
+        # or, with no release in the log, by how long it lived (an install older than its arrival is implausible)
+        return _too_new(pip, versions, last, what, "do not", installed, dated=dated)
+    return None
+
+
+def attr_history(pip: str, cls: str, attribute: str, installed: str | None = None) -> NameHistory | None:
+    """The releases in which an instance of ``pip``'s class ``cls`` has ``attribute`` (a method, a class attribute, or
+    one its methods set on self: the "attrs" of api_history.json, tools/build_api_history.py --attrs), where that changed
+    while the class existed; None where the table has no such class or attribute, or the attribute never changed."""
+    pkg = _table().get(pip)
+    if not pkg:
+        return None
+    found = [(mod, row["attrs"][cls]) for mod, row in sorted(pkg["modules"].items(), key=lambda kv: len(kv[0]))
+             if cls in row.get("attrs", {})]
+    if not found or attribute not in found[0][1] or attribute == "defined":
+        return None
+    module, rec = found[0]
+    versions = pkg["versions"]
+    life, at = _indices(rec["defined"]), _indices(rec[attribute])
+    first, last, newest = at[0], at[-1], life[-1]
+    if _inside(installed, versions, first, last):
+        return None  # the installed release sets it: the object is not the class the table describes
+    what = f"whose {module}.{cls} has {attribute} (set on its instances)"
+    side = _side(installed, versions, first, last)
+    if first > life[0] and (last == newest or side == "too-old"):
+        return _too_old(pip, versions, first, what, "does not", installed)
+    dated = "" if side or first == life[0] else _long_lived(pip, versions, first, last)
+    if (first == life[0] or side == "too-new" or dated) and last < newest:
+        return _too_new(pip, versions, last, what, "do not", installed, dated=dated)
     return None

@@ -19,7 +19,7 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
-from .apihistory import NameHistory, module_history, name_history, param_history
+from .apihistory import NameHistory, attr_history, method_owner, module_history, name_history, param_history
 from .numpyapi import numpy_removed
 from ...lazyre import lazy
 
@@ -458,11 +458,23 @@ def import_history(msg: str, owner: str, facts: Facts) -> NameHistory | None:
         return module_history(dist(owner), m.group(1), facts.versions.get(owner))  # a submodule added or removed
     elif m := UNEXPECTED_KW.search(msg):
         return param_history(dist(owner), m.group(1), m.group(2), facts.versions.get(owner))  # a keyword added or removed
+    elif (m := OBJ_ATTR.search(msg)) and owner == "transformers":
+        return trainer_attribute(m.group(1), m.group(2), facts)
     else:
         return None
     if "." in name or module.split(".")[0] != owner:
         return None
     return name_history(dist(owner), module, name, facts.versions.get(owner))
+
+
+def trainer_attribute(cls: str, attribute: str, facts: Facts) -> NameHistory | None:
+    """A trainer object (its class named ``*Trainer``: TRL's GRPOTrainer, an application's Seq2SeqTrainer subclass) lacking
+    an attribute transformers' Trainer has only in some releases (api_history.json's attrs): the subclass was written
+    for a transformers release that has it. None where the attribute is Trainer's in every release read, or not Trainer's."""
+    if not cls.endswith("Trainer") or class_owners().get(cls, "") not in ("", "trl", "transformers"):
+        return None
+    history = attr_history("transformers", "Trainer", attribute, facts.versions.get("transformers"))
+    return history if history is not None and history.direction in ("too-old", "too-new") else None
 
 
 def required_version(link: Link, facts: Facts) -> Finding | None:
@@ -1122,6 +1134,11 @@ class PackageMismatch(Analyzer):
             return dropped
         elif (m := OBJ_ATTR.search(msg)) and not class_owners().get(m.group(1)) and transformers_family_class(m.group(1)):
             return transformers_class_attribute(link, facts, m.group(1), m.group(2))
+        elif (m := OBJ_ATTR.search(msg)) and trainer_attribute(m.group(1), m.group(2), facts) is not None:
+            # the subclass (TRL's, the application's) reads state transformers' Trainer sets only in some releases
+            owner = "transformers"
+            caller = class_owners().get(m.group(1)) or (caller if caller not in (None, "transformers") else "your code")
+            what = f"{m.group(1)} has no attribute {m.group(2)}"
         elif (m := OBJ_ATTR.search(msg)) and (owner := class_owners().get(m.group(1), "")):
             if caller == owner:
                 return None  # the class's own package reads an attribute it lacks: a bug there, not a pair
@@ -1175,6 +1192,9 @@ class PackageMismatch(Analyzer):
                 owner = class_owners().get(m.group(1), "")
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
+            if not owner and kw and "." not in m.group(1):
+                # a trainer method by its bare name (GRPOTrainer.get_off_policy_mask) whose keyword one release renamed
+                owner = method_owner(m.group(1), m.group(2))
             if not owner and (inner := forwarding_wrapper(link)) is not None:
                 wrapped = True
                 # A decorator's wrapper passing on what it was given ("return func(*args, **kwargs)", pandas'
