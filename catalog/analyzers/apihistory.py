@@ -321,6 +321,7 @@ def param_history(pip: str, callable_name: str, keyword: str, installed: str | N
     return None
 
 
+@functools.lru_cache(maxsize=256)  # package.py asks once to choose its branch, then import_history asks again
 def attr_history(pip: str, cls: str, attribute: str, installed: str | None = None) -> NameHistory | None:
     """The releases in which an instance of ``pip``'s class ``cls`` has ``attribute`` (a method, a class attribute, or
     one its methods set on self: the "attrs" of api_history.json, tools/build_api_history.py --attrs), where that changed

@@ -1,5 +1,5 @@
-"""Shared helpers of the kdata form tests (test_kdata_*.py): one pasted text classified by the shared ``catalog``
-fixture (tests/conftest.py), and its top diagnosis as (id, kind)."""
+"""Shared helpers of the tests that classify a pasted text (test_kdata_*.py, test_generalise_*.py): the text classified
+by a catalog (the shared ``catalog`` fixture of tests/conftest.py, or a module's own), and its top diagnosis as (id, kind)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import io
 from ascendrl.catalog import Classifier
 
 
-def classify(catalog, text: str):
+def classify(catalog, text: str, name: str = "log"):
     c = Classifier(catalog)
-    c.feed_stream(io.BytesIO(text.encode()), "log")
+    c.feed_stream(io.BytesIO(text.encode()), name)
     return c.result()
 
 

@@ -10,17 +10,15 @@ is named. A key every release read has ('llama'), or no model_type at all, says 
 
 from __future__ import annotations
 
-import io
-
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
 
 def _top(text: str) -> dict | None:
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().to_json()["diagnoses"]
+    result = classify(CATALOG, text, "paste.log")
+    diagnoses = result.to_json()["diagnoses"]
     return diagnoses[0] if diagnoses else None
 
 

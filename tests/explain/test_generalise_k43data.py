@@ -8,17 +8,15 @@
 
 from __future__ import annotations
 
-import io
-
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
 
 def _diagnoses(text: str, catalog=CATALOG):
-    classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    return classifier.result().to_json().get("diagnoses") or []
+    result = classify(catalog, text, "paste.log")
+    return result.to_json().get("diagnoses") or []
 
 
 RAY_START = "Usage: ray start [OPTIONS]\nTry 'ray start --help' for help.\n\nError: Got unexpected extra argument{s} ({words})\n"

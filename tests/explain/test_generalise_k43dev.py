@@ -16,10 +16,9 @@ than one thread's paste:
 
 from __future__ import annotations
 
-import io
-
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
 from ascendrl.catalog.codes import extract
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
@@ -30,9 +29,7 @@ SET_DEVICE = ("RuntimeError: ExchangeDevice:build/CMakeFiles/torch_npu.dir/compi
 
 
 def _top(text: str):
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    result = classifier.result()
+    result = classify(CATALOG, text, "paste.log")
     return result.diagnoses[0] if result.diagnoses else None
 
 

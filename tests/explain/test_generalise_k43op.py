@@ -16,18 +16,17 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 WITHOUT_E206 = dataclasses.replace(CATALOG, entries=tuple(e for e in CATALOG.entries if e.id != "ARL-E206"))
 
 
 def _top(text: str, catalog=CATALOG):
-    classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().diagnoses
+    result = classify(catalog, text, "paste.log")
+    diagnoses = result.diagnoses
     return diagnoses[0] if diagnoses else None
 
 

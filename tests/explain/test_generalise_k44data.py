@@ -10,17 +10,15 @@
 
 from __future__ import annotations
 
-import io
-
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
 
 def _top(text: str, catalog=CATALOG):
-    classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().to_json().get("diagnoses") or []
+    result = classify(catalog, text, "paste.log")
+    diagnoses = result.to_json().get("diagnoses") or []
     return diagnoses[0] if diagnoses else None
 
 

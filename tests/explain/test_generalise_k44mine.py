@@ -15,17 +15,14 @@ no development log has, each written for the class the emitting source prints ra
 
 from __future__ import annotations
 
-import io
-
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
 
 def _top(text: str):
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    result = classifier.result()
+    result = classify(CATALOG, text, "paste.log")
     return result.diagnoses[0] if result.diagnoses else None
 
 

@@ -20,9 +20,9 @@
 from __future__ import annotations
 
 import dataclasses
-import io
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
@@ -32,9 +32,8 @@ def _without(*ids: str):
 
 
 def _top(text: str, catalog=CATALOG):
-    classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    diagnoses = classifier.result().diagnoses
+    result = classify(catalog, text, "paste.log")
+    diagnoses = result.diagnoses
     return diagnoses[0] if diagnoses else None
 
 

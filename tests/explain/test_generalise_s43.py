@@ -6,19 +6,17 @@ below 1024 the port is privileged (ip(7): root or CAP_NET_BIND_SERVICE), above i
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 
 
 def _diagnoses(text: str) -> list[dict]:
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    return classifier.result().to_json().get("diagnoses") or []
+    result = classify(CATALOG, text, "paste.log")
+    return result.to_json().get("diagnoses") or []
 
 
 def _top(text: str) -> dict:

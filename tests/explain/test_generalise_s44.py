@@ -9,13 +9,13 @@ earlier exception first, and a handler that fails with nothing specific (a clean
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
 from ascendrl.render_explain import to_plain
+from kdata_helpers import classify
 
 CATALOG = load_catalog()
 CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -26,9 +26,7 @@ PASTE = DATASETS_6977.split("\n", 4)[4]
 
 
 def _explain(text: str):
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    return classifier.result()
+    return classify(CATALOG, text, "paste.log")
 
 
 def _ids(text: str) -> list[tuple[str, str | None, str | None]]:
