@@ -32,7 +32,7 @@ PREFILTER = (
     r"|vLLM Ascend Version|vLLM API server version|, but you have \S+ \d\S* which is incompatible"
     r"|ASCEND_(?:RT_)?VISIBLE_DEVICES="
     r"|^\s*(?:\[(?:pip3?|conda)\]\s+)?(?:vllm[-_]ascend|torch[-_]npu|verl)\s+v?\d+\.\d+|^\s*vLLM (?:Ascend )?Version: "
-    r"|^\s*(?:Name: (?:vllm[-_]ascend|torch[-_]npu|verl)\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
+    rf"|^\s*(?:Name: (?:{PACKAGES})\s*$|Version: \d)|\bascend/(?:verl|vllm-ascend):"
     r"|(?i:(?:vllm[-_]ascend|verl|torch[-_]npu)(?:-v?\d+\.\d+[\w.+-]*\.dist-info|\b[\w ]{0,20}?\bversion\b\s*(?:is|:|=)?\s*v?\d+\.\d))"
     # the interpreter (key "python"): an installed package's path, pip's refusal, `python --version`, collect_env
     r"|[/\\]python[23]\.\d+[/\\](?:site|dist)-packages|requires a different Python: [23]\.\d|^\s*[Pp]ython\s+[23]\.\d+\.\d|\bPython version: [23]\.\d"
@@ -96,8 +96,9 @@ _IMAGE_PARTS = (
     ("torch_npu", lazy(r"-torch_npu(\d+\.\d+\.\d+(?:\.?post\d+)?)")),
     ("vllm_ascend", lazy(r"-vllm-ascend-v?(\d+\.\d+\.\d+(?:rc\d+)?)")),
 )
-# pip show (https://pip.pypa.io/en/stable/cli/pip_show/): "Name: vllm_ascend" then "Version: 0.9.1".
-_SHOW_NAME = lazy(r"^Name:\s*" + _UPSTREAM_PKG + r"\s*$", re.I)
+# pip show (https://pip.pypa.io/en/stable/cli/pip_show/): "Name: vllm_ascend" then "Version: 0.9.1"; any package of the
+# stack (PACKAGES), since the import history and the matrices read transformers', torch's or ray's release as well.
+_SHOW_NAME = lazy(r"^Name:\s*(" + PACKAGES + r")\s*$", re.I)
 _SHOW_VERSION = lazy(r"^Version:\s*" + _VER + r"\s*$")
 # A line that may hold one of the release-shaped forms: the cheap test before them.
 _RELEASE_HINT = lazy(r"(?i)ascend|verl|npu|^vllm|^name:|^version:")

@@ -539,6 +539,43 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
     )
 
 
+# Ray deserializes what another process pickled (a task's arguments, an actor's class, a returned object) in
+# ray/_private/serialization.py (deserialize_objects -> pickle.loads); an import that fails there is the receiving
+# process's environment lacking the module the sender's object refers to, reported on the ray.get side as RaySystemError
+# ("System error: " + the import error; ray/exceptions.py, RaySystemError.__str__). Text read in the ray 2.60.0 wheel.
+RAY_SERIALIZATION = lazy(r"[/\\]ray[/\\]_private[/\\]serialization\.py$")
+RAY_SYSTEM_ERROR = lazy(r"^System error: ")
+RAY_ENV_DOC = "https://docs.ray.io/en/latest/ray-core/handling-dependencies.html"
+
+
+def unpickled_by_ray(link: Link) -> bool:
+    """The import failed while Ray unpickled an object another process sent (its serialization frames, or RaySystemError)."""
+    if link.short_type == "RaySystemError" and RAY_SYSTEM_ERROR.search(link.message):
+        return True
+    return any(RAY_SERIALIZATION.search(f.path) for f in link.frames)
+
+
+def ray_unpickle_import(link: Link, module: str, name: str) -> Finding:
+    """"No module named X" while Ray unpickled: pickle imports the module an object was defined in, by name, in the
+    process that receives it; the sender had it, the receiver (a worker on another node, or one started without the
+    driver's working directory on sys.path) does not. Same root cause as any missing module, so the same kind."""
+    return Finding(
+        f"Python module not importable where Ray unpickled an object: {module}",
+        f"{link.short_type}: No module named '{module}'. Ray pickles a function, class or object by reference to the "
+        f"module that defines it, and the process that received it (a Ray worker, or the driver on ray.get) could not "
+        f"import {module}: it is installed or on sys.path where the object was made, not there. Either {name} is missing "
+        "from that node's environment, or it is a module of your project that Ray's workers do not see (a worker does not "
+        "start in the driver's directory, and other nodes do not have your files).",
+        (f"If {module} is your own code (a reward function, a dataset or model class): ship it with the job, "
+         "ray.init(runtime_env={'working_dir': '.'}) or runtime_env py_modules, or put its folder on PYTHONPATH before "
+         "ray start on every node",
+         f"If it is a package: install {name} in the environment Ray's workers run on every node (the same venv or image), "
+         "then restart Ray (ray stop; ray start)",
+         "The worker's own log says which node failed: /tmp/ray/session_latest/logs/worker-*.err"),
+        evidence(link), (RAY_ENV_DOC,), key=f"missing:{module}", kind="missing-dependency",
+    )
+
+
 def removed_module(link: Link, module: str, removed: tuple[str, str, str, str], caller: str | None) -> Finding:
     """A module its distribution no longer ships: the installed release is newer than the code that imports it."""
     owner, release, pin, source = removed
@@ -1076,6 +1113,8 @@ class PackageMismatch(Analyzer):
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
             if "." not in module or separate:  # a top-level module: not installed, whoever imports it
                 name = separate or dist(module)
+                if unpickled_by_ray(link):
+                    return ray_unpickle_import(link, module, name)
                 return Finding(
                     f"Python module not installed: {module}",
                     f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {name} installed"

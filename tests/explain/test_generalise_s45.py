@@ -1,0 +1,124 @@
+"""Readings the lead added in the fourteenth stop (2026-12-06), from the thirteenth stop's notes:
+
+- DRV-package: "No module named X" raised while Ray unpickled an object (ray/_private/serialization.py's frames, or the
+  RaySystemError "System error: " wrapper it becomes on ray.get) names the receiving process's environment and Ray's
+  runtime_env, not a package to pip-install where the driver runs. Same kind (missing-dependency).
+- ARL-E4160: datasets' ArrowWriter.finalize with no example and no features (ValueError up to 2.13,
+  SchemaInferenceError from 2.14), ranked above the DatasetGenerationError that wraps it.
+- logversions: pip show's Name / Version pair for every package of the stack, not only the three upstream ones.
+- classify._after_cjk: the exception quoted after a Chinese lead-in is found however many CJK characters come before it
+  (the cap counts only positions followed by ASCII text), and a closing backtick ends it.
+"""
+
+from __future__ import annotations
+
+from ascendrl.catalog import load_catalog
+from ascendrl.catalog.logversions import read_versions
+from kdata_helpers import classify
+
+CATALOG = load_catalog()
+
+
+def _top(text: str):
+    result = classify(CATALOG, text, "paste.log")
+    return result.diagnoses[0] if result.diagnoses else None
+
+
+RAY_GET = """Traceback (most recent call last):
+  File "/home/user/verl/verl/trainer/main_ppo.py", line 64, in run_ppo
+    ray.get(runner.run.remote(config))
+  File "/usr/lib/python3.10/site-packages/ray/_private/worker.py", line 866, in get_objects
+    raise value
+ray.exceptions.RaySystemError: System error: No module named 'my_reward'
+traceback: Traceback (most recent call last):
+  File "/usr/lib/python3.10/site-packages/ray/_private/serialization.py", line 404, in deserialize_objects
+    obj = self._deserialize_object(data, metadata, object_ref)
+  File "/usr/lib/python3.10/site-packages/ray/_private/serialization.py", line 215, in _deserialize_pickle5_data
+    obj = pickle.loads(in_band)
+ModuleNotFoundError: No module named 'my_reward'
+"""
+
+
+def test_module_missing_where_ray_unpickled_names_the_worker_environment():
+    top = _top(RAY_GET)
+    assert top is not None and top.entry.id == "DRV-package"
+    assert "where Ray unpickled" in top.entry.title
+    assert top.kind == "missing-dependency"
+    assert any("runtime_env" in step for step in top.entry.fix)
+
+
+def test_ray_system_error_line_alone_is_read_the_same_way():
+    top = _top("ray.exceptions.RaySystemError: System error: No module named 'reward_utils'\n")
+    assert top is not None and top.entry.id == "DRV-package" and "where Ray unpickled" in top.entry.title
+
+
+def test_plain_missing_module_in_the_users_script_keeps_the_install_reading():
+    top = _top('Traceback (most recent call last):\n  File "/home/user/train.py", line 2, in <module>\n'
+               "    import peft\nModuleNotFoundError: No module named 'peft'\n")
+    assert top is not None and top.entry.id == "DRV-package"
+    assert "where Ray unpickled" not in top.entry.title
+    assert any("pip install peft" in step for step in top.entry.fix)
+
+
+SCHEMA = ("Traceback (most recent call last):\n"
+          '  File "/usr/lib/python3.11/site-packages/datasets/builder.py", line 1854, in _prepare_split_single\n'
+          "    num_examples, num_bytes = writer.finalize()\n"
+          "datasets.arrow_writer.SchemaInferenceError: Please pass `features` or at least one example when writing data\n\n"
+          "The above exception was the direct cause of the following exception:\n\n"
+          "Traceback (most recent call last):\n"
+          '  File "/home/user/prep.py", line 9, in <module>\n'
+          '    ds = load_dataset("json", data_files="data/*.jsonl")\n'
+          "datasets.exceptions.DatasetGenerationError: An error occurred while generating the dataset\n")
+
+
+def test_no_examples_written_is_e4160_above_its_wrapper():
+    top = _top(SCHEMA)
+    assert top is not None and top.entry.id == "ARL-E4160"
+
+
+def test_older_valueerror_wording_is_e4160():
+    top = _top("ValueError: Please pass `features` or at least one example when writing data\n")
+    assert top is not None and top.entry.id == "ARL-E4160"
+
+
+def test_dataset_generation_error_over_a_parse_error_is_not_e4160():
+    # From 2.14 datasets reports the exception that stopped generation (e.__context__), not the writer's.
+    top = _top("pyarrow.lib.ArrowInvalid: JSON parse error: Missing a name for object member. in row 3\n\n"
+               "The above exception was the direct cause of the following exception:\n\n"
+               "datasets.exceptions.DatasetGenerationError: An error occurred while generating the dataset\n")
+    assert top is None or top.entry.id != "ARL-E4160"
+
+
+def test_pip_show_pairs_are_read_for_the_whole_stack():
+    stated = read_versions(["Name: transformers", "Version: 4.38.2", "Summary: x", "Name: torchvision", "Version: 0.20.1",
+                            "Name: ray", "Version: 2.40.0", "Name: numpy", "Version: 1.26.4"])
+    assert {k: v.version for k, v in stated.items()} == {"transformers": "4.38.2", "ray": "2.40.0", "numpy": "1.26.4"}
+
+
+def test_pip_show_version_feeds_the_package_reading():
+    top = _top("Name: transformers\nVersion: 4.38.2\n"
+               "ImportError: cannot import name 'Qwen2_5_VLForConditionalGeneration' from 'transformers' "
+               "(/usr/lib/python3.10/site-packages/transformers/__init__.py)\n")
+    assert top is not None and top.entry.id == "DRV-package"
+    assert "4.38.2" in top.entry.cause
+
+
+# classify: a typed exception quoted in a person's sentence.
+
+def test_exception_after_a_long_chinese_lead_in_is_read():
+    # More than 32 CJK characters before the quote: every one used to count toward the cap on tried positions.
+    line = ("您好，请问你的问题解决了吗？插入model reward 而不是 rule reward。我发现简单地在reward_function里面定义model，"
+            "会报错`RuntimeError: No CUDA GPUs are available`\n")
+    top = _top(line)
+    assert top is not None and top.excerpt.startswith("RuntimeError: No CUDA GPUs are available")
+    assert not top.excerpt.endswith("`")  # the closing quote is not part of the message
+
+
+def test_exception_in_backticks_in_an_english_sentence_is_read():
+    top = _top("When I run the GRPO example I get `ModuleNotFoundError: No module named 'math_verify'` in the reward "
+               "manager.\nAny idea?\n")
+    assert top is not None and top.entry.id == "DRV-package" and "math_verify" in top.entry.title
+
+
+def test_backticked_code_that_is_no_exception_is_not_read():
+    assert _top("I set `actor_rollout_ref.rollout.n=8` and `data.train_batch_size=64` and it works fine now.\n") is None
