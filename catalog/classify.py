@@ -1959,12 +1959,21 @@ def _after_cjk(text: str) -> str:
     The error may also sit in quotes inside the sentence ("… ZMQ bind "Address already in use"（…）"): the first
     quoted part that is an exception or a known phrase.
     """
-    for n, m in enumerate(chains.CJK.finditer(text)):
+    tried = 0  # positions followed by ASCII text, each tried against the patterns: a long sentence has many CJK characters
+    for m in chains.CJK.finditer(text):
         # the message after the prose, after an ASCII colon too ("详情: AttributeError: …"), or quoted ("报错：'Torch not …'")
-        rest = text[m.end():].lstrip(": \t").lstrip("'`")
-        if n >= 32 or not rest:
+        opened = text[m.end():].lstrip(": \t")
+        rest = opened.lstrip("'`")
+        if not rest:
             break
-        if rest[0].isascii() and (EXCEPTION.match(rest) or chains.PHRASE.match(rest) or SPELLED_TYPE.match(rest)):
+        if opened[0] == "`" and "`" in rest:
+            rest = rest[:rest.index("`")]  # the quote closes: the prose goes on after it
+        if not rest[0].isascii():
+            continue
+        tried += 1
+        if tried > 32:
+            break
+        if EXCEPTION.match(rest) or chains.PHRASE.match(rest) or SPELLED_TYPE.match(rest):
             return rest  # (a class spelled as words, "报错：value error, …", is read as the class by _line)
     for n, m in enumerate(QUOTED.finditer(text)):
         if n >= 8:
