@@ -822,6 +822,36 @@ def model_type_arrival(model_type: str) -> str | None:
     return history.since if history is not None and history.direction == "too-old" else None
 
 
+# AutoTokenizer.from_pretrained found tokenizer_config.json's tokenizer_class in no module it knows
+# (models/auto/tokenization_auto.py, ValueError; ARL-E237 names both causes). A class some transformers release has at its
+# top level is the installed release being older than the model; one no release has is the model's own code (E237's
+# trust_remote_code reading).
+TOKENIZER_CLASS = lazy(r"Tokenizer class (\w+) does not exist or is not currently imported")
+TOKENIZER_AUTO_SRC = "https://github.com/huggingface/transformers/blob/v4.36.0/src/transformers/models/auto/tokenization_auto.py"
+
+
+def tokenizer_class_too_new(link: Link, facts: Facts) -> Finding | None:
+    """The checkpoint's tokenizer class is one a later transformers release added (api_history.json), not custom code."""
+    if (m := TOKENIZER_CLASS.search(link.message)) is None:
+        return None
+    name = m.group(1)
+    history = name_history("transformers", "transformers", name, facts.versions.get("transformers"))
+    if history is None or history.direction != "too-old":
+        return None  # in every release read, or in none (the model's own tokenizer code: trust_remote_code)
+    since = f"transformers>={history.since}" if history.since else "transformers"
+    return Finding(
+        f"transformers is older than the model's tokenizer ({name} is in later releases)"[:160],
+        f"{link.short_type}: Tokenizer class {name} does not exist or is not currently imported. The checkpoint's "
+        f"tokenizer_config.json names {name}, a class transformers ships itself, and the installed transformers predates it. "
+        f"{history.sentence}",
+        (f"Upgrade transformers to a release that has {name}: python -m pip install -U '{since}', within what the trainer "
+         "and vLLM / vllm-ascend pin (pip check)",
+         "Check which transformers the job imports: python -c \"import transformers; print(transformers.__version__)\" "
+         "(and the Ray workers' environment)"),
+        evidence(link), (TOKENIZER_AUTO_SRC, history.source), key=f"tokenizer-class:{name}", kind="transformers-too-old",
+    )
+
+
 def unknown_model_type(link: Link, facts: Facts) -> Finding | None:
     """A KeyError out of transformers' config registry: the installed transformers does not define the checkpoint's model_type."""
     if link.short_type != "KeyError" or not (m := KEYERROR_NAME.match(link.message.strip())):
@@ -1065,7 +1095,7 @@ class PackageMismatch(Analyzer):
         msg = link.message
         if (found := numpy_removed(link, facts) or required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
-                or unknown_model_type(link, facts) or enum_member_missing(link, facts)) is not None:
+                or unknown_model_type(link, facts) or tokenizer_class_too_new(link, facts) or enum_member_missing(link, facts)) is not None:
             return found
         wrapped = False  # the call's TypeError was raised in a decorator's forwarding wrapper (forwarding_wrapper)
         caller = link.raiser

@@ -122,3 +122,46 @@ def test_exception_in_backticks_in_an_english_sentence_is_read():
 
 def test_backticked_code_that_is_no_exception_is_not_read():
     assert _top("I set `actor_rollout_ref.rollout.n=8` and `data.train_batch_size=64` and it works fine now.\n") is None
+
+
+# From round 41's development logs.
+
+def test_numpy1_extension_under_numpy2_is_e385_and_fatal():
+    text = ("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support both 1.x "
+            "and 2.x\n\nTraceback (most recent call last):  File \"<stdin>\", line 1, in <module>\n"
+            "  File \"/usr/lib/python3/dist-packages/somepkg/__init__.py\", line 2, in <module>\n"
+            "    from somepkg._ext import *\nAttributeError: _ARRAY_API not found\n"
+            "ImportError: numpy.core._multiarray_umath failed to import\n")
+    top = _top(text)
+    assert top is not None and top.entry.id == "ARL-E385" and top.fatal
+
+
+def test_torch_caught_array_api_warning_stays_not_fatal():
+    result = classify(CATALOG, "/usr/lib/python3/dist-packages/torch/_subclasses/functional_tensor.py:258: UserWarning: "
+                               "Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at "
+                               "../torch/csrc/utils/tensor_numpy.cpp:84.)\nstep:1 - loss:0.5\n", "run.log")
+    assert not result.fatal
+
+
+def test_builtin_tokenizer_class_of_a_later_transformers_reads_too_old():
+    top = _top("ValueError: Tokenizer class Qwen2Tokenizer does not exist or is not currently imported.\n")
+    assert top is not None and top.entry.id == "DRV-package" and top.kind == "transformers-too-old"
+    assert "4.37" in top.entry.cause
+
+
+def test_custom_tokenizer_class_keeps_e237():
+    # No transformers release defines QWenTokenizer: it is the model repo's own code (trust_remote_code).
+    top = _top("ValueError: Tokenizer class QWenTokenizer does not exist or is not currently imported.\n")
+    assert top is not None and top.entry.id == "ARL-E237"
+
+
+def test_datasets_cast_error_without_its_message_is_e148():
+    top = _top("CastError                                 Traceback (most recent call last)\n"
+               "File ~/miniconda3/lib/python3.13/site-packages/datasets/builder.py:1871, in "
+               "ArrowBasedBuilder._prepare_split_single(self, gen_kwargs, fpath, file_format, max_shard_size, job_id)\n")
+    assert top is not None and top.entry.id == "ARL-E148"
+
+
+def test_another_librarys_cast_error_is_not_e148():
+    top = _top("polars.exceptions.InvalidOperationError: conversion from `str` to `i64` failed in column 'id'\n")
+    assert top is None or top.entry.id != "ARL-E148"
