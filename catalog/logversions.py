@@ -53,6 +53,9 @@ _V = r"v?(\d+\.\d+[\w.+-]*)"
 _ANYWHERE = (
     lazy(rf"\b({PACKAGES})(?:==| version:? ){_V}"),
     lazy(rf"^\s*(?:\[pip3?\]\s*)?({PACKAGES})\s*(?::\s*|\s{{2,}}|\s*==\s*){_V}\s*(?:/\S*)?$"),
+    # conda list's rows, Name Version Build [Channel] ("torch   2.1.0   pypi_0   pypi", "numpy  1.26.4  py310h5f9d8c6_0"), and
+    # collect_env's "[conda] numpy  1.26.4  pypi_0  pypi" (https://docs.conda.io/projects/conda/en/stable/commands/list.html)
+    lazy(rf"^\s*(?:\[conda\]\s+)?({PACKAGES})\s{{2,}}{_V}\s{{2,}}[\w.+-]+(?:\s+[\w./:-]+)?\s*$"),
     lazy(r"\b(vllm-ascend):v?(\d+\.\d+[\w.]*)"),  # an image tag (its -openeuler / -a3 suffix is not the version)
     lazy(rf"\b(vLLM Ascend) Version\s*:\s*{_V}"),
     lazy(rf"\b(vLLM) API server version {_V}"),

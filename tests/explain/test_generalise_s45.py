@@ -165,3 +165,16 @@ def test_datasets_cast_error_without_its_message_is_e148():
 def test_another_librarys_cast_error_is_not_e148():
     top = _top("polars.exceptions.InvalidOperationError: conversion from `str` to `i64` failed in column 'id'\n")
     assert top is None or top.entry.id != "ARL-E148"
+
+
+def test_conda_list_rows_are_read():
+    stated = read_versions(["# Name                    Version                   Build  Channel",
+                            "numpy                     1.26.4          py310h5f9d8c6_0",
+                            "transformers              4.38.2                   pypi_0    pypi",
+                            "[conda] ray                       2.40.0                   pypi_0    pypi",
+                            "torchvision               0.16.0                   pypi_0    pypi"])
+    assert {k: v.version for k, v in stated.items()} == {"numpy": "1.26.4", "transformers": "4.38.2", "ray": "2.40.0"}
+
+
+def test_a_sentence_with_a_package_and_a_number_is_not_a_conda_row():
+    assert "vllm" not in read_versions(["vllm  0.9.1  fails  to start on this host sometimes"])
