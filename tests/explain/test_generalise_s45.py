@@ -178,3 +178,48 @@ def test_conda_list_rows_are_read():
 
 def test_a_sentence_with_a_package_and_a_number_is_not_a_conda_row():
     assert "vllm" not in read_versions(["vllm  0.9.1  fails  to start on this host sometimes"])
+
+
+# From round 42's development logs.
+
+def test_strict_load_with_other_parameter_names_is_e4161():
+    top = _top("RuntimeError: Error(s) in loading state_dict for UNet3D:\n"
+               '\tMissing key(s) in state_dict: "encoders.0.conv.weight", "encoders.0.conv.bias". \n'
+               '\tUnexpected key(s) in state_dict: "module.encoders.0.conv.weight", "module.encoders.0.conv.bias". \n')
+    assert top is not None and top.entry.id == "ARL-E4161"
+
+
+def test_dcp_missing_key_is_e4161():
+    top = _top("[rank0]: RuntimeError: Missing key in checkpoint state_dict: model.layers.0.attention.wq.weight.\n")
+    assert top is not None and top.entry.id == "ARL-E4161"
+
+
+def test_size_mismatch_alone_stays_e546():
+    top = _top("RuntimeError: Error(s) in loading state_dict for LlamaForCausalLM:\n"
+               "\tsize mismatch for model.embed_tokens.weight: copying a param with shape torch.Size([128260, 4096]) from "
+               "checkpoint, the shape in current model is torch.Size([128256, 4096]).\n")
+    assert top is not None and top.entry.id == "ARL-E546"
+
+
+def test_unset_environment_variable_in_a_config_is_e4162():
+    top = _top("omegaconf.errors.InterpolationResolutionError: KeyError raised while resolving interpolation: "
+               "\"Environment variable 'DATA_ROOT' not found\"\n    full_key: data.train_files\n")
+    assert top is not None and top.entry.id == "ARL-E4162"
+
+
+def test_missing_config_key_is_not_e4162():
+    top = _top("omegaconf.errors.ConfigAttributeError: Missing key reward_fn\n    full_key: custom_reward_function.reward_fn\n")
+    assert top is None or top.entry.id != "ARL-E4162"
+
+
+def test_negative_max_tokens_is_e4163_and_zero_is_not():
+    top = _top("ValueError: max_tokens must be at least 1, got -239.\n")
+    assert top is not None and top.entry.id == "ARL-E4163"
+    zero = _top("ValueError: max_tokens must be at least 1, got 0.\n")
+    assert zero is None or zero.entry.id != "ARL-E4163"
+
+
+def test_quantized_layer_not_splittable_over_tp_is_e4164():
+    top = _top("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too "
+               "large tensor parallel size.\n")
+    assert top is not None and top.entry.id == "ARL-E4164"
