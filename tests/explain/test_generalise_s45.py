@@ -223,3 +223,18 @@ def test_quantized_layer_not_splittable_over_tp_is_e4164():
     top = _top("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too "
                "large tensor parallel size.\n")
     assert top is not None and top.entry.id == "ARL-E4164"
+
+
+def test_ray_head_already_running_is_e4165_in_both_wordings():
+    for text in ("ConnectionError: Ray is trying to start at 10.0.0.5:6379, but is already running at 10.0.0.5:6379. "
+                 "Please specify a different port using the `--port` flag of `ray start` command.\n",
+                 "ConnectionError: Ray is already running at 10.0.0.5:6379. Please specify a different port using the "
+                 "`--port` command to `ray start`.\n"):
+        top = _top(text)
+        assert top is not None and top.entry.id == "ARL-E4165", text
+
+
+def test_ray_init_twice_is_not_e4165():
+    top = _top("RuntimeError: Maybe you called ray.init twice by accident? This error can be suppressed by passing in "
+               "'ignore_reinit_error=True' or by calling 'ray.shutdown()' prior to 'ray.init()'.\n")
+    assert top is None or top.entry.id != "ARL-E4165"
