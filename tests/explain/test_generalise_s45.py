@@ -238,3 +238,14 @@ def test_ray_init_twice_is_not_e4165():
     top = _top("RuntimeError: Maybe you called ray.init twice by accident? This error can be suppressed by passing in "
                "'ignore_reinit_error=True' or by calling 'ray.shutdown()' prior to 'ray.init()'.\n")
     assert top is None or top.entry.id != "ARL-E4165"
+
+
+def test_dashboard_node_stats_grpc_size_warning_is_not_fatal():
+    # ray-project/ray#48230: the dashboard logs an oversized node-stats reply on a healthy cluster.
+    result = classify(CATALOG,
+                      "2024-10-23 17:15:32,894 ~ ray.dashboard.modules.node.node_head:427 ~ <AioRpcError of RPC that "
+                      "terminated with:\n        status = StatusCode.RESOURCE_EXHAUSTED\n"
+                      '        details = "Received message larger than max (4690578 vs. 4194304)"\n>\nNoneType: None\n'
+                      "(TaskRunner pid=123) step:5 - loss:0.3\n", "head.log")
+    assert not result.fatal
+    assert result.diagnoses and result.diagnoses[0].entry.id == "ARL-E4128"
