@@ -14,8 +14,20 @@ def classify(catalog, text: str, name: str = "log"):
     return c.result()
 
 
-def top(catalog, text: str) -> tuple[str, str] | None:
-    result = classify(catalog, text)
+def first(catalog, text: str, name: str = "paste.log"):
+    """The top diagnosis of a paste, or None."""
+    result = classify(catalog, text, name)
+    return result.diagnoses[0] if result.diagnoses else None
+
+
+def first_id(catalog, text: str, name: str = "paste.log") -> str | None:
+    """The id of a paste's top diagnosis (a catalog entry or an analyzer), or None."""
+    found = first(catalog, text, name)
+    return found.entry.id if found is not None else None
+
+
+def top(catalog, text: str, name: str = "log") -> tuple[str, str] | None:
+    result = classify(catalog, text, name)
     if not result.diagnoses:
         return None
     d = result.diagnoses[0]

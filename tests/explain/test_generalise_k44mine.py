@@ -15,15 +15,13 @@ no development log has, each written for the class the emitting source prints ra
 
 from __future__ import annotations
 
+import functools
+
 from ascendrl.catalog import load_catalog
-from kdata_helpers import classify
+from kdata_helpers import first
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    result = classify(CATALOG, text, "paste.log")
-    return result.diagnoses[0] if result.diagnoses else None
+_top = functools.partial(first, CATALOG)
 
 
 REPEAT = ("[Error]: Repeated initialization or repeated loading.\n"

@@ -11,20 +11,14 @@ explain did not name, each written for the class the emitting source prints rath
 
 from __future__ import annotations
 
+import functools
+
 from ascendrl.catalog import load_catalog
-from kdata_helpers import classify
+from kdata_helpers import first, first_id
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    result = classify(CATALOG, text, "paste.log")
-    return result.diagnoses[0] if result.diagnoses else None
-
-
-def _top_id(text: str):
-    top = _top(text)
-    return top.entry.id if top is not None else None
+_top = functools.partial(first, CATALOG)
+_top_id = functools.partial(first_id, CATALOG)
 
 
 # ARL-E4000 -------------------------------------------------------------------------------------------------------

@@ -24,20 +24,14 @@ entry is written for the emitter's wordings across its releases, and each has a 
 
 from __future__ import annotations
 
+import functools
+
 from ascendrl.catalog import load_catalog
-from kdata_helpers import classify
+from kdata_helpers import classify, first, first_id
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    result = classify(CATALOG, text, "paste.log")
-    return result.diagnoses[0] if result.diagnoses else None
-
-
-def _id(text: str):
-    top = _top(text)
-    return top.entry.id if top is not None else None
+_top = functools.partial(first, CATALOG)
+_id = functools.partial(first_id, CATALOG)
 
 
 # ARL-E4080: protobuf gencode / runtime

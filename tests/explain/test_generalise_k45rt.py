@@ -10,20 +10,14 @@ words around the exact emitted message; each class also has a near miss (similar
 
 from __future__ import annotations
 
+import functools
+
 from ascendrl.catalog import load_catalog
-from kdata_helpers import classify
+from kdata_helpers import first, first_id, top
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    result = classify(CATALOG, text, "paste.log")
-    return result.diagnoses[0] if result.diagnoses else None
-
-
-def _id(text: str):
-    top = _top(text)
-    return top.entry.id if top is not None and top.entry is not None else None
+_top = functools.partial(first, CATALOG)
+_id = functools.partial(first_id, CATALOG)
 
 
 # ARL-E4120 ---------------------------------------------------------------------------------------------------------
@@ -216,9 +210,7 @@ def test_dashboard_head_crash_is_not_e4127():
 
 # verl's checkpoint-resume checks (analyzers/own_checks.yaml) -------------------------------------------------------
 
-def _kind(text: str):
-    top = _top(text)
-    return (top.entry.id, top.kind) if top is not None and top.entry is not None else None
+_kind = functools.partial(top, CATALOG)
 
 
 def test_sft_resume_path_without_global_step_is_the_resume_check():

@@ -12,16 +12,14 @@
 
 from __future__ import annotations
 
+import functools
+
 from ascendrl.catalog import load_catalog
 from ascendrl.catalog.logversions import read_versions
-from kdata_helpers import classify
+from kdata_helpers import classify, first
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    result = classify(CATALOG, text, "paste.log")
-    return result.diagnoses[0] if result.diagnoses else None
+_top = functools.partial(first, CATALOG)
 
 
 RAY_GET = """Traceback (most recent call last):
