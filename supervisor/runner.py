@@ -209,6 +209,11 @@ class Supervisor:
                 self.notes.append(f"ascendrl failed while supervising ({type(exc).__name__}: {exc}); the tree was stopped")
             self.state = State.STOPPING
             tree.session = follower.session
+            try:  # what Ray's session logs held before anything was stopped; nothing here may keep the tree running
+                for name, chunk in follower.poll():
+                    self.classifier.feed_chunk(chunk, name)
+            except Exception as exc:  # noqa: BLE001
+                self.notes.append(f"ascendrl could not read Ray's session logs before stopping ({type(exc).__name__}: {exc})")
             stopped = tree.stop_all(proc, o.grace)
             drain_until = time.monotonic() + o.grace + 5  # a holder we could not stop must not hang us
             while (not self.events.empty() or reader.is_alive()) and time.monotonic() < drain_until:
@@ -218,8 +223,11 @@ class Supervisor:
                     continue
                 if kind == "out":
                     self._take(data, log)
-            for name, chunk in follower.poll():
-                self.classifier.feed_chunk(chunk, name)
+            if reason not in ("stalled", "interrupted"):
+                # After a stop ascendrl chose, the session logs go on to record that stop (its agents killed, "the
+                # raylet exited because one Ray agent failed"): not the run's failure. Otherwise they may still hold it.
+                for name, chunk in follower.poll():
+                    self.classifier.feed_chunk(chunk, name)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         rc = proc.returncode
