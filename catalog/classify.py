@@ -188,7 +188,7 @@ STANDALONE_CODES = ("dcmi:", "drv:", "errno:", "hccl:")
 # A compiled library or extension module that could not be loaded, whatever the level of the line that says so
 # ("WARNING … Failed to import vllm_ascend_C:libvllm_ascend_kernels.so: cannot open shared object file", "ERROR … Failed to
 # import vllm_ascend_C:No module named 'vllm_ascend.vllm_ascend_C'"): what a later call into its ops needs to know.
-UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r")|No module named '(\w+\.\w+_C)'"
+UNLOADED = lazy(r"(?:^|[\s:/'\"(])(lib[\w+-]+\.so)[0-9.]*\s?[:：]\s?(?:cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r")|No module named '(\w+\.\w*_C)'"
                 # the loader's version check (glibc elf/dl-version.c): "version `GLIBC_2.32' not found (required by …/x.so)"
                 r"|version [`']?((?:GLIBC(?:XX)?|CXXABI)_[\d.]+)'? not found \(required by [^)]*?([\w.+-]+\.so)[\w.]*\)")
 MAX_UNLOADED = 16

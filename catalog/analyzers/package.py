@@ -1157,7 +1157,11 @@ class PackageMismatch(Analyzer):
             owner = OP_OWNERS.get(m.group(1), "")
             if not owner:
                 return None
-            if (lib := next((u for u in facts.unloaded if owner in u), None)) is not None and (old := LOADER_VERSION.search(lib)):
+            # On an NPU host vLLM's CUDA extension vllm._C is never built (ARL-E203: its import warning is harmless there), so its
+            # absence explains nothing; a torch.ops._C op reached on the NPU is read below.
+            cuda_ext_on_npu = owner == "vllm" and facts.npu
+            lib = None if cuda_ext_on_npu else next((u for u in facts.unloaded if owner in u), None)
+            if lib is not None and (old := LOADER_VERSION.search(lib)):
                 need, so = old.group(1), lib.split(" (")[0]
                 glibc = need.startswith("GLIBC_")
                 stem = so.split(".")[0]  # the extension's module (vllm_ascend_C), whose package the op namespace may not name
@@ -1181,11 +1185,15 @@ class PackageMismatch(Analyzer):
                     f"{dist(owner)}'s compiled ops were never loaded ({lib})",
                     f"{link.short_type}: torch.ops.{m.group(1)} has no {m.group(2)}. Earlier the log says {lib} could not be "
                     f"loaded, so none of {dist(owner)}'s custom ops were registered: the package was installed without building "
-                    "its kernels (an editable or source install that skipped the compile step, a build that failed) or the "
-                    "library cannot find its CANN dependencies.",
-                    (f"Reinstall {dist(owner)} as its installation guide says (the released wheel or image, or a source build with "
-                     "the CANN toolkit sourced so the custom ops compile), and check the .so exists in the installed package",
-                     f"If the .so exists, load it by hand to see what it lacks: python -c \"import {owner}.{owner}_C\" (and ldd on it)"),
+                    "its kernels (an editable or source install that skipped the compile step, a build that failed) or "
+                    + ("Python imported the source checkout instead of the installed package (a run from inside vLLM's source folder)."
+                       if owner == "vllm" else "the library cannot find its CANN dependencies."),
+                    ((f"Reinstall {dist(owner)} as its installation guide says (the released wheel, or a source build that compiles "
+                      "its extension, after removing the stale build/ folder), and run from outside its source folder"
+                      if owner == "vllm" else
+                      f"Reinstall {dist(owner)} as its installation guide says (the released wheel or image, or a source build with "
+                      "the CANN toolkit sourced so the custom ops compile), and check the .so exists in the installed package"),
+                     f"If the .so exists, load it by hand to see what it lacks: python -c \"import {lib if '.so' not in lib else f'{owner}.{owner}_C'}\" (and ldd on it)"),
                     evidence(link), (INSTALL,), key=f"ops-unloaded:{owner}", kind=f"{dist(owner)}-kernels-not-built",
                     notes=(f"{self.id}: {lib} was not loaded earlier in the log",),
                 )
