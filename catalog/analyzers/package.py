@@ -1158,9 +1158,9 @@ class PackageMismatch(Analyzer):
             if not owner:
                 return None
             # On an NPU host vLLM's CUDA extension vllm._C is never built (ARL-E203: its import warning is harmless there), so its
-            # absence explains nothing; a torch.ops._C op reached on the NPU is read below.
-            cuda_ext_on_npu = owner == "vllm" and facts.npu
-            lib = None if cuda_ext_on_npu else next((u for u in facts.unloaded if owner in u), None)
+            # absence explains nothing; vllm-ascend's own library (vllm_ascend_C) still does, and an op neither registers is
+            # vLLM's CUDA kernel reached on the NPU (below).
+            lib = next((u for u in facts.unloaded if owner in u and not (facts.npu and u == "vllm._C")), None)
             if lib is not None and (old := LOADER_VERSION.search(lib)):
                 need, so = old.group(1), lib.split(" (")[0]
                 glibc = need.startswith("GLIBC_")

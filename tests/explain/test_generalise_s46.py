@@ -41,3 +41,18 @@ def test_vllm_c_warning_on_an_npu_host_does_not_make_it_an_unbuilt_extension():
             + OP_MISSING)
     found = top(CATALOG, text)
     assert found is not None and found[1] == "cuda-call-on-npu"
+
+
+def test_vllm_ascend_library_refused_by_glibc_still_explains_a_missing_op_beside_the_vllm_c_warning():
+    # vllm-ascend registers weak_ref_tensor in torch.ops._C from vllm_ascend_C; the loader refused that library.
+    text = ("WARNING 06-30 19:21:40 [_custom_ops.py:22] Failed to import from vllm._C with ModuleNotFoundError(\"No module named 'vllm._C'\")\n"
+            "WARNING 06-30 19:22:09 [camem.py:63] Failed to import vllm_ascend_C:/usr/lib64/libc.so.6: version `GLIBC_2.32' not "
+            "found (required by /usr/local/lib/python3.10/site-packages/vllm_ascend/vllm_ascend_C.cpython-310-aarch64-linux-gnu.so). Sleep mode will be disabled.\n"
+            "INFO 06-30 19:22:08 [platform.py:177] PIECEWISE compilation enabled on NPU. use_inductor not supported - using only ACL Graph mode\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/usr/local/lib/python3.10/site-packages/vllm_ascend/compilation/piecewise_backend.py\", line 205, in __call__\n"
+            "    entry.output = weak_ref_tensors(output)\n"
+            "  File \"/usr/local/lib/python3.10/site-packages/vllm/utils.py\", line 1908, in weak_ref_tensor\n"
+            "    return torch.ops._C.weak_ref_tensor(tensor)\n"
+            "AttributeError: '_OpNamespace' '_C' object has no attribute 'weak_ref_tensor'\n")
+    assert top(CATALOG, text) == ("DRV-package", "glibc-too-old")
