@@ -26,7 +26,7 @@ PHRASES = {
     "No space left on device": 28, "Disk quota exceeded": 122, "Too many open files": 24, "Address already in use": 98,
     "Address in use": 98,  # WSAEADDRINUSE as pyzmq words it on Windows: "ZMQError: Address in use (addr=…)"
     "Permission denied": 13, "Read-only file system": 30, "Cannot allocate memory": 12,
-    "Is a directory": 21, "Not a directory": 20,
+    "Is a directory": 21, "Not a directory": 20, "File name too long": 36,
 }
 # Exception types that stand for one errno class, when nothing but the type is left: Python's OSError subclasses, and
 # Ray's OutOfDiskError (the object store could not spill: the disk under Ray's temp directory is over 95% full).
@@ -277,6 +277,24 @@ class OSErrors(Analyzer):
                  move or "Write checkpoints and caches to a local disk, then copy them to the shared storage",
                  "If every rank writes the same shared folder, let one rank write (or use storage that supports parallel writes)"),
                 ev, tuple(dict.fromkeys((doc, ERRNO_DOC, EIO_THREAD))), key=f"eio:{who}", family="disk", kind="eio",
+            )
+        if errno == 36:
+            # ENAMETOOLONG: one component over the file system's NAME_MAX (255 bytes on ext4 / xfs, 143 on eCryptfs home
+            # folders), or the whole path over PATH_MAX (4096). Caches that build file names from a path or URL (datasets'
+            # lock and arrow files, hub and compile caches) and run names made of every hyperparameter hit it.
+            name = max(path.split("/"), key=len) if path else ""
+            return Finding(
+                f"A file name longer than the file system allows{where}",
+                f"{link.short_type}: [Errno 36] File name too long{where}. "
+                + (f"Its longest component is {len(name.encode())} bytes; a name" if name else "A name")
+                + " may have at most NAME_MAX bytes per component (255 on ext4 / xfs, 143 on an eCryptfs-encrypted home "
+                "folder) and PATH_MAX (4096) in all. A cache that names its files after a long source path or URL (datasets' "
+                "cache and lock files, hub and compile caches) or a run / checkpoint name built from many settings passed it.",
+                ("Point the cache at a short path on a plain local disk: HF_DATASETS_CACHE / HF_HOME / TRITON_CACHE_DIR (not an "
+                 "encrypted home folder)",
+                 "Shorten the names the run builds (experiment_name, checkpoint and output folder names, data file paths)",
+                 f"Check the limit where it writes: getconf NAME_MAX {path.rsplit('/', 1)[0] or '/' if path else '<dir>'}"),
+                ev, (ERRNO_DOC,), key=f"enametoolong:{path[:60]}", family="disk", kind="enametoolong",
             )
         if errno == 12:
             return Finding(

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from ascendrl.catalog import load_catalog
-from kdata_helpers import top
+from kdata_helpers import classify, top
 
 CATALOG = load_catalog()
 
@@ -56,3 +56,63 @@ def test_vllm_ascend_library_refused_by_glibc_still_explains_a_missing_op_beside
             "    return torch.ops._C.weak_ref_tensor(tensor)\n"
             "AttributeError: '_OpNamespace' '_C' object has no attribute 'weak_ref_tensor'\n")
     assert top(CATALOG, text) == ("DRV-package", "glibc-too-old")
+
+
+# Round 43's development half ------------------------------------------------------------------------------------------
+
+def test_old_nvidia_driver_error_and_warning_are_e4166():
+    error = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11060). Please update your GPU driver "
+             "by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx Alternatively, "
+             "go to: https://pytorch.org to install a PyTorch version that has been compiled with your version of the CUDA driver.\n")
+    warning = ("/usr/lib/python3/dist-packages/torch/cuda/__init__.py:124: UserWarning: CUDA initialization: The NVIDIA driver "
+               "on your system is too old (found version 11000). Please update your GPU driver by downloading and installing a "
+               "new version from the URL: http://www.nvidia.com/Download/index.aspx\n")
+    assert top(CATALOG, error)[0] == "ARL-E4166"
+    assert top(CATALOG, warning)[0] == "ARL-E4166"
+
+
+def test_no_nvidia_driver_at_all_is_not_e4166():
+    # The other branch of the same check: no driver (version <= 0), a machine without an NVIDIA GPU.
+    text = ("RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a "
+            "driver from http://www.nvidia.com/Download/index.aspx\n")
+    found = top(CATALOG, text)
+    assert found is None or found[0] != "ARL-E4166"
+
+
+def test_lfs_pointer_text_under_a_parse_error_is_e4167():
+    text = ("Traceback (most recent call last):\n"
+            "  File \"/opt/app/load.py\", line 12, in load_config\n"
+            "    cfg = json.load(f)\n"
+            "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n"
+            "$ cat models/adapter_config.json\n"
+            "version https://git-lfs.github.com/spec/v1\n"
+            "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+            "size 1203\n")
+    assert top(CATALOG, text)[0] == "ARL-E4167"
+
+
+def test_a_parse_error_without_the_pointer_is_not_e4167():
+    text = ("Traceback (most recent call last):\n"
+            "  File \"/opt/app/load.py\", line 12, in load_config\n"
+            "    cfg = json.load(f)\n"
+            "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n")
+    found = top(CATALOG, text)
+    assert found is None or found[0] != "ARL-E4167"
+
+
+def test_file_name_too_long_names_the_longest_component():
+    name = "_home_user_.cache_huggingface_datasets_csv_test-" + "7c856aea" * 16  # over eCryptfs' 143 bytes
+    text = ("Traceback (most recent call last):\n"
+            "  File \"/usr/lib/python3.10/site-packages/datasets/utils/filelock.py\", line 272, in acquire\n"
+            "    self._acquire()\n"
+            f"OSError: [Errno 36] File name too long: '/data/cache/{name}.lock'\n")
+    result = classify(CATALOG, text)
+    d = result.diagnoses[0]
+    assert (d.entry.id, d.kind) == ("DRV-oserror", "enametoolong")
+    assert f"{len(name) + 5} bytes" in d.entry.cause
+
+
+def test_other_oserrors_are_not_enametoolong():
+    text = "OSError: [Errno 2] No such file or directory: '/data/cache/short.lock'\n"
+    found = top(CATALOG, text)
+    assert found is None or found[1] != "enametoolong"
