@@ -41,6 +41,8 @@ ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
+FSIZE_DOC = "https://man7.org/linux/man-pages/man2/write.2.html"  # EFBIG: the maximum file size or RLIMIT_FSIZE
+EFBIG_THREAD = "https://github.com/icloud-photos-downloader/icloud_photos_downloader/issues/52"  # [Errno 27] writing a >4 GB file to FAT
 # A socket bind refused with EACCES, and the port it asked for, in the binders' own wordings: torch c10d's TCPStore
 # server ("The server socket has failed to bind to [::]:98 (errno: 13 - Permission denied)", socket.cpp), asyncio's
 # create_server / uvicorn ("[Errno 13] error while attempting to bind on address ('0.0.0.0', 80): permission denied",
@@ -295,6 +297,24 @@ class OSErrors(Analyzer):
                  "Shorten the names the run builds (experiment_name, checkpoint and output folder names, data file paths)",
                  f"Check the limit where it writes: getconf NAME_MAX {path.rsplit('/', 1)[0] or '/' if path else '<dir>'}"),
                 ev, (ERRNO_DOC,), key=f"enametoolong:{path[:60]}", family="disk", kind="enametoolong",
+            )
+        if errno == 27:
+            # EFBIG: one file outgrew a cap, the disk is not full (write(2): a file over the implementation's maximum file
+            # size or the process's file size limit): a filesystem's own maximum (vfat at 4 GiB) or RLIMIT_FSIZE (ulimit
+            # -f) set by a container, scheduler or shell profile (icloud_photos_downloader#52: a >4 GB file on FAT).
+            who, _, _ = writer(path, link)
+            return Finding(
+                f"File too large: the filesystem's maximum file size or the process's file-size limit (ulimit -f){where}"[:160],
+                f"{link.short_type}: [Errno 27] File too large{where}. The kernel refused to grow one file (EFBIG): the "
+                "filesystem under it caps a file's size (FAT32 / vfat at 4 GiB, some FUSE and network mounts), or the "
+                "process runs under a file-size limit (ulimit -f, RLIMIT_FSIZE, set by the container, a batch scheduler or a "
+                "shell profile)" + (f"; the path belongs to {who}" if who else "") + ". The disk is not full and the "
+                "open-file limit is not involved: a single file (a checkpoint shard, a merged model, a cache) outgrew the cap.",
+                (f"Check both caps where the job runs: ulimit -f (should print unlimited); df -T {path or '<path>'} (vfat / exfat / fuse)",
+                 "Lift the limit in the launch script (ulimit -f unlimited) or in the container's / scheduler's file-size setting",
+                 "Or write to a filesystem without the cap (ext4 / xfs; verl's checkpoints: trainer.default_local_dir), or save "
+                 "in smaller files (save_pretrained(max_shard_size=...))"),
+                ev, tuple(dict.fromkeys((FSIZE_DOC, ERRNO_DOC, EFBIG_THREAD))), key=f"efbig:{who}", family="disk", kind="efbig",
             )
         if errno == 12:
             return Finding(
