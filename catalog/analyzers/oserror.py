@@ -295,7 +295,7 @@ class OSErrors(Analyzer):
                 ("Point the cache at a short path on a plain local disk: HF_DATASETS_CACHE / HF_HOME / TRITON_CACHE_DIR (not an "
                  "encrypted home folder)",
                  "Shorten the names the run builds (experiment_name, checkpoint and output folder names, data file paths)",
-                 f"Check the limit where it writes: getconf NAME_MAX {path.rsplit('/', 1)[0] or '/' if path else '<dir>'}"),
+                 f"Check the limit where it writes: getconf NAME_MAX {(path.rsplit('/', 1)[0] or '/') if '/' in path else '<dir>'}"),
                 ev, (ERRNO_DOC,), key=f"enametoolong:{path[:60]}", family="disk", kind="enametoolong",
             )
         if errno == 27:

@@ -110,6 +110,7 @@ def test_file_name_too_long_names_the_longest_component():
     d = result.diagnoses[0]
     assert (d.entry.id, d.kind) == ("DRV-oserror", "enametoolong")
     assert f"{len(name) + 5} bytes" in d.entry.cause
+    assert any(step.endswith("getconf NAME_MAX /data/cache") for step in d.entry.fix)  # the folder, not the file
 
 
 def test_other_oserrors_are_not_enametoolong():
