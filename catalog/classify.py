@@ -33,6 +33,7 @@ from .codes import described as described_codes
 from .codes import reasoned as reasoned_codes
 from .codes import extract as _extract_codes
 from .entries import Catalog, KnownFailure, Signature
+from .gatedset import GatedSet, literal_row
 from .inputs import BINARY_SNIFF, Prefixed, decompressing, log_files, os_reason
 from .normalize import (UnfoldedLines, strip_escapes, strip_escapes_text, strip_prefixes,
                         unfold_one_line_reports_mapped)
@@ -633,17 +634,10 @@ class _Matcher:
         self._scan_source = (combined.encode(), scan_options)
         # One per-line set serves both the signature look-up (the first len(patterns) members: a hit is its owner)
         # and a paste's candidate test (any member): the unanchored prefilter form of an anchored signature and the
-        # generic / settings patterns follow. Compiling the same ~800 signatures twice was a fifth of a one-line explain.
-        line_set = _re2.Set.SearchSet(options)
-        for p in patterns:
-            line_set.Add(p.encode())
-        for p, alternative in zip(patterns, alternatives):
-            if alternative != p:
-                line_set.Add(alternative.encode())
-        for alternative in alternatives[len(patterns):]:
-            line_set.Add(alternative.encode())
-        line_set.Compile()
-        self._set = line_set
+        # generic / settings patterns follow. Compiling the same ~800 signatures twice was a fifth of a one-line explain;
+        # compiling all of them once, a third: the set is gated by the members' required literals (gatedset.py).
+        members = list(patterns) + [a for p, a in zip(patterns, alternatives) if a != p] + alternatives[len(patterns):]
+        self._set = GatedSet(members, options, _re2)
         self._signatures = len(patterns)
 
     def native_scan(self, fatal_only: bool) -> Any:
@@ -674,15 +668,18 @@ class _Matcher:
             by_line = len(block) <= SMALL_BLOCK
         if self.engine == "re2" and by_line:
             lines = self._set
+            lines.cover(block)
             start, size = 0, len(block)
             while True:
                 end = block.find(b"\n", start)
                 end = size if end == -1 else end
-                if lines.Match(block[start:end]):
+                if lines.match_covered(block[start:end]):
                     yield start, end
                 if end >= size:
                     return
                 start = end + 1
+        if self._set is not None:
+            self._set.compile_whole()  # a large input: its candidate lines will ask the set one by one
         if self.scan is None:  # a larger input's first block: one pass over each block finds its lines
             source, options = self._scan_source
             self.scan = _re2.compile(source, options)
@@ -697,7 +694,7 @@ class _Matcher:
 
     def entries_in(self, line: str) -> list[tuple[KnownFailure, Signature]]:
         if self._set is not None:
-            hits = self._set.Match(line.encode("utf-8", "replace")) or []
+            hits = self._set.match(line.encode("utf-8", "replace"))
             return [self.owners[i] for i in sorted(hits) if i < self._signatures]
         return [self.owners[i] for i, rx in enumerate(self._py_lines) if rx.search(line)]
 
@@ -2108,9 +2105,11 @@ class _WordHeads:
     Python's re, as the signatures are.
     """
 
-    def __init__(self, items: list[tuple[str, KnownFailure, Signature]], groups: dict[Any, list[int]] | None = None):
+    def __init__(self, items: list[tuple[str, KnownFailure, Signature]], groups: dict[Any, list[int]] | None = None,
+                 literals: list[Any] | None = None):
         self._items = items
         self._groups: dict[str | tuple[str, str] | None, list[int]] = groups if groups is not None else _word_groups([p for p, _, _ in items])
+        self._literals = literals  # per prefix, gatedset.member_literals' answer (kept with the index), or None: work them out
         self._compiled: dict[str | tuple[str, str] | None, Any] = {}
 
     def _keys(self, text: str) -> list[str | tuple[str, str] | None]:
@@ -2120,7 +2119,7 @@ class _WordHeads:
         return [None, *starts, *([word] if word in self._groups else [])]
 
     def _group(self, word: str | tuple[str, str] | None) -> Any:
-        """The compiled matcher of one group: (RE2 set, index map) or a list of (Python pattern, index)."""
+        """The matcher of one group: a literal-gated RE2 full-match set (gatedset.py), or a list of (Python pattern, index)."""
         if word in self._compiled:
             return self._compiled[word]
         indices = self._groups.get(word, [])
@@ -2135,16 +2134,9 @@ class _WordHeads:
             options = _re2.Options()
             options.log_errors = False
             options.max_mem = RE2_MAX_MEM
-            regex_set = _re2.Set.FullMatchSet(options)
-            by_index: dict[int, int] = {}
-            for index in indices:
-                try:
-                    by_index[regex_set.Add(self._items[index][0].encode())] = index
-                except Exception:  # re2 raises its own error type for a cut that does not parse
-                    continue
-            if by_index:
-                regex_set.Compile()
-            compiled = (regex_set if by_index else None, by_index)
+            patterns = [self._items[index][0] for index in indices]
+            literals = None if self._literals is None else [self._literals[index] for index in indices]
+            compiled = GatedSet(patterns, options, _re2, literals, full_match=True)
         self._compiled[word] = compiled
         return compiled
 
@@ -2155,8 +2147,9 @@ class _WordHeads:
             compiled = self._group(group)
             if _re2 is None:
                 found += [index for rx, index in compiled if rx.fullmatch(text)][:1]
-            elif compiled[0] is not None:
-                found += [compiled[1][i] for i in compiled[0].Match(text.encode()) or ()]
+            else:
+                indices = self._groups.get(group, [])
+                found += [indices[i] for i in compiled.match(text.encode())]
         if not found:
             return None
         _, entry, sig = self._items[min(found)]
@@ -2177,7 +2170,7 @@ def _word_groups(prefixes: list[str]) -> dict[Any, list[int]]:
     return groups
 
 
-_HEAD_INDEXES: dict[str, tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]]]] = {}
+_HEAD_INDEXES: dict[str, tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]], list[Any]]] = {}
 
 
 def _head_index(entries: tuple[KnownFailure, ...]) -> tuple[list[tuple[str, KnownFailure, Signature]], _WordHeads]:
@@ -2188,9 +2181,12 @@ def _head_index(entries: tuple[KnownFailure, ...]) -> tuple[list[tuple[str, Know
     text) and, within a process, per catalog.
     """
     owners = [(e, s) for e in entries for s in e.signatures]
-    from .. import cache
+    from .. import cache, lazyre
+    from . import gatedset
 
-    key = cache.content_key("heads", cache.own_source(__file__), [(str(i), s.regex) for i, (_, s) in enumerate(owners)])
+    # the literals kept with the prefixes come from lazyre and gatedset: their texts are part of the key too
+    key = cache.content_key("heads", cache.own_source(__file__), cache.own_source(lazyre.__file__), cache.own_source(gatedset.__file__),
+                            [(str(i), s.regex) for i, (_, s) in enumerate(owners)])
     index = _HEAD_INDEXES.get(key)
     if index is None:
         def build() -> dict[str, Any]:
@@ -2199,23 +2195,26 @@ def _head_index(entries: tuple[KnownFailure, ...]) -> tuple[list[tuple[str, Know
             groups = _word_groups([rx for rx, _ in prefixes])
             rows = [[None if k is None else ("s" if isinstance(k, tuple) else "w"),
                      k[1] if isinstance(k, tuple) else k, v] for k, v in groups.items()]
-            return {"heads": heads, "prefixes": prefixes, "groups": rows}
+            literals = [literal_row(rx) for rx, _ in prefixes]
+            return {"heads": heads, "prefixes": prefixes, "groups": rows, "literals": literals}
 
-        def load(data: dict[str, Any]) -> tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]]]:
+        def load(data: dict[str, Any]) -> tuple[list[tuple[str, int]], list[tuple[str, int]], dict[Any, list[int]], list[Any]]:
             heads = [(str(h), int(i)) for h, i in data["heads"]]
             prefixes = [(str(rx), int(i)) for rx, i in data["prefixes"]]
             groups = {(None if tag is None else ("starts", value) if tag == "s" else value): [int(i) for i in members]
                       for tag, value, members in data["groups"]}
-            if any(i >= len(owners) for _, i in heads + prefixes) or any(i >= len(prefixes) for v in groups.values() for i in v):
+            literals = data["literals"]
+            if (any(i >= len(owners) for _, i in heads + prefixes) or any(i >= len(prefixes) for v in groups.values() for i in v)
+                    or len(literals) != len(prefixes) or not all(row is None or isinstance(row, str) for row in literals)):
                 raise ValueError("head index does not fit the catalog")
-            return heads, prefixes, groups
+            return heads, prefixes, groups, literals
 
         if len(_HEAD_INDEXES) >= 4:  # a scorer builds catalogs without some entries, one after another
             _HEAD_INDEXES.clear()
         index = _HEAD_INDEXES[key] = cache.cached("heads", key, build, load)
-    heads, prefixes, groups = index
+    heads, prefixes, groups, literals = index
     return ([(head, *owners[i]) for head, i in heads],
-            _WordHeads([(rx, *owners[i]) for rx, i in prefixes], groups))
+            _WordHeads([(rx, *owners[i]) for rx, i in prefixes], groups, literals))
 
 
 # A first word with no regex construct in it: a full match of the prefix starts with exactly this word.

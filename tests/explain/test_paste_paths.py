@@ -57,6 +57,30 @@ def test_groups_answer_as_one_set_of_every_prefix():
     assert matched >= 50  # the comparison saw real matches, not only misses
 
 
+def test_a_fresh_table_gated_by_literals_answers_as_one_set_of_every_prefix():
+    """Each group compiles only the prefixes whose required literals a text holds (gatedset.py): a table that has seen
+    one text only is the gated one; the table above has seen thousands and compiled its groups whole."""
+    from ascendrl.catalog import gatedset
+
+    catalog = load_catalog()
+    items = [(rx, e, s) for e in catalog.entries for s in e.signatures for rx in classify._word_prefixes(s.regex)]
+    groups, literals = classify._word_groups([p for p, _, _ in items]), gatedset.member_literals([p for p, _, _ in items])
+    first = _reference(items)
+    texts = set()
+    for log in sorted(DEV.glob("*.log"))[::3]:
+        for line in log.read_text(encoding="utf-8", errors="replace").splitlines()[4:]:
+            words = line.strip().split(" ")
+            texts.update(" ".join(words[:k]) for k in range(3, min(len(words), 12) + 1))
+    matched = 0
+    for text in sorted(t for t in texts if len(t) >= 16)[::4]:
+        heads = classify._WordHeads(items, groups, literals)
+        want = first(text)
+        assert heads.first_full_match(text) == want, text
+        assert not any(g.whole for g in heads._compiled.values() if len(g.members) > 64), text
+        matched += want is not None
+    assert matched >= 20
+
+
 def test_a_paste_scanned_line_by_line_gives_the_lines_the_block_scan_gives():
     # A block up to SMALL_BLOCK is tested line by line (an RE2 set of the scan's patterns), a larger
     # one with the combined scan: both must name the same candidate lines of every dev log.
