@@ -1,0 +1,32 @@
+"""Readings the lead added in the sixteenth stop (2026-12-06) from round 44's development half.
+
+- ARL-E4168: an FP8 block-quantized checkpoint whose tensor-parallel shard is not a whole number of blocks (vLLM's
+  fp8.py Fp8LinearMethod / Fp8MoEMethod create_weights; SGLang's copy words it the same).
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ascendrl.catalog import load_catalog
+from kdata_helpers import first_id
+
+CATALOG = load_catalog()
+_id = functools.partial(first_id, CATALOG)
+
+
+def test_fp8_block_shard_misaligned_is_e4168():
+    for text in (
+        "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization block_n = 128.\n",
+        "ValueError: The input_size of down's weight = 320 is not divisible by weight quantization block_k = 128.\n",
+        "ValueError: Weight output_partition_size = 8 is not divisible by weight quantization block_n = 128.\n",
+        "[rank2]: ValueError: Weight input_size_per_partition = 576 is not divisible by weight quantization block_k = 128.\n",
+    ):
+        assert _id(text) == "ARL-E4168", text
+
+
+def test_group_quantization_misalignment_stays_e4164():
+    # AWQ / GPTQ group sizes are another check (and entry); the FP8 block wording must not take it.
+    assert _id("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too "
+               "large tensor parallel size.\n") == "ARL-E4164"
+    assert _id("ValueError: Weight output_partition_size = 8 is not divisible by weight quantization block_n = 128.\n") != "ARL-E4164"
