@@ -30,3 +30,22 @@ def test_group_quantization_misalignment_stays_e4164():
     assert _id("ValueError: The input size is not aligned with the quantized weight shape. This can be caused by too "
                "large tensor parallel size.\n") == "ARL-E4164"
     assert _id("ValueError: Weight output_partition_size = 8 is not divisible by weight quantization block_n = 128.\n") != "ARL-E4164"
+
+
+def test_torchrun_sigkill_summary_forms_are_e4366():
+    # torch elastic's ChildFailedError table ("exitcode  : -9 (pid: N)", "traceback : Signal 9 (SIGKILL) received by
+    # PID N"), also as chat tools paste it: the first letter lowered, the padding collapsed, lines run together.
+    for text in (
+        "Root Cause (first observed failure):\n[0]:\n  time      : 2023-09-14_01:45:50\n  host      : node-1\n"
+        "  rank      : 2 (local_rank: 2)\n  exitcode  : -9 (pid: 36071)\n  error_file: <N/A>\n"
+        "  traceback : Signal 9 (SIGKILL) received by PID 36071\n",
+        "rank2 (local rank: 2)exitcode: -9 (pid: 36071)error file: <N/A>\ntraceback : signal 9 (SIGKILL) received by PID 36071\n",
+    ):
+        assert _id(text) == "ARL-E4366", text
+
+
+def test_other_exit_codes_in_the_summary_are_not_e4366():
+    text = ("Root Cause (first observed failure):\n[0]:\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 812)\n"
+            "  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
+    assert _id(text) != "ARL-E4366"
+    assert _id("  exitcode  : -6 (pid: 812)\n  traceback : Signal 6 (SIGABRT) received by PID 812\n") != "ARL-E4366"
