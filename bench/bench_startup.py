@@ -6,6 +6,7 @@ alone) and `python -c "import yaml, rich.console"` (two of ascendrl's own depend
 (issue 10): explain one-line and check --json each <= 0.20 s on the 2-core machine.
 
     python bench/bench_startup.py --runs 15
+    python bench/bench_startup.py --runs 15 --against ../base/.venv/bin/python   # alternated with an older tree's install
 
 The first explain fills the parsed-catalog cache (catalog/cache.py); it is a warm-up run, not
 counted. `--cold` points the cache at an empty folder for every explain run instead.
@@ -45,6 +46,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--python", default=sys.executable)
     parser.add_argument("--cold", action="store_true", help="no parsed-catalog cache for explain (an empty cache folder each run)")
+    parser.add_argument("--against", metavar="PYTHON",
+                        help="also time explain with another install's interpreter (a worktree of an older commit), alternated")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ascendrl-bench-") as work:
         paste = Path(work) / "one.log"
@@ -59,6 +62,8 @@ def main() -> None:
             "python -c pass": [args.python, "-c", "pass"],
             "import yaml, rich": [args.python, "-c", "import yaml, rich.console"],
         }
+        if args.against:
+            commands["explain, --against"] = [args.against, "-m", "ascendrl", "explain", str(paste)]
         for argv in commands.values():  # warm the page cache and the parsed-catalog cache
             timed(argv, env)
         samples: dict[str, list[float]] = {name: [] for name in commands}
@@ -73,6 +78,8 @@ def main() -> None:
         f"{cmd} / {peer}": medians[cmd] / medians[peer]
         for cmd in ("explain one-line", "check --json") for peer in ("python -c pass", "import yaml, rich")
     }
+    if args.against:
+        ratios["explain one-line / explain, --against"] = medians["explain one-line"] / medians["explain, --against"]
     for name, value in ratios.items():
         print(f"{name:<40} {value:.2f}x")
     print(json.dumps({"medians_s": medians, "ratios": ratios, "runs": args.runs, "cold": args.cold}))
