@@ -67,6 +67,8 @@ TORCH_NPU_DEVICE_ERROR_SOURCE = (r"(?:\b[A-Z]\w*Error: |NPU function error: ) ?(
                                  + r")(?=[,.]|\s*$)")
 TORCH_NPU_DEVICE_ERROR = lazy(TORCH_NPU_DEVICE_ERROR_SOURCE)
 HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|"
+            # torch_npu's OPS layer on an HCCL call (OPS_CHECK_ERROR: "OPS function error: HcclAllreduce, error code is 6")
+            r"|\bhccl[a-z]\w*,? error code is \d|"
             + ERRNO_NAME_SOURCE + "|(?-i:" + TORCH_NPU_DEVICE_ERROR_SOURCE + ")")
 
 
