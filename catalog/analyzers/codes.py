@@ -89,6 +89,10 @@ KINDS.update({"561112": "op-no-binary"})
 # side of the runtime's 107001: a device id outside what the process may see; its Resource_Busy (EL0005, "The resources
 # are busy.") is a device another process or container holds, as DCMI's -8005 / -8020 and the driver's 87 say.
 KINDS.update({"EL0002": "invalid-visible-device", "EL0005": "dcmi-device-occupied"})
+# DCMI's -8002 (DCMI_ERR_CODE_OPER_NOT_PERMITTED, catalog/codes/dcmi.yaml): the caller may not open or query the device (not
+# root or in HwHiAiUser's group, device nodes mounted without access). A class of its own, not a bare code: a resemblance
+# to -8005's "device occupied" (the same sentence, another number) must not be put above it (lead s47, k47cann's note).
+KINDS.update({"dcmi:-8002": "npu-permission-denied"})
 # aclnn's ACLNN_ERR_PARAM_* codes: the operator's argument check refused the call before any kernel ran (161001: an
 # argument it needs is a null pointer, e.g. an optional tensor the caller left out; 161002: an argument invalid).
 KINDS.update({"161001": "aclnn-param-unsupported"})

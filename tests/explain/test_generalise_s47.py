@@ -49,3 +49,19 @@ def test_other_exit_codes_in_the_summary_are_not_e4366():
             "  error_file: <N/A>\n  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n")
     assert _id(text) != "ARL-E4366"
     assert _id("  exitcode  : -6 (pid: 812)\n  traceback : Signal 6 (SIGABRT) received by PID 812\n") != "ARL-E4366"
+
+
+def test_dcmi_permission_error_is_its_own_class_not_a_resemblance_to_occupied():
+    from kdata_helpers import first
+
+    from ascendrl.catalog import Classifier
+    from ascendrl.catalog.similar import with_similar
+    import io
+
+    text = "root@node:~# npu-smi info\ndcmi module initialize failed. ret is -8002\n"
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    top = with_similar(classifier.result(), CATALOG).diagnoses[0]
+    assert (top.entry.id, top.kind, top.basis) == ("DRV-code", "npu-permission-denied", "derived")
+    occupied = first(CATALOG, "dcmi module initialize failed. ret is -8005\n")
+    assert occupied is not None and occupied.kind == "dcmi-device-occupied"
