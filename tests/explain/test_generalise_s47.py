@@ -65,3 +65,16 @@ def test_dcmi_permission_error_is_its_own_class_not_a_resemblance_to_occupied():
     assert (top.entry.id, top.kind, top.basis) == ("DRV-code", "npu-permission-denied", "derived")
     occupied = first(CATALOG, "dcmi module initialize failed. ret is -8005\n")
     assert occupied is not None and occupied.kind == "dcmi-device-occupied"
+
+
+def test_dp_engine_device_range_past_the_visible_list_is_e4169():
+    for text in (
+        'Exception: Error computing assigned_physical_gpu_ids: local range: [8, 16) base value: "0,1,2,3,4,5,6,7"\n',
+        'Exception: Error setting ASCEND_RT_VISIBLE_DEVICES: local range: [4, 8) base value: "0,1,2,3"\n',
+        'Exception: Error setting CUDA_VISIBLE_DEVICES: local range: [0, 16) base value: "0,1,2,3,4,5,6,7"\n',
+    ):
+        assert _id(text) == "ARL-E4169", text
+
+
+def test_a_visible_device_id_that_does_not_exist_is_not_e4169():
+    assert _id("RuntimeError: ASCEND_RT_VISIBLE_DEVICES=0,1,9 contains an invalid device id\n") != "ARL-E4169"
