@@ -21,6 +21,7 @@ from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
 from .apihistory import NameHistory, attr_history, method_owner, module_history, name_history, param_history
 from .numpyapi import numpy_removed
+from .stdlibapi import stdlib_added, stdlib_removed
 from ...lazyre import lazy
 
 # The module is quoted in Python's message; a paste rewrapped by hand may have lost the quotes, and one cut
@@ -1061,6 +1062,35 @@ def vllm_cuda_op_on_npu(link: Link, op: str) -> Finding:
     )
 
 
+# pip's (and uv's) isolated build: a PEP 517 build runs in a fresh environment that holds only the build-system.requires
+# of the package being built (pip: /tmp/pip-build-env-XXXX/overlay, its hooks in pyproject_hooks/_in_process.py or
+# pep517/in_process; uv: <cache>/builds-v0/.tmpXXXX), so a setup.py that imports the environment's torch / torch_npu /
+# numpy to configure its extension finds none there, however installed they are (pip's build isolation docs).
+BUILD_ENV = lazy(r"[/\\]pip-build-env-\w+[/\\]|[/\\]builds-v\d+[/\\]\.tmp\w+[/\\]|[/\\]_?in_process[/\\]_in_process\.py$|[/\\]pep517[/\\]_?in_process\.py$")
+BUILD_TIME_IMPORTS = frozenset(("torch", "torch_npu", "numpy", "tensorflow", "jax", "paddle", "mindspore", "triton"))
+BUILD_ISOLATION_DOC = "https://pip.pypa.io/en/stable/reference/build-system/pyproject-toml/#build-isolation"
+
+
+def build_isolation_hides(link: Link, module: str) -> Finding | None:
+    """A package's build script imported the environment's framework inside pip's isolated build environment."""
+    top = module.split(".")[0]
+    if top not in BUILD_TIME_IMPORTS or not any(BUILD_ENV.search(f.path) for f in link.frames):
+        return None
+    name = dist(top)
+    return Finding(
+        f"pip's isolated build environment has no {name}: the package's build script imports it (build with --no-build-isolation)",
+        f"{link.short_type}: No module named '{module}', raised while pip (or uv) was preparing a source build: the "
+        f"build runs in an isolated environment that holds only the package's declared build requirements, not the "
+        f"{name} installed in this environment, and the package's setup.py imports {name} to configure its extension "
+        "(flash-attn, apex, DeepSpeed ops, vllm / vllm-ascend and other torch extensions do).",
+        (f"Install {name} (and the package's other build requirements: setuptools, wheel, ninja, packaging) into the "
+         f"environment first, then build against it: pip install --no-build-isolation <package> (uv: uv pip install "
+         "--no-build-isolation, or [tool.uv] no-build-isolation-package)",
+         "Or install a prebuilt wheel of the package for your torch / Python instead of building it"),
+        evidence(link), (BUILD_ISOLATION_DOC,), key=f"build-isolation:{top}", kind="missing-dependency",
+    )
+
+
 class PackageMismatch(Analyzer):
     id = "DRV-package"
     title = "Package versions that do not fit together"
@@ -1093,7 +1123,7 @@ class PackageMismatch(Analyzer):
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := numpy_removed(link, facts) or required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := stdlib_removed(link, facts) or stdlib_added(link, facts) or numpy_removed(link, facts) or required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts) or tokenizer_class_too_new(link, facts) or enum_member_missing(link, facts)) is not None:
             return found
@@ -1145,6 +1175,8 @@ class PackageMismatch(Analyzer):
                 name = separate or dist(module)
                 if unpickled_by_ray(link):
                     return ray_unpickle_import(link, module, name)
+                if (isolated := build_isolation_hides(link, module)) is not None:
+                    return isolated
                 return Finding(
                     f"Python module not installed: {module}",
                     f"{link.short_type}: No module named '{module}'. The interpreter that ran this does not have {name} installed"
