@@ -212,6 +212,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.RewardNone,
         data.DatasetColumns,
         data.EmptyEpoch,
+        data.EmptyPickle,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         tracker.TrackerUnreachable,

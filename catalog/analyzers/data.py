@@ -399,3 +399,45 @@ class EmptyEpoch(Analyzer):
             evidence(link), (VERL_SFT, VERL_CONFIG), key=f"empty-epoch:{divisor}", family="data-model",
             kind="dataset-too-small",
         )
+
+
+# A checkpoint or pickle file with nothing (or too little) in it. torch.load of a file that is not a zip archive falls
+# back to the legacy format (torch/serialization.py _legacy_load), whose first pickle_module.load(f) of an empty file
+# raises Python's EOFError("Ran out of input"); a pickle cut off mid-stream raises _pickle.UnpicklingError("pickle data
+# was truncated") (Modules/_pickle.c). Only the EOFError raised under torch's loader (or pickle's own load) is read:
+# the same words also come from multiprocessing when a child's pipe closes.
+PICKLE_SHORT = lazy(r"^(?:Ran out of input|pickle data was truncated)\.?$")
+TORCH_SERIALIZATION = "https://github.com/pytorch/pytorch/blob/v2.5.0/torch/serialization.py"
+
+
+class EmptyPickle(Analyzer):
+    id = "DRV-pickle-empty"
+    title = "A checkpoint or pickle file is empty or cut short"
+    family = "data-model"
+    stops_run = "loading the same empty or truncated file fails the same way every time"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type not in ("EOFError", "UnpicklingError"):
+            return None
+        if PICKLE_SHORT.match(link.message.strip()) is None:
+            return None
+        inner = link.frames[-3:]
+        loader = any(f.path.replace("\\", "/").endswith("torch/serialization.py") or f.func == "_legacy_load"
+                     for f in inner)
+        if link.short_type == "EOFError" and not loader:
+            return None
+        return Finding(
+            "A checkpoint or pickle file is empty or cut short",
+            f"{link.short_type}: {link.message[:120]}. The file being loaded (torch.load / pickle.load) ends before its "
+            "first object is complete: it is empty (0 bytes) or truncated. A download or copy that failed part-way, a "
+            "save interrupted by a crash, a full disk or a quota, or a placeholder file left where the checkpoint "
+            "should be. torch reads a file that is not a zip archive with its legacy loader, whose first pickle read "
+            "then finds nothing.",
+            ("Check the file: ls -l <file> (0 bytes or far smaller than its siblings); python -c \"import torch; "
+             "torch.load('<file>', map_location='cpu')\"",
+             "Download or copy it again (compare its size / sha256 with the source), or resume from an earlier checkpoint; "
+             "delete the empty file so the run does not pick it up again",
+             "If it was written by this run, check free space where checkpoints are saved (df -h) before saving again"),
+            evidence(link), (TORCH_SERIALIZATION,), key=f"pickle-empty:{link.short_type}", family="data-model",
+            kind="model-weights-corrupt",
+        )
