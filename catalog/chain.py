@@ -216,8 +216,9 @@ WORDED_EXC = lazy(r"\b(?i:(permissions?|permission denied|file ?not ?found|file 
 # request's title: "fix permission errors on shared file systems", "Improve ValueError message"), handling or avoiding it.
 # ("resolve" after a negation is the resolver failing, "Could not resolve hostname", not a question of resolving an error;
 # "resolves to" names where a lookup lands, "the builder resolves to the NPU NotImplementedBuilder", not a fix)
-NOT_A_REPORT = lazy(r"(?i)\b(?:fix\w*|(?<!not )(?<!failed to )(?<!unable to )(?<!cannot )resolv\w*(?! (?:to|into)\b)|avoid\w*|instead|handl\w*|improv\w*|updat\w*|add|adds|added|refactor\w*|document\w*|docs?|faq"
-                    r"|should (?:raise|be raised))\b")
+# Not inside a dotted name: "pip._vendor.resolvelib.resolvers.ResolutionTooDeep" is a module path, not "resolved".
+NOT_A_REPORT = lazy(r"(?i)(?<![.\w])(?:fix\w*|(?<!not )(?<!failed to )(?<!unable to )(?<!cannot )resolv\w*(?! (?:to|into)\b)|avoid\w*|instead|handl\w*|improv\w*|updat\w*|add|adds|added|refactor\w*|document\w*|docs?|faq"
+                    r"|should (?:raise|be raised))\b(?!\.\w)")
 # A line of code rather than a sentence (a paste often quotes the code around the error): a call, an assignment, a block
 # opener; an exception class named there is code, not a report.
 CODE_LINE = lazy(r"\w\(|[=;{}]|:\s*$|^\s*(?:def|class|if|elif|for|while|with|return|from|import|assert|try|except)\b")

@@ -78,3 +78,14 @@ def test_dp_engine_device_range_past_the_visible_list_is_e4169():
 
 def test_a_visible_device_id_that_does_not_exist_is_not_e4169():
     assert _id("RuntimeError: ASCEND_RT_VISIBLE_DEVICES=0,1,9 contains an invalid device id\n") != "ARL-E4169"
+
+
+def test_a_dotted_module_path_is_not_a_sentence_about_a_fix():
+    # chain.NOT_A_REPORT marks a paste's sentence about a fix ("resolved by", "fixed in"); a module path that merely
+    # contains such a word (pip._vendor.resolvelib) is code, not that sentence (k47compat's note).
+    from ascendrl.catalog import chain
+
+    assert not chain.NOT_A_REPORT.search("pip._vendor.resolvelib.resolvers.ResolutionTooDeep: 200000")
+    assert not chain.NOT_A_REPORT.search("see docs.python.org for the removal")
+    assert chain.NOT_A_REPORT.search("resolved by upgrading pip")
+    assert chain.NOT_A_REPORT.search("I fixed it by pinning the docs build")
