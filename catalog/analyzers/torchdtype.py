@@ -68,6 +68,18 @@ MISMATCHES = (
      "integer tensor)"),
     (lazy(r"tensors used as indices must be (long, (?:int, )?byte or bool) tensors"), INDEXING_UTILS,
      "a tensor used as an index is not {0} (a float mask or float positions)"),
+    # masked_scatter_ (TensorAdvancedIndexing.cpp masked_scatter__cpu, cuda/IndexKernel.cu; torch_npu's op-plugin and
+    # the Meta function the same): "masked_scatter: expected self and source to have same dtypes but got" + the two
+    # ScalarTypes with no space after "got" (newer releases: "masked_scatter_: ... but got "; the Python meta function
+    # prints torch.float32-style names). Multimodal models (Qwen2-VL / Qwen2.5-VL, Gemma, audio LMs) merge the encoder's
+    # features into the text embeddings with inputs_embeds.masked_scatter(mask, features): the text embeddings and the
+    # encoder output in different dtypes (autocast, an fp32 embedding under QLoRA / bf16 training, a vision tower kept
+    # in float32) end here.
+    (lazy(r"masked_scatter_?: expected self and source to have same dtypes but got ?(?:torch\.)?(\w+) and "
+          r"(?:torch\.)?(\w+)"), ADVANCED_INDEXING,
+     "a masked_scatter wrote a {1} source into a {0} tensor (in a multimodal model: the image / video / audio "
+     "encoder's features scattered into text embeddings of another dtype, inputs_embeds.masked_scatter(mask, "
+     "features))"),
 )
 ATEN_TYPE = lazy(r"(CPU|CUDA|HIP|XPU|MPS|XLA|NPU|PrivateUse1|Meta)(\w+)Type")
 
