@@ -181,7 +181,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, socsupport, torchdtype, tracker, triton, verl, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, socsupport, torchdtype, tracker, triton, verl, verlname, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -238,6 +238,7 @@ def registry() -> tuple[Analyzer, ...]:
         emitted.CustomModelType,
         torchdtype.TorchSameType,  # a convolution's input and weight / bias types (device and dtype)
         torchdtype.TorchDtypeDispatch,  # ATen's dtype dispatch ('"<kernel>" not implemented for \'<dtype>\'')
+        verlname.VerlRegistryName,
         verl.VerlCondition,
         verl.ParallelDivisibility,
         verl.HydraKey,
