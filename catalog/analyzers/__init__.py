@@ -245,6 +245,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.MergerConcat,
         cliargs.UnusedArguments,
         cliargs.ExtraArguments,
+        operator.NpuOpOnCpuTensors,
         operator.OpNoDeviceKernel,
         operator.MindSporeOpPrototype,
         operator.OperatorParams,

@@ -294,6 +294,42 @@ TORCH_DISPATCH = "https://github.com/pytorch/pytorch/blob/0046a72e189bb931f8932d
 TORCH_NPU_OPS = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/README.md"
 
 
+# PyTorch's dispatcher (OperatorEntry::reportError) for an operator only torch_npu registers (namespace npu::, or an npu_*
+# name) called with tensors whose dispatch key is the CPU: "Could not run 'npu::npu_rms_norm' with arguments from the 'CPU'
+# backend." The operator exists; its inputs were never moved to the NPU. (The 'Meta' backend is another matter: no meta
+# implementation for tracing, torch.compile's fake tensors.)
+NPU_OP_ON_CPU = lazy(r"Could not run '(?P<op>(?:npu|torch_npu)::\w+|[\w:]*\bnpu_\w+)' with arguments from the 'CPU' backend")
+
+
+class NpuOpOnCpuTensors(Analyzer):
+    id = "DRV-npu-op-cpu-tensors"
+    title = "An NPU-only operator was called with tensors on the CPU"
+    family = "operator"
+    stops_run = "the operator has only an NPU kernel: every call with CPU tensors fails the same way"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        m = next((m for t in (link.message, *link.detail) if (m := NPU_OP_ON_CPU.search(t))), None)
+        if m is None:
+            return None
+        op = m.group("op")
+        return Finding(
+            f"{op} runs only on the NPU, and its inputs are CPU tensors",
+            f"{link.type}: {link.message[:200]}. {op} is an operator torch_npu registers for the NPU alone; PyTorch's "
+            "dispatcher picked the kernel by the inputs' device and found them on the CPU, where the "
+            "operator has no kernel. The inputs were created or left on the CPU: a model or buffer never moved with "
+            ".to('npu'), a tensor built without device=, a path that runs before torch_npu set the device, or a CPU-offloaded "
+            "module reaching a fused NPU kernel.",
+            (f"Move the inputs of {op} to the NPU (tensor.npu() / .to('npu:N'), model.to(device)) before the call, or create "
+             "them there (torch.zeros(..., device='npu'))",
+             "If the step is meant to run on the CPU (offload, a CPU reward model, a test), use the plain PyTorch operator "
+             "instead of the fused NPU one there"),
+            evidence(link), (TORCH_DISPATCH, TORCH_NPU_OPS), key=f"npu-op-cpu:{op}", family="operator",
+            kind="npu-op-cpu-tensors",
+        )
+
+
 class OpNoDeviceKernel(Analyzer):
     id = "DRV-op-no-npu-kernel"
     title = "The operator has no kernel for the NPU in the installed framework"

@@ -89,3 +89,18 @@ def test_a_dotted_module_path_is_not_a_sentence_about_a_fix():
     assert not chain.NOT_A_REPORT.search("see docs.python.org for the removal")
     assert chain.NOT_A_REPORT.search("resolved by upgrading pip")
     assert chain.NOT_A_REPORT.search("I fixed it by pinning the docs build")
+
+
+def test_an_npu_only_operator_given_cpu_tensors_is_its_own_class():
+    from kdata_helpers import first
+
+    for text in ("NotImplementedError: Could not run 'npu::npu_rms_norm' with arguments from the 'CPU' backend. This could be "
+                 "because the operator doesn't exist for this backend.\n",
+                 "NotImplementedError: Could not run 'npu::npu_fusion_attention' with arguments from the 'CPU' backend.\n"):
+        d = first(CATALOG, text)
+        assert (d.entry.id, d.kind) == ("DRV-npu-op-cpu-tensors", "npu-op-cpu-tensors"), text
+    # an aten operator with no NPU kernel is the other class; an npu operator without a meta kernel is neither
+    other = first(CATALOG, "NotImplementedError: Could not run 'aten::_fft_r2c' with arguments from the 'npu' backend.\n")
+    assert other is not None and other.entry.id != "DRV-npu-op-cpu-tensors"
+    meta = first(CATALOG, "NotImplementedError: Could not run 'npu::npu_rms_norm' with arguments from the 'Meta' backend.\n")
+    assert meta is None or meta.entry.id != "DRV-npu-op-cpu-tensors"
