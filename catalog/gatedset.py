@@ -5,8 +5,8 @@ Compiling the whole per-line set (every signature and prefilter pattern, about 2
 one of its required literals (lazyre.required_literals: one plain text per top-level alternative), so a short paste
 needs the few members whose literals it holds, plus the members with no certain literal. Those are compiled as a small
 set; a later text that needs more grows it, and once texts keep coming (a streamed log, a large file) the whole set is
-compiled once and the gate steps aside. The answers are the same as the whole set's: tests/explain/test_paste_paths.py
-compares them on every development log.
+compiled once and the gate steps aside. The answers are the same as the whole set's: tests/explain/test_gatedset.py
+compares them on every line of every development log and golden case (test_paste_paths.py, the word-prefix groups').
 
 The literals of every member are worked out once per catalog and kept in the parsed-data cache (ascendrl/cache.py):
 working them out costs more than the compile they save.
