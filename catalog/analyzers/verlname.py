@@ -9,8 +9,6 @@ verl registers, and the nearest of them is offered when the value looks like a t
 
 from __future__ import annotations
 
-import ast
-import difflib
 import re
 from typing import Any
 
@@ -29,6 +27,8 @@ def listed_names(text: str | None) -> list[str]:
     """The names a message prints ("['vanilla', 'gspo']", "dict_keys(['single_turn_agent'])"), or none."""
     if not text:
         return []
+    import ast  # here: only a message of this shape needs it
+
     inner = text[text.index("["):] if "[" in text else text
     try:
         value = ast.literal_eval(inner.rstrip(")"))
@@ -54,6 +54,8 @@ class VerlRegistryName(Analyzer):
             m = pattern.search(msg)
             if m is None or (row.get("frame") and not any(row["frame"] in path for path in paths)):
                 continue
+            import difflib  # here, not at import: a one-line explain of anything else must not load it
+
             name = m.group("name").strip("'\",")
             known = listed_names(m.groupdict().get("listed")) or list(row["names"])
             near = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
