@@ -213,6 +213,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.DatasetColumns,
         data.EmptyEpoch,
         data.EmptyPickle,
+        data.ChatTemplateContent,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
         tracker.TrackerUnreachable,

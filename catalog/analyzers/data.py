@@ -441,3 +441,48 @@ class EmptyPickle(Analyzer):
             evidence(link), (TORCH_SERIALIZATION,), key=f"pickle-empty:{link.short_type}", family="data-model",
             kind="model-weights-corrupt",
         )
+
+
+# A Jinja chat template (transformers' apply_chat_template renders it with jinja2; the template's own code runs as the
+# frame File "<template>", line N, in top-level template code) that builds the prompt by string concatenation
+# ('<|im_start|>' + message['role'] + '\n' + message['content'] ...) was given a message whose content is a LIST of
+# typed parts ([{"type": "text", "text": ...}, {"type": "image"}], the OpenAI / multimodal form): Python's str + list
+# raises 'can only concatenate str (not "list") to str' inside the template. Text-only models' templates (Qwen2.5-Math,
+# Llama-2-style, many custom ones) only take string content; VL processors' templates iterate over the parts.
+# verl's RLHFDataset (rl_dataset.py __getitem__ / doc2len), TRL and vLLM's chat path all hit this through the tokenizer.
+STR_PLUS_LIST = lazy(r"^can only concatenate str \(not \"(?:list|dict)\"\) to str$")
+JINJA_SANDBOX = "https://github.com/pallets/jinja/blob/3.1.4/src/jinja2/sandbox.py"
+TF_CHAT_TEMPLATE = "https://github.com/huggingface/transformers/blob/v4.57.0/src/transformers/utils/chat_template_utils.py"
+
+
+class ChatTemplateContent(Analyzer):
+    """A string-only chat template given a message whose content is a list of typed parts."""
+
+    id = "DRV-chat-template-content"
+    title = "The model's chat template cannot render list-typed (multimodal / OpenAI parts) message content"
+    family = "data-model"
+    stops_run = "every prompt of that shape fails the same way in the chat template"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "TypeError" or STR_PLUS_LIST.match(link.message.strip()) is None:
+            return None
+        in_template = any(f.path == "<template>" or f.func == "apply_chat_template"
+                          or f.path.replace("\\", "/").endswith(("jinja2/environment.py", "chat_template_utils.py"))
+                          for f in link.frames) or "apply_chat_template" in link.source
+        if not in_template:
+            return None  # the same Python error anywhere else is another bug
+        part = "list" if '"list"' in link.message else "dict"
+        return Finding(
+            f"The chat template concatenates message content as a string, and a message's content is a {part}",
+            f"TypeError: {link.message.strip()} inside the model's chat template (tokenizer.apply_chat_template). The template "
+            "builds the prompt by string concatenation of each message's content, so it accepts only string content; "
+            f"a message in the data has content as a {part} of typed parts (the OpenAI / multimodal form, "
+            "[{'type': 'text', 'text': ...}, {'type': 'image'}]), e.g. a dataset prepared for a vision-language model or a "
+            "tool-call format, rendered with a text-only model's tokenizer template.",
+            ("Flatten the content in preprocessing: content = ''.join(p['text'] for p in parts if p.get('type') == 'text') "
+             "(and drop image parts) for a text-only model; in verl rewrite the prompt column with string contents",
+             "Or train / serve a model whose template takes typed parts (a vision-language model with its processor, e.g. "
+             "Qwen2.5-VL), or give the tokenizer a chat_template that iterates over content parts"),
+            evidence(link), (TF_CHAT_TEMPLATE, JINJA_SANDBOX), key=f"chat-template-content:{part}", family="data-model",
+            kind="chat-template-content-not-string",
+        )

@@ -150,6 +150,7 @@ TF_TEXT_CONFIG = "https://github.com/huggingface/transformers/blob/v4.50.0/src/t
 VA_ACLGRAPH_SIZES = "https://github.com/vllm-project/vllm-ascend/blob/v0.9.0rc1/vllm_ascend/utils.py"
 VA_GRAPH_MODE = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/docs/source/user_guide/feature_guide/graph_mode.md"
 VA_RUNNER = "https://github.com/vllm-project/vllm-ascend/blob/v0.11.0rc1/vllm_ascend/worker/model_runner_v1.py"
+VERL_MERGER = "https://github.com/verl-project/verl/blob/v0.6.1/verl/model_merger/megatron_model_merger.py"
 
 
 class ModelPathMissing(Analyzer):
@@ -191,6 +192,21 @@ class ModelPathMissing(Analyzer):
         via_getattr = any(CONFIG_GETATTR.search(f.path.replace("\\", "/")) for f in link.frames)
         if not via_getattr and not transformers_family_class(cls):
             return None  # not shown to be a transformers model config (a framework's own XxxConfig)
+        if reader == "verl" and any("model_merger" in f.path for f in frames):
+            # verl's Megatron merger sizes its pipeline shards from config.num_hidden_layers (and reads the other text
+            # attributes) at the top level: written for text-only decoders, it has no path for a VL model's config.
+            return Finding(
+                f"verl's model merger reads {attr} from {cls}, a composite (vision-language) config it has no path for"[:160],
+                f"AttributeError: {link.message.strip()[:200]}. verl's Megatron model merger (python -m verl.model_merger "
+                f"merge --backend megatron) reads {attr} at the top level of the model's config, as for a text-only "
+                f"decoder; {cls} is a composite (multimodal) config that keeps its language model's settings in "
+                "text_config, so this merger release cannot convert the checkpoint of this model.",
+                ("Save Hugging Face weights during training instead: actor_rollout_ref.actor.megatron.use_mbridge=True with "
+                 "actor_rollout_ref.actor.checkpoint.save_contents including 'hf_model', then use global_step_N/actor/huggingface",
+                 "Or use a verl release whose merger supports the model, or convert with mbridge / Megatron-Bridge's export"),
+                evidence(link), (VERL_MERGER, TF_TEXT_CONFIG), key=f"verl-merger-composite:{cls}:{attr}",
+                family="compat", kind="model-arch-unsupported-by-verl",
+            )
         if reader not in NPU_PLUGINS:
             # Another caller (vLLM, a trainer) reading it may be written for a transformers release that still passed the
             # attribute through at the top level (a pair that does not match, read by DRV-package), or may predate the
