@@ -50,7 +50,9 @@ def connects_to_cluster(link: Link) -> bool:
     if any(re.search(r"[/\\]ray[/\\]util[/\\]client[/\\]", f.path) for f in link.frames):
         return True
     return RAY_CONNECT.search(f"{link.lead}\n{link.text}") is not None
-NO_ATTR = lazy(r"module '([\w.]+)' has no attribute '(\w+)(?:'|$)")
+# Python words it "module 'M' has no attribute 'X'"; the lazy modules of transformers, trl, diffusers and peft
+# (_LazyModule.__getattr__, e.g. trl/_lazy_module.py) raise it unquoted: "module trl has no attribute GRPOConfig".
+NO_ATTR = lazy(r"\bmodule '?([A-Za-z_][\w.]*?)'? has no attribute '?(\w+)(?:'|\b)")
 # The symbol may be missing (an issue title cut at its length limit), or the library (the symbol alone, when it is torch's).
 UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol(?:: (\S+))?")
 BARE_SYMBOL = lazy(r"(?:^|\s)undefined symbol: (_Z\S+)")
