@@ -27,8 +27,14 @@ CLIENT = lazy(
 # TCPStore's own wait for keys the other ranks set ("wait timeout after {}ms, keys: {}", DistStoreError from
 # TCPStore::wait / doWait, torch/csrc/distributed/c10d/TCPStore.cpp): this rank reached the store, a peer never came.
 STORE_WAIT = lazy(r"\bwait timeout after \d+ ?ms, keys: (\S+)")
+# init_process_group's store-based barrier (torch/distributed/distributed_c10d.py _store_based_barrier): every rank
+# adds itself to a counter key and waits until world_size have; 1.x said "rank: N" and "worker_count=", 2.x "rank N"
+# and "num_workers_joined=" (2.5+ append " error=..."). k48ray.
+BARRIER = lazy(r"Timed out initializing process group in store based barrier on rank:? ?(\d+), for key: \S+ "
+               r"\(world_size=(\d+), (?:num_workers_joined|worker_count)=(\d+)")
 TCPSTORE = "https://github.com/pytorch/pytorch/blob/b874478480be06eab07db7ecd307883fb286fb8a/torch/csrc/distributed/c10d/TCPStore.cpp"
 TORCH_DIST = "https://docs.pytorch.org/docs/stable/distributed.html#environment-variable-initialization"
+C10D_PY = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 
 
 class Rendezvous(Analyzer):
@@ -42,6 +48,20 @@ class Rendezvous(Analyzer):
             return None
         text = f"{link.type}: {link.message}"
         joined = JOINED.search(text)
+        barrier = None if joined else BARRIER.search(text)
+        if barrier:
+            rank, want, came = barrier.groups()
+            cause = (f"init_process_group's store barrier on rank {rank} saw only {came} of {want} ranks join before its timeout: "
+                     "the missing ranks never started, died before init_process_group, or were launched with another world size.")
+            return Finding(
+                "Ranks did not all join the distributed rendezvous", f"{link.short_type}: {link.message[:200]}. {cause}",
+                ("Read the log of the rank that did not join (or died first) — its own error is the cause",
+                 "Make sure every node launches the same world size (nnodes x nproc_per_node) and starts within the timeout",
+                 "If some ranks are legitimately slow to start (large imports, model download on one node), raise the "
+                 "init_process_group timeout"),
+                evidence(link), (TORCH_DIST, C10D_PY), key=f"barrier:{want}", family="hccl", kind="rendezvous-socket-timeout",
+                notes=(f"{self.id}: Ranks did not all join the distributed rendezvous", f"{came} of {want} ranks joined the store barrier"),
+            )
         waited = None if joined else STORE_WAIT.search(text)
         client = None if joined or waited else CLIENT.search(text)
         if joined is None and client is None and waited is None:
