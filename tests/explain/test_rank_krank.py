@@ -66,7 +66,7 @@ def test_refined_by_is_read_from_the_yaml_and_kept_by_the_cache():
     entries, problems = parse_catalog_text(text, "torch_npu_cann_hccl.yaml")
     e330 = next(e for e in entries if e.id == "ARL-E330")
     assert e330.refined_by == ("aicore-timeout",)
-    refined = {"ARL-E330": ("aicore-timeout",), "ARL-E331": ("aclnn-inner-error", "op-unsupported-on-soc", "kernel-launch-empty-grid"), "ARL-E332": ("op-no-binary",)}  # k22op: cannrt; k33: the SoC lacks the op; k39op: an empty launch grid
+    refined = {"ARL-E330": ("aicore-timeout",), "ARL-E331": ("aclnn-inner-error", "op-unsupported-on-soc", "kernel-launch-empty-grid", "aclnn-param-unsupported"), "ARL-E332": ("op-no-binary",)}  # k22op: cannrt; k33: the SoC lacks the op; k39op: an empty launch grid; k47op: the argument check under torch_npu 2.1's OpParamMaker form
     assert all(e.refined_by == refined.get(e.id, ()) for e in entries)  # optional: absent means none
     again, _ = _from_data(_to_data((entries, problems)))
     assert next(e for e in again if e.id == "ARL-E330") == e330
