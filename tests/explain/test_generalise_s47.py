@@ -104,3 +104,13 @@ def test_an_npu_only_operator_given_cpu_tensors_is_its_own_class():
     assert other is not None and other.entry.id != "DRV-npu-op-cpu-tensors"
     meta = first(CATALOG, "NotImplementedError: Could not run 'npu::npu_rms_norm' with arguments from the 'Meta' backend.\n")
     assert meta is None or meta.entry.id != "DRV-npu-op-cpu-tensors"
+
+
+def test_a_worker_force_killed_at_teardown_does_not_hide_the_failure_that_caused_it():
+    # Ray's core worker logs its own force kill at INFO level with the ActorDiedError words (core_worker.cc); verl tears
+    # its actors down after the real failure, so E4605 (generic) must rank below it (the clean-clone CI's e2e run, s47).
+    text = ("(TaskRunner pid=10362) ValueError: Total available GPUs 0 is less than total desired GPUs 2.\n"
+            "[2026-12-06 10:24:58,101 I 10955 10970] core_worker.cc:4630: Force kill actor request has received. exiting "
+            "immediately... The actor is dead because it was killed by `ray.kill`.\n")
+    assert _id(text) == "ARL-E106"
+    assert _id("The actor is dead because it was killed by `ray.kill`.\n") == "ARL-E4605"  # alone, it is still the answer
