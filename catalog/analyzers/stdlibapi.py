@@ -7,134 +7,68 @@ module of the standard library as if it were a package: "cannot import name 'Map
 'imp'", "'Thread' object has no attribute 'isAlive'". The pair that does not fit is the caller and the interpreter:
 upgrade the caller to a release made for this Python, or run it under the last Python that still had the name.
 
-Each row of the table below: the name, the Python release that removed it, what replaced it, and the "What's New" page
-that states the removal (docs.python.org/3/whatsnew/3.X.html). Every row up to 3.13 was checked against the CPython
-interpreters themselves (3.7.16, 3.8.18, 3.9.18, 3.10.13, 3.11.7, 3.12.1, 3.13.0: the name present in the release before,
-absent in the release named; the additions table the other way round); the 3.14 rows (ast.Num and its siblings,
-pkgutil.find_loader / get_loader) are read from "What's New in Python 3.14" and the 3.12 docs' deprecated-removed notes. The interpreter's version, where the log shows it
+The tables are data (python_stdlib.yaml): each row a name, the Python release that removed or added it, what replaced
+it; the "What's New" page of that release is the row's source, and the file's header says how the rows were checked
+against the CPython interpreters. The interpreter's version, where the log shows it
 (a lib/python3.X path in a frame or the message, logversions' "python"), must be at least the removal release, else
 the row does not explain the failure.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from ..chain import Link
-from . import Facts, Finding, evidence
+from . import Facts, Finding, evidence, shipped_rows
 from ...lazyre import lazy
 
 WHATSNEW = "https://docs.python.org/3/whatsnew/{}.html"
 
-# (module, name) -> (removed in, replacement). Names CPython removed from a module (from M import N / M.N).
-_ABC = ("Awaitable Coroutine AsyncIterable AsyncIterator AsyncGenerator Hashable Iterable Iterator Generator Reversible "
-        "Sized Container Callable Collection Set MutableSet Mapping MutableMapping MappingView KeysView ItemsView "
-        "ValuesView Sequence MutableSequence ByteString").split()
-NAMES: dict[tuple[str, str], tuple[str, str]] = {
-    # 3.8: What's New 3.8, "API and Feature Removals"
-    ("time", "clock"): ("3.8", "time.perf_counter() or time.process_time()"),
-    ("platform", "linux_distribution"): ("3.8", "the distro package (distro.linux_distribution(), distro.id())"),
-    ("platform", "dist"): ("3.8", "the distro package (distro.linux_distribution(), distro.id())"),
-    ("platform", "popen"): ("3.8", "os.popen()"),
-    ("cgi", "escape"): ("3.8", "html.escape()"),
-    ("cgi", "parse_qs"): ("3.8", "urllib.parse.parse_qs()"),
-    ("cgi", "parse_qsl"): ("3.8", "urllib.parse.parse_qsl()"),
-    ("sys", "set_coroutine_wrapper"): ("3.8", "sys.set_coroutine_origin_tracking_depth()"),
-    ("sys", "get_coroutine_wrapper"): ("3.8", "sys.get_coroutine_origin_tracking_depth()"),
-    # 3.9: What's New 3.9, "Removed"
-    ("base64", "encodestring"): ("3.9", "base64.encodebytes()"),
-    ("base64", "decodestring"): ("3.9", "base64.decodebytes()"),
-    ("fractions", "gcd"): ("3.9", "math.gcd()"),
-    ("sys", "getcheckinterval"): ("3.9", "sys.getswitchinterval()"),
-    ("sys", "setcheckinterval"): ("3.9", "sys.setswitchinterval()"),
-    # 3.10: What's New 3.10, "Removed": the aliases of the collections.abc classes in collections
-    **{("collections", n): ("3.10", f"collections.abc.{n}") for n in _ABC},
-    # 3.11: What's New 3.11, "Removed"
-    ("asyncio", "coroutine"): ("3.11", "native coroutines (async def)"),
-    ("inspect", "getargspec"): ("3.11", "inspect.signature() or inspect.getfullargspec()"),
-    ("inspect", "formatargspec"): ("3.11", "inspect.signature()"),
-    ("binascii", "a2b_hqx"): ("3.11", "nothing (binhex support was removed)"),
-    ("binascii", "b2a_hqx"): ("3.11", "nothing (binhex support was removed)"),
-    ("gettext", "lgettext"): ("3.11", "gettext.gettext()"),
-    ("gettext", "ldgettext"): ("3.11", "gettext.dgettext()"),
-    # 3.12: What's New 3.12, "Removed"
-    ("pkgutil", "ImpImporter"): ("3.12", "importlib (a setuptools / pip / pkg_resources release made for Python 3.12)"),
-    ("pkgutil", "ImpLoader"): ("3.12", "importlib (a setuptools / pip / pkg_resources release made for Python 3.12)"),
-    ("configparser", "SafeConfigParser"): ("3.12", "configparser.ConfigParser"),
-    ("ssl", "wrap_socket"): ("3.12", "ssl.SSLContext.wrap_socket()"),
-    ("ssl", "match_hostname"): ("3.12", "ssl.SSLContext's own hostname check (check_hostname)"),
-    ("ssl", "RAND_pseudo_bytes"): ("3.12", "os.urandom() or ssl.RAND_bytes()"),
-    ("locale", "format"): ("3.12", "locale.format_string()"),
-    ("importlib", "find_loader"): ("3.12", "importlib.util.find_spec()"),
-    ("sqlite3", "OptimizedUnicode"): ("3.12", "str"),
-    ("sqlite3", "enable_shared_cache"): ("3.12", "a URI with cache=shared"),
-    # 3.13: What's New 3.13, "Removed"
-    ("locale", "resetlocale"): ("3.13", "locale.setlocale(locale.LC_ALL, '')"),
-    ("unittest", "makeSuite"): ("3.13", "unittest.TestLoader().loadTestsFromTestCase()"),
-    ("unittest", "findTestCases"): ("3.13", "unittest.TestLoader().loadTestsFromModule()"),
-    ("unittest", "getTestCaseNames"): ("3.13", "unittest.TestLoader().getTestCaseNames()"),
-    ("typing", "io"): ("3.13", "the names in typing itself (typing.IO, typing.TextIO, typing.BinaryIO)"),
-    ("typing", "re"): ("3.13", "the names in typing itself (typing.Pattern, typing.Match) or re.Pattern / re.Match"),
-    # 3.14: What's New 3.14, "Removed"
-    **{("ast", n): ("3.14", "ast.Constant") for n in ("Num", "Str", "Bytes", "NameConstant", "Ellipsis")},
-    ("pkgutil", "find_loader"): ("3.14", "importlib.util.find_spec()"),
-    ("pkgutil", "get_loader"): ("3.14", "importlib.util.find_spec()"),
+class Tables(NamedTuple):
+    """python_stdlib.yaml as lookups: each removed-* value is (removed in, replacement), each added-* value the release."""
+
+    names: dict[tuple[str, str], tuple[str, str]]
+    modules: dict[str, tuple[str, str]]
+    methods: dict[tuple[str, str], tuple[str, str]]
+    testcase_aliases: dict[str, str]
+    added_names: dict[tuple[str, str], str]
+    added_modules: dict[str, str]
+    added_builtins: dict[str, str]
+    added_methods: dict[tuple[str, str], str]
+    added_keywords: dict[tuple[str, str], str]
+    backports: dict[str, str]
+
+
+# The columns of each kind of row: the key's columns, then the value's.
+KINDS = {
+    "removed-name": ("names", ("module", "name"), ("release", "replacement")),
+    "removed-module": ("modules", ("module",), ("release", "replacement")),
+    "removed-method": ("methods", ("class", "name"), ("release", "replacement")),
+    "testcase-alias": ("testcase_aliases", ("name",), ("replacement",)),
+    "added-name": ("added_names", ("module", "name"), ("release",)),
+    "added-module": ("added_modules", ("module",), ("release",)),
+    "added-builtin": ("added_builtins", ("name",), ("release",)),
+    "added-method": ("added_methods", ("class", "name"), ("release",)),
+    "added-keyword": ("added_keywords", ("function", "name"), ("release",)),
+    "backport": ("backports", ("name",), ("package",)),
 }
 
-# Whole modules CPython removed: module -> (removed in, replacement).
-MODULES: dict[str, tuple[str, str]] = {
-    "macpath": ("3.8", "os.path"),
-    "dummy_threading": ("3.9", "threading"),
-    "_dummy_thread": ("3.9", "_thread"),
-    "formatter": ("3.10", "nothing in the standard library"),
-    "parser": ("3.10", "ast"),
-    "symbol": ("3.10", "ast"),
-    "binhex": ("3.11", "nothing in the standard library"),
-    "imp": ("3.12", "importlib (importlib.util.spec_from_file_location / module_from_spec for imp.load_source)"),
-    "asynchat": ("3.12", "asyncio (or the pyasynchat backport on PyPI)"),
-    "asyncore": ("3.12", "asyncio (or the pyasyncore backport on PyPI)"),
-    "smtpd": ("3.12", "the aiosmtpd package"),
-    # PEP 594's dead batteries and lib2to3 (What's New 3.13); PyPI carries backports of several of them
-    **{m: ("3.13", f"a maintained replacement (PEP 594 lists one per module){', or the standard-' + m + ' backport on PyPI' if m in ('aifc', 'chunk', 'imghdr', 'mailcap', 'nntplib', 'pipes', 'sndhdr', 'sunau', 'telnetlib', 'uu', 'xdrlib') else ''}")
-       for m in ("aifc", "audioop", "cgi", "cgitb", "chunk", "crypt", "imghdr", "mailcap", "nis", "nntplib",
-                 "ossaudiodev", "pipes", "sndhdr", "spwd", "sunau", "telnetlib", "uu", "xdrlib")},
-    "lib2to3": ("3.13", "a maintained parser (ast, libcst, parso); a package that runs lib2to3 at build time needs a release made for 3.13"),
-    "tkinter.tix": ("3.13", "tkinter.ttk"),
-}
-MODULES["cgi"] = ("3.13", "urllib.parse / email.message (or the legacy-cgi backport on PyPI)")
-MODULES["audioop"] = ("3.13", "the audioop-lts backport on PyPI")
 
-# Methods and attributes of standard-library classes: (class as the message names it, attribute) -> (removed, replacement).
-METHODS: dict[tuple[str, str], tuple[str, str]] = {
-    ("Thread", "isAlive"): ("3.9", "Thread.is_alive()"),
-    ("_MainThread", "isAlive"): ("3.9", "Thread.is_alive()"),
-    ("array.array", "tostring"): ("3.9", "array.tobytes()"),
-    ("array.array", "fromstring"): ("3.9", "array.frombytes()"),
-    ("xml.etree.ElementTree.Element", "getchildren"): ("3.9", "list(elem)"),
-    ("xml.etree.ElementTree.Element", "getiterator"): ("3.9", "Element.iter()"),
-    ("Element", "getchildren"): ("3.9", "list(elem)"),
-    ("Element", "getiterator"): ("3.9", "Element.iter()"),
-    ("_asyncio.Task", "all_tasks"): ("3.9", "asyncio.all_tasks()"),
-    ("_asyncio.Task", "current_task"): ("3.9", "asyncio.current_task()"),
-    ("Task", "all_tasks"): ("3.9", "asyncio.all_tasks()"),
-    ("Task", "current_task"): ("3.9", "asyncio.current_task()"),
-    ("ConfigParser", "readfp"): ("3.12", "ConfigParser.read_file()"),
-    ("RawConfigParser", "readfp"): ("3.12", "RawConfigParser.read_file()"),
-    ("FileFinder", "find_module"): ("3.12", "find_spec()"),
-    ("FileFinder", "find_loader"): ("3.12", "find_spec()"),
-    ("zipimporter", "find_module"): ("3.12", "find_spec()"),
-    ("zipimporter", "find_loader"): ("3.12", "find_spec()"),
-}
-# unittest.TestCase's old aliases, removed in 3.12: any test class's instance lacks them.
-TESTCASE_ALIASES = {
-    "failUnless": "assertTrue", "assert_": "assertTrue", "failIf": "assertFalse", "failUnlessRaises": "assertRaises",
-    "failUnlessEqual": "assertEqual", "assertEquals": "assertEqual", "failIfEqual": "assertNotEqual",
-    "assertNotEquals": "assertNotEqual", "failUnlessAlmostEqual": "assertAlmostEqual",
-    "assertAlmostEquals": "assertAlmostEqual", "failIfAlmostEqual": "assertNotAlmostEqual",
-    "assertNotAlmostEquals": "assertNotAlmostEqual", "assertRegexpMatches": "assertRegex",
-    "assertRaisesRegexp": "assertRaisesRegex", "assertNotRegexpMatches": "assertNotRegex",
-    "assertDictContainsSubset": "assertLessEqual on the items (or a helper of your own)",
-}
+@functools.cache
+def tables() -> Tables:
+    """The rows of python_stdlib.yaml (data with its sources), read on the first message of a matching shape: a
+    one-line explain of anything else does not load them."""
+    t = Tables(*({} for _ in Tables._fields))
+    for r in shipped_rows(__file__, __package__, "python_stdlib.yaml", "rows", frozenset(("kind",))):
+        field, key, value = KINDS[r["kind"]]
+        k = tuple(r[c] for c in key)
+        v = tuple(r[c] for c in value)
+        getattr(t, field)[k if len(k) > 1 else k[0]] = v if len(v) > 1 else v[0]
+    return t
+
+
 # asyncio's high-level API lost its loop= parameter in 3.10 (What's New 3.10, "Removed"); 3.10 itself words the
 # primitives' refusal "As of 3.10, the *loop* parameter was removed from Queue() since it is no longer necessary"
 # (asyncio/mixins.py), 3.11 on CPython's generic "Queue.__init__() got an unexpected keyword argument 'loop'" (read
@@ -183,10 +117,10 @@ def _row(link: Link) -> tuple[str, str, str, str] | None:
     """(what was removed, removed in, replacement, kind) for the link's message, or None."""
     msg = link.message
     if m := CANNOT_IMPORT.search(msg):
-        row = NAMES.get((m.group(2), m.group(1)))
+        row = tables().names.get((m.group(2), m.group(1)))
         return (f"{m.group(2)}.{m.group(1)}", *row, "package-mismatch") if row else None
     if m := NO_ATTR.search(msg):
-        row = NAMES.get((m.group(1), m.group(2)))
+        row = tables().names.get((m.group(1), m.group(2)))
         return (f"{m.group(1)}.{m.group(2)}", *row, "package-mismatch") if row else None
     if m := NO_MODULE.search(msg):
         module = m.group(1)
@@ -197,16 +131,16 @@ def _row(link: Link) -> tuple[str, str, str, str] | None:
                 return None  # a distutils submodule setuptools' own copy dropped (msvccompiler): not the 3.12 removal
             return ("distutils", "3.12", "setuptools (which provides distutils again when installed) or "
                     "packaging / sysconfig / shutil for the few functions used", "missing-dependency")
-        if module in MODULES:
-            return (module, *MODULES[module], "package-mismatch")
+        if module in tables().modules:
+            return (module, *tables().modules[module], "package-mismatch")
         return None
     if m := OBJ_ATTR.search(msg):
         cls, attr = m.group(1) or m.group(2), m.group(3)
-        row = METHODS.get((cls, attr))
+        row = tables().methods.get((cls, attr))
         if row is None and attr == "isAlive" and cls.endswith(("Thread", "Timer")):
-            row = METHODS[("Thread", "isAlive")]
-        if row is None and attr in TESTCASE_ALIASES and m.group(1):
-            row = ("3.12", f"TestCase.{TESTCASE_ALIASES[attr]}()")
+            row = tables().methods[("Thread", "isAlive")]
+        if row is None and attr in tables().testcase_aliases and m.group(1):
+            row = ("3.12", f"TestCase.{tables().testcase_aliases[attr]}()")
         return (f"{cls}.{attr}", *row, "package-mismatch") if row else None
     if (m := LOOP_310.search(msg) or LOOP_KW.search(msg)) and m.group(1) in ASYNCIO_LOOP_CALLEES:
         return (f"the loop parameter of asyncio.{m.group(1)}()", "3.10", f"asyncio.{m.group(1)}() without loop= "
@@ -297,63 +231,8 @@ def _previous(version: str) -> str:
     return f"{major}.{minor - 1}"
 
 
-# The other direction: names the standard library gained in a release, used by code written for that release or newer
-# and run under an older interpreter (What's New in Python 3.X, "New Modules" / "Improved Modules"). (module, name) ->
-# added in. typing's own additions are ARL-E244's signature; its 3.8 names are here.
-ADDED_NAMES: dict[tuple[str, str], str] = {
-    **{("typing", n): "3.8" for n in ("Literal", "Final", "final", "Protocol", "TypedDict", "runtime_checkable",
-                                      "get_origin", "get_args", "SupportsIndex")},
-    ("typing", "Annotated"): "3.9",
-    ("pickle", "PickleBuffer"): "3.8",
-    ("functools", "cached_property"): "3.8",
-    ("functools", "cache"): "3.9",
-    **{("math", n): "3.8" for n in ("prod", "isqrt", "dist", "comb", "perm")},
-    ("math", "lcm"): "3.9",
-    ("importlib.resources", "files"): "3.9",
-    ("asyncio", "to_thread"): "3.9",
-    ("types", "GenericAlias"): "3.9",
-    ("itertools", "pairwise"): "3.10",
-    ("contextlib", "aclosing"): "3.10",
-    ("dataclasses", "KW_ONLY"): "3.10",
-    **{("types", n): "3.10" for n in ("NoneType", "EllipsisType", "NotImplementedType", "UnionType")},
-    ("enum", "StrEnum"): "3.11",
-    ("enum", "ReprEnum"): "3.11",
-    ("datetime", "UTC"): "3.11",
-    ("asyncio", "TaskGroup"): "3.11",
-    ("asyncio", "timeout"): "3.11",
-    ("asyncio", "Runner"): "3.11",
-    ("contextlib", "chdir"): "3.11",
-    ("hashlib", "file_digest"): "3.11",
-    ("operator", "call"): "3.11",
-    ("itertools", "batched"): "3.12",
-    ("collections.abc", "Buffer"): "3.12",
-    ("warnings", "deprecated"): "3.13",
-    ("argparse", "BooleanOptionalAction"): "3.9",
-    ("random", "randbytes"): "3.9",
-    ("math", "nextafter"): "3.9",
-    ("math", "ulp"): "3.9",
-    ("inspect", "get_annotations"): "3.10",
-    ("logging", "getLevelNamesMapping"): "3.11",
-    ("copy", "replace"): "3.13",
-    ("os", "process_cpu_count"): "3.13",
-}
-ADDED_MODULES: dict[str, str] = {
-    "importlib.metadata": "3.8", "zoneinfo": "3.9", "graphlib": "3.9", "tomllib": "3.11",
-}
-# Builtins: a name not defined (NameError) or a method of a builtin type (AttributeError on the object).
-ADDED_BUILTINS: dict[str, str] = {"aiter": "3.10", "anext": "3.10", "EncodingWarning": "3.10",
-                                  "ExceptionGroup": "3.11", "BaseExceptionGroup": "3.11"}
-ADDED_METHODS: dict[tuple[str, str], str] = {
-    ("str", "removeprefix"): "3.9", ("str", "removesuffix"): "3.9", ("bytes", "removeprefix"): "3.9",
-    ("bytes", "removesuffix"): "3.9", ("int", "bit_count"): "3.10", ("dict", "__or__"): "3.9",
-    ("PosixPath", "is_relative_to"): "3.9", ("WindowsPath", "is_relative_to"): "3.9", ("PosixPath", "with_stem"): "3.9",
-    ("WindowsPath", "with_stem"): "3.9", ("PosixPath", "walk"): "3.12", ("WindowsPath", "walk"): "3.12",
-}
-# Keyword arguments standard-library functions gained: (function as the TypeError names it, keyword) -> added in.
-ADDED_KEYWORDS: dict[tuple[str, str], str] = {
-    ("copytree", "dirs_exist_ok"): "3.8", ("unlink", "missing_ok"): "3.8", ("glob", "root_dir"): "3.10",
-    ("iglob", "root_dir"): "3.10", ("rmtree", "onexc"): "3.12",
-}
+# The other direction: names the standard library gained in a release (python_stdlib.yaml's added-* rows), used by code
+# written for that release or newer and run under an older interpreter. typing's own additions are ARL-E244's signature.
 UNEXPECTED_KW = lazy(r"\b(\w+)\(\) got an unexpected keyword argument '(\w+)'")
 BISECT_KEY = lazy(r"'key' is an invalid keyword argument for (?:bisect|insort)(?:_left|_right)?\(\)")
 # PEP 584 (3.9): dict | dict; a bare @functools.lru_cache (3.8: "Expected maxsize to be an integer or None" before);
@@ -366,34 +245,30 @@ NAME_UNDEFINED = lazy(r"name '(\w+)' is not defined")
 # PEP 585 (3.9): builtin collections as generics (list[int], dict[str, int]); under 3.8 the annotation raises this.
 NOT_SUBSCRIPTABLE = lazy(r"'type' object is not subscriptable")
 # PEP 604 (3.10): "int | None" annotations outside typing raise this under 3.9; ARL-E244's signature reads it.
-BACKPORTS = {"tomllib": "tomli (import tomli as tomllib)", "importlib.metadata": "importlib_metadata",
-             "zoneinfo": "backports.zoneinfo", "ExceptionGroup": "exceptiongroup", "BaseExceptionGroup": "exceptiongroup",
-             "typing": "typing_extensions (from typing_extensions import …)", "functools.cached_property": "",
-             "warnings.deprecated": "typing_extensions.deprecated"}
 
 
 def _added_row(link: Link, python: str | None) -> tuple[str, str] | None:
     """(what the caller used, the Python release that added it) for the link's message, or None."""
     msg = link.message
     if m := CANNOT_IMPORT.search(msg):
-        added = ADDED_NAMES.get((m.group(2), m.group(1)))
+        added = tables().added_names.get((m.group(2), m.group(1)))
         return (f"{m.group(2)}.{m.group(1)}", added) if added else None
     if m := NO_ATTR.search(msg):
-        added = ADDED_NAMES.get((m.group(1), m.group(2)))
+        added = tables().added_names.get((m.group(1), m.group(2)))
         return (f"{m.group(1)}.{m.group(2)}", added) if added else None
     if m := NO_MODULE.search(msg):
-        added = ADDED_MODULES.get(m.group(1))
+        added = tables().added_modules.get(m.group(1))
         return (m.group(1), added) if added else None
     if link.short_type == "NameError" and (m := NAME_UNDEFINED.search(msg)):
-        added = ADDED_BUILTINS.get(m.group(1))
+        added = tables().added_builtins.get(m.group(1))
         return (f"the builtin {m.group(1)}", added) if added else None
     if m := OBJ_ATTR.search(msg):
         cls, attr = m.group(1) or "", m.group(3)
-        added = ADDED_METHODS.get((cls, attr))
+        added = tables().added_methods.get((cls, attr))
         if added is None and attr == "add_note" and cls.endswith(("Error", "Exception", "Exit", "Interrupt", "Warning")):
             added = "3.11"  # BaseException.add_note (PEP 678)
         return (f"{cls}.{attr}()", added) if added else None
-    if (m := UNEXPECTED_KW.search(msg)) and (added := ADDED_KEYWORDS.get((m.group(1), m.group(2)))):
+    if (m := UNEXPECTED_KW.search(msg)) and (added := tables().added_keywords.get((m.group(1), m.group(2)))):
         return (f"the {m.group(2)}= argument of {m.group(1)}()", added)
     if BISECT_KEY.search(msg):
         return ("the key= argument of bisect / insort", "3.10")
@@ -419,7 +294,7 @@ def stdlib_added(link: Link, facts: Facts) -> Finding | None:
         return None  # this interpreter has it: missing for another reason (a shadowing file, a broken install)
     who = _caller(link) or "the calling code"
     key = what.split(" ")[-1].rstrip("()")
-    backport = next((b for k, b in BACKPORTS.items() if b and (what == k or what.startswith(k + ".") or what.endswith(k)
+    backport = next((b for k, b in tables().backports.items() if b and (what == k or what.startswith(k + ".") or what.endswith(k)
                                                                or key == k)), "")
     shown = f" (the log shows Python {python})" if python else ""
     fix = [f"Run it under Python {added} or newer: create the environment again with that interpreter (conda create -n "
