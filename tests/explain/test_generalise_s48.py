@@ -28,3 +28,15 @@ def test_a_process_group_never_initialized_is_not_e4170():
     text = ("RuntimeError: Default process group has not been initialized, please make sure to call "
             "init_process_group.\n")
     assert _id(text) not in (None, "ARL-E4170")
+
+
+def test_a_sentence_naming_an_unknown_data_source_is_read_as_that_class():
+    from kdata_helpers import first
+
+    for text in ("data_source countdown is not supported\n", "Reward fails: unknown data_source for my custom dataset\n",
+                 "自定义数据集的data_source不支持\n"):
+        d = first(CATALOG, text)
+        assert d is not None and d.entry.id == "DRV-named-in-words" and d.kind == "reward-data-source-unknown", text
+    for text in ("I added a data_source column to my parquet and training works\n",):
+        d = first(CATALOG, text)
+        assert d is None or d.kind != "reward-data-source-unknown", text
