@@ -48,6 +48,7 @@ PACKAGES = {
     "huggingface-hub": ("huggingface_hub", "0.14"),
     "datasets": ("datasets", "2.10"),
     "megatron-core": ("megatron", "0.5"),
+    "pydantic": ("pydantic", "1.8"),
     "ray": ("ray", "2.5"),  # from the first line with wheels for the Python the tool runs on (3.11)
 }
 IDENT = re.compile(r"[A-Za-z_]\w*\Z")

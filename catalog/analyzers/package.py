@@ -362,6 +362,33 @@ def _unbuilt_own_function(link: Link, lib: str, own: str, symbol: str) -> Findin
     )
 
 
+# ld.so searches LD_LIBRARY_PATH before a library's own RUNPATH: a directory there holding another release's copy of a
+# package's shared libraries (a standalone libtorch for C++ builds, another environment's site-packages/torch/lib) is
+# loaded in place of the package's own.
+LD_SO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
+OWN_LIBS_MIXED_THREAD = "https://github.com/hijkzzz/alpha-zero-gomoku/issues/28"
+
+
+def _own_libraries_mixed(link: Link, pkg: str, lib: str, symbol: str) -> Finding:
+    """A package's own shared library lacks a symbol of that same package (torch's libtorch_cpu.so needing a c10 symbol):
+    the libraries loaded together come from two releases of it."""
+    name = dist(pkg)
+    return Finding(
+        f"{name}'s own library {lib} is missing one of {name}'s symbols: libraries of two {name} releases are loaded together"[:160],
+        f"{link.short_type}: {lib} needs symbol {symbol[:80]}, which {name}'s own libraries define, and the loader found none. "
+        f"{lib} ships inside {name}, so the copy of its sibling libraries that was loaded with it is another release's: a "
+        f"directory on LD_LIBRARY_PATH (or LD_PRELOAD) holding another {name} build (a standalone libtorch downloaded for C++ "
+        f"builds, another environment's {pkg}/lib), or an upgrade that left files of the old release beside the new.",
+        (f"See which copies are loaded: ldd $(python -c \"import os, {pkg}; print(os.path.dirname({pkg}.__file__))\" 2>/dev/null)/lib/{lib} "
+         f"(or ldd on the path in the error); every {name} library it lists must be under that same {pkg}/lib",
+         f"Remove the foreign directory from LD_LIBRARY_PATH / LD_PRELOAD (echo $LD_LIBRARY_PATH; a libtorch/lib or another "
+         f"environment's path), or make the C++ distribution the same release as the Python {name}",
+         f"If nothing foreign is loaded, reinstall cleanly: pip uninstall -y {name} (repeat until none is left), then pip install "
+         f"the release you need"),
+        evidence(link), (LD_SO, OWN_LIBS_MIXED_THREAD), key=f"own-libs-mixed:{pkg}:{lib}", kind="package-mismatch",
+    )
+
+
 def owner_of_symbol(symbol: str) -> str:
     """Whose library defines a missing symbol, from its (mangled) name: the first component of a mangled name (the
     function's namespace or class), not the types of its parameters (an extension's own function taking an at::Tensor
@@ -1271,6 +1298,8 @@ class PackageMismatch(Analyzer):
                 what = f"{lib} needs symbol {m.group(2)[:60]}"
                 if not owner and (own := _extension_own_function(m.group(2))):
                     return _unbuilt_own_function(link, lib, own, m.group(2))
+                if owner and owner == package_of(m.group(1)):
+                    return _own_libraries_mixed(link, owner, lib, m.group(2))
             elif PY_EXTENSION.search(m.group(1)):
                 owner = "torch"  # the symbol was not pasted: a Python C++ extension's missing symbols are, most often, torch's
                 what = f"{lib} has an undefined symbol (the symbol was not pasted; most often one of torch's)"

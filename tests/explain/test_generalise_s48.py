@@ -40,3 +40,31 @@ def test_a_sentence_naming_an_unknown_data_source_is_read_as_that_class():
     for text in ("I added a data_source column to my parquet and training works\n",):
         d = first(CATALOG, text)
         assert d is None or d.kind != "reward-data-source-unknown", text
+
+
+def test_a_package_library_missing_its_own_symbol_is_two_releases_mixed():
+    # alpha-zero-gomoku#28 (dev): torch's libtorch_cpu.so needs a c10 symbol, torch's own: another libtorch's libc10 was
+    # loaded first (the reporter's libtorch for the C++ extension on LD_LIBRARY_PATH).
+    from kdata_helpers import first
+
+    text = ("ImportError: /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so: undefined symbol: "
+            "_ZNK3c1010TensorImpl23shallow_copy_and_detachERKNS_15VariableVersionEb\n")
+    d = first(CATALOG, text)
+    assert d is not None and d.entry.id == "DRV-package" and d.kind == "package-mismatch"
+    assert "two torch releases" in d.entry.title and "LD_LIBRARY_PATH" in " ".join(d.entry.fix)
+    # an extension of another package needing torch's symbol stays the extension / torch pair
+    other = first(CATALOG, text.replace("torch/lib/libtorch_cpu.so", "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so"))
+    assert other is not None and "two torch releases" not in other.entry.title and "flash_attn_2_cuda" in other.entry.title
+
+
+def test_a_pydantic_2_name_under_pydantic_1_is_pydantic_too_old():
+    # wizardlm-248 (dev): vLLM's code imports RootModel, a pydantic 2 class; api_history.json now reads pydantic's wheels
+    from kdata_helpers import first
+
+    for name in ("RootModel", "field_validator", "ConfigDict"):
+        d = first(CATALOG, f"ImportError: cannot import name '{name}' from 'pydantic' "
+                           "(/usr/lib/python3.9/site-packages/pydantic/__init__.cpython-39-x86_64-linux-gnu.so)\n")
+        assert d is not None and d.kind == "pydantic-too-old", name
+    # a name both major lines export says nothing about which side is behind
+    d = first(CATALOG, "ImportError: cannot import name 'validator' from 'pydantic'\n")
+    assert d is not None and d.kind != "pydantic-too-old"
