@@ -1394,6 +1394,10 @@ class PackageMismatch(Analyzer):
             kind = "transformers-too-old"
         if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
             kind = SYMBOL_KINDS[owner]
+        if owner == "torch" and caller not in ("torch", "your code") and (UNDEFINED.search(msg) or BARE_SYMBOL.search(msg)):
+            # a compiled extension (flash_attn_2_cuda, a project's own CUDA / NPU op) needs a symbol of torch's C++ API that
+            # the installed torch does not export: it was built against another torch release (or C++ ABI)
+            kind = "extension-torch-abi-mismatch"
         if owner == "vllm_ascend" and caller == "vllm" and link.raiser in (None, "vllm") and OBJ_ATTR.search(msg):
             # vLLM's own code (its GPU model runner, worker, layers) reads an attribute a vllm-ascend subclass does not set:
             # vLLM added it after the vllm-ascend release was cut, and each vllm-ascend release follows one vLLM release

@@ -58,7 +58,7 @@ FLASH_IMPORT = (
 @pytest.mark.parametrize("error,kind", [
     # an undefined symbol: the loader found every CUDA library the extension links, so it was built for another torch
     ("ImportError: /usr/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: "
-     "_ZN3c104cuda9SetDeviceEi\n", "package-mismatch"),
+     "_ZN3c104cuda9SetDeviceEi\n", "extension-torch-abi-mismatch"),
     # CUDA's runtime not found: the CUDA-only package on a host without CUDA, as before
     ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n", "cuda-only-package-on-npu"),
 ])

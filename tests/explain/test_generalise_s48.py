@@ -68,3 +68,18 @@ def test_a_pydantic_2_name_under_pydantic_1_is_pydantic_too_old():
     # a name both major lines export says nothing about which side is behind
     d = first(CATALOG, "ImportError: cannot import name 'validator' from 'pydantic'\n")
     assert d is not None and d.kind != "pydantic-too-old"
+
+
+def test_an_extension_needing_a_torch_symbol_is_extension_torch_abi_mismatch():
+    # flownet2-pytorch#79, VLM-R1#308 (dev): an extension's .so built against another torch
+    from kdata_helpers import first
+
+    for text in ("ImportError: /envs/x/lib/python3.10/site-packages/flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: "
+                 "undefined symbol: _ZNK3c105Error4whatEv\n",
+                 "ImportError: /home/user/.conda/envs/py3/lib/python3.6/site-packages/correlation_cuda-0.0.0-py3.6-linux-x86_64.egg/"
+                 "correlation_cuda.cpython-36m-x86_64-linux-gnu.so: undefined symbol: _ZN2at5ErrorC1ENS_14SourceLocationESs\n"):
+        d = first(CATALOG, text)
+        assert d is not None and d.entry.id == "DRV-package" and d.kind == "extension-torch-abi-mismatch", text
+    # an extension missing a symbol of CANN is not a torch pair
+    d = first(CATALOG, "ImportError: /usr/local/lib/python3.10/site-packages/mindspeed/ops/npu_ops.so: undefined symbol: aclnnFooGetWorkspaceSize\n")
+    assert d is None or d.kind != "extension-torch-abi-mismatch"

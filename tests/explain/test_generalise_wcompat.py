@@ -140,7 +140,7 @@ def test_a_circular_import_without_a_shadowing_file_is_not_called_shadowing(expl
 ])
 def test_an_undefined_symbol_in_a_title_is_the_extension_and_torch_pair(explain_text, paste, caller):
     top = _top(explain_text, paste)
-    assert top.entry.id == "DRV-package" and top.kind == "package-mismatch" and top.entry.title.startswith(f"{caller} and torch")
+    assert top.entry.id == "DRV-package" and top.kind == "extension-torch-abi-mismatch" and top.entry.title.startswith(f"{caller} and torch")
 
 
 @pytest.mark.parametrize("paste", [

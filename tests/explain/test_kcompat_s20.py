@@ -92,7 +92,7 @@ def test_an_error_listed_under_a_loaders_message_is_read(catalog):
                f"{bullet}ImportError: /x/site-packages/mylib/ops.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEa\n"
                f"{bullet}ModuleNotFoundError: No module named 'ops'\n")
         result = classify(catalog, log)
-        assert top(result) == ("DRV-package", "package-mismatch"), bullet
+        assert top(result) == ("DRV-package", "extension-torch-abi-mismatch"), bullet
         assert "torch" in result.diagnoses[0].entry.title
     # a listed error the analyzer does not read leaves the outer one unexplained
     log = "ImportError: \n[mylib] could not load\n- ImportError: something else went wrong\n"

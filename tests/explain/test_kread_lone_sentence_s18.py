@@ -28,7 +28,7 @@ def test_the_analyzers_read_its_words(explain_text):
 
 def test_a_title_typed_in_lower_case(explain_text):
     result, top = explain_text("importerror: /flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol\n")
-    assert result.fatal and top is not None and top.kind == "package-mismatch", top
+    assert result.fatal and top is not None and top.kind == "extension-torch-abi-mismatch", top
 
 
 def test_an_issue_title_tag_comes_off(explain_text):

@@ -78,7 +78,7 @@ def test_an_import_error_spelled_as_words_is_the_import_error(tmp_path):
             "Import error sgl_kernel undefined symbol: _ZN3c104cuda9SetDeviceEab\n")
     result = _explain(tmp_path, text)
     top = result.diagnoses[0] if result.diagnoses else None
-    assert top is not None and top.fatal and top.kind == "package-mismatch", (result.diagnoses, result.unknown)
+    assert top is not None and top.fatal and top.kind == "extension-torch-abi-mismatch", (result.diagnoses, result.unknown)
 
 
 def test_a_class_spelled_as_words_after_chinese_prose_is_that_class(tmp_path):
