@@ -83,3 +83,13 @@ def test_an_extension_needing_a_torch_symbol_is_extension_torch_abi_mismatch():
     # an extension missing a symbol of CANN is not a torch pair
     d = first(CATALOG, "ImportError: /usr/local/lib/python3.10/site-packages/mindspeed/ops/npu_ops.so: undefined symbol: aclnnFooGetWorkspaceSize\n")
     assert d is None or d.kind != "extension-torch-abi-mismatch"
+
+
+def test_nccl_own_cuda_allocation_failing_is_e4171():
+    for text in ("misc/nvmlwrap.cc:200 NCCL WARN Cuda failure 'out of memory'\n",
+                 "node1:2048:2101 [0] include/alloc.h:103 NCCL WARN Cuda failure 2 'out of memory'\n"):
+        assert _id(text) == "ARL-E4171", text
+    # the framework's own allocator running out is another failure
+    assert _id("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
+               "capacity; 75.10 GiB already allocated)\n") != "ARL-E4171"
+    assert _id("NCCL WARN Cuda failure 'invalid device ordinal'\n") != "ARL-E4171"
