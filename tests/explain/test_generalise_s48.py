@@ -93,3 +93,14 @@ def test_nccl_own_cuda_allocation_failing_is_e4171():
     assert _id("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.15 GiB total "
                "capacity; 75.10 GiB already allocated)\n") != "ARL-E4171"
     assert _id("NCCL WARN Cuda failure 'invalid device ordinal'\n") != "ARL-E4171"
+
+
+def test_an_old_rays_bare_unpickling_failure_is_e931():
+    # ray#17936 (round 46's dev half): before Ray 1.7, from_bytes called pickle.loads bare; the traceback ends in its line
+    text = ("ray.exceptions.RaySystemError: System error: __init__() missing 1 required positional argument: 'lock_file'\n"
+            "traceback: Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.7/site-packages/ray/exceptions.py", line 28, in from_bytes\n'
+            "    return pickle.loads(ray_exception.serialized_exception)\n")
+    assert _id(text) == "ARL-E931"
+    # the words quoted in prose are not the traceback's line
+    assert _id("We call return pickle.loads(ray_exception.serialized_exception) ourselves and it works.\n") != "ARL-E931"
