@@ -71,10 +71,29 @@ VERSION_CONFLICT = lazy(r"\(([A-Za-z][\w.\-]*) ([\w.+\-]+) \([^)]*\), Requiremen
 # Accelerator ("FSDP requires PyTorch >= 1.12.0", later "… >= {FSDP_PYTORCH_VERSION}", ValueError), transformers' Trainer
 # ("FSDP requires PyTorch >= 1.12.0"), and the same wording in trainers built on them (text read in stored copies of those
 # files; the release is not pinned). The package is named as its project spells it.
-STATED = lazy(r"\brequires? (PyTorch|torch|transformers|accelerate|Python|vLLM|vllm|DeepSpeed|deepspeed|peft|trl|datasets|Ray|ray"
-              r"|numpy|torch_npu|torch-npu|triton|flash[-_]attn|tokenizers|safetensors)\s*(?:version\s*)?(>=|>)\s*v?(\d+(?:\.\d+)+[\w.+]*)")
+_STATED_PKGS = (r"PyTorch|torch|transformers|Transformers|accelerate|Accelerate|Python|vLLM|vllm|DeepSpeed|deepspeed|peft|PEFT|trl|TRL"
+                r"|datasets|Ray|ray|numpy|NumPy|torch_npu|torch-npu|triton|flash[-_]attn|tokenizers|safetensors|sglang|SGLang|mcore"
+                r"|mecore|megatron-core|megatron\.core|Megatron-Core|tensordict|pydantic|protobuf|bitsandbytes|xformers"
+                r"|huggingface[-_]hub|mindspeed|MindSpeed|triton[-_]ascend|torchvision|torchaudio|liger[-_]kernel|vllm[-_]ascend|setuptools")
+STATED = lazy(r"\brequires? (" + _STATED_PKGS + r")\s*(?:version\s*)?(>=|>)\s*v?(\d+(?:\.\d+)+[\w.+]*)")
+# The same minimum stated as its own clause: verl's asserts ("sglang>=0.5.5 is required for FP8 quantization",
+# verl/workers/rollout/sglang_rollout/sglang_rollout.py; "Fused forward patching requires mecore >= 0.13.0",
+# verl/models/mcore/model_forward_fused.py, read above), and "Python 3.10 or newer is required".
+STATED_IS = lazy(r"(?:^|[^\w.\-])(" + _STATED_PKGS + r")\s*(?:version\s*)?(>=|>)?\s*v?(\d+(?:\.\d+)+[\w+]*)"
+                 r"(\s+or (?:newer|later|higher|above))?\s+is (?:required|needed)\b")
+
+
+def _stated_is(msg: str) -> re.Match[str] | None:
+    """STATED_IS where it states a minimum: an operator, or "or newer" after a bare version."""
+    m = STATED_IS.search(msg)
+    return m if m is not None and (m.group(2) or m.group(4)) else None
+
+
 STATED_NAMES = {"pytorch": "torch", "python": "python", "vllm": "vllm", "ray": "ray", "deepspeed": "deepspeed",
-                "torch-npu": "torch_npu", "flash-attn": "flash_attn"}
+                "torch-npu": "torch_npu", "flash-attn": "flash_attn", "mcore": "megatron_core", "mecore": "megatron_core",
+                "megatron-core": "megatron_core", "megatron.core": "megatron_core", "huggingface-hub": "huggingface_hub",
+                "triton-ascend": "triton_ascend", "liger-kernel": "liger_kernel", "vllm-ascend": "vllm_ascend"}
+VERL_STATED = "https://github.com/verl-project/verl/blob/v0.8.0/verl/workers/rollout/sglang_rollout/sglang_rollout.py"
 STATED_SRC = "https://github.com/huggingface/accelerate/blob/v1.14.0/src/accelerate/accelerator.py"
 # The distribution is absent altogether: transformers' require_version ("The '<req>' distribution was not found and is
 # required by this application."), pkg_resources ("… is required by the application" / by <requirers>), and
@@ -521,7 +540,7 @@ def required_version(link: Link, facts: Facts) -> Finding | None:
             found_pkg, found, pkg, spec = m.group(5), m.group(6), m.group(7), m.group(8)
         said = m.group(0)
         source = PKG_RESOURCES
-    elif m := STATED.search(msg):
+    elif m := STATED.search(msg) or _stated_is(msg):
         return stated_minimum(link, facts, m)
     elif m := NOT_DISTRIBUTED.search(msg):
         name, spec = m.group(1) or m.group(3), (m.group(2) or "").strip()
@@ -622,10 +641,132 @@ def removed_module(link: Link, module: str, removed: tuple[str, str, str, str], 
     )
 
 
+# A library that refuses a feature because an optional dependency it needs is not importable, and says which package to
+# install. The wordings share a structure: a clause saying the package is missing, and the package named in a pip command,
+# a "Please install X", or a "<flag> is set to True". Read in the emitting projects' source:
+#  - TRL's trainers (trl/trainer/grpo_trainer.py, rloo / online_dpo / gkd ...; ms-swift copies it in swift/trainers/rlhf_trainer):
+#    "vLLM is not available and `use_vllm` is set to True. Please install vLLM with `pip install vllm` to use it.",
+#    "You passed `peft_config` but the `peft` library is not installed. ...", "You set `use_liger_kernel=True` but the liger
+#    kernel is not available. Please install liger-kernel first: `pip install liger-kernel`", "vLLM is required to run the
+#    vLLM serve script. Please install it using `pip install vllm`.", "Please install the `math_verify` package to use ...";
+#  - vLLM's quantizers ("Please install bitsandbytes>=0.45.3 via `pip install bitsandbytes>=0.45.3` to use bitsandbytes
+#    quantizer.", model_executor/layers/quantization/bitsandbytes.py);
+#  - transformers' requires_backends (utils/import_utils.py BACKENDS_MAPPING): "X requires the protobuf library but it was
+#    not found in your environment."
+OPT_FLAG = lazy(r"\b([A-Za-z][\w\-.]*?) is not available and `?(\w+)`? is set to True")
+OPT_MISSING = lazy(r"\b(?:is|are) not (?:installed|available)\b|\bnot installed\b|\bwas not found in your environment\b"
+                   r"|^(?:[\w`'.=\- ]+: )?[Pp]lease install\b|\. [Pp]lease install\b|\bis required to (?:run|use)\b|\brequires? the `?[\w\-]+`? (?:library|package)\b")
+OPT_PIP = lazy(r"\bpip3? install\s+(?:(?:-U|--upgrade|--user|-q|(?:-i|--index-url|--extra-index-url) \S+)\s+)*['\"`]?"
+               r"([A-Za-z][\w.\-]*(?:\[[\w,\-]+\])?)((?:\s*[<>=!~]=?\s*[\w.*+\-]*\d[\w.*+]*)(?:,\s*(?:[<>=!~]=?)\s*[\w.*+\-]*\d[\w.*+]*)*)?")
+OPT_PLEASE = lazy(r"\b[Pp]lease install (?:the )?`?([A-Za-z][\w.\-]*)`?(?: (?:package|library))?\b")
+OPT_BACKEND = lazy(r"\brequires the `?([\w\-]+)`? (?:library|package)\b")
+# Words after "Please install" that are not a package name.
+OPT_NOT_NAMES = frozenset(("it", "them", "the", "a", "an", "latest", "version", "from", "using", "with", "via", "one", "this",
+                           "that", "correct", "compatible", "proper", "required", "dependencies", "requirements", "missing",
+                           "all", "first", "manually", "and", "or", "following", "these", "those", "by", "in", "to"))
+OPT_NAMES = {"pytorch": "torch", "sentencepiece": "sentencepiece", "pil": "pillow", "vision": "pillow", "scipy": "scipy",
+             "sklearn": "scikit-learn", "scikit-learn": "scikit-learn", "liger": "liger-kernel", "deepspeed": "deepspeed",
+             "flash_attn": "flash-attn", "flashattention": "flash-attn", "math_verify": "math-verify", "yaml": "pyyaml"}
+# Wordings that say the package is there but too old, or that name a device rather than a package: not this reading.
+OPT_TOO_OLD = lazy(r"\blatest version\b|\bupgrade\b|\bnewer\b|\bYour version is\b|\bbut found\b|\bversion (?:is )?too old\b")
+TRL_GRPO = "https://github.com/huggingface/trl/blob/v0.19.0/trl/trainer/grpo_trainer.py"
+HF_BACKENDS = "https://github.com/huggingface/transformers/blob/v4.46.0/src/transformers/utils/import_utils.py"
+
+
+def optional_dependency_missing(link: Link) -> Finding | None:
+    """A feature refused because the optional package it needs is not importable, with the package named in the message."""
+    msg = link.message
+    if link.short_type.endswith("Warning") or OPT_TOO_OLD.search(msg):
+        return None
+    spec = ""
+    if m := OPT_FLAG.search(msg):
+        flag = m.group(2)
+        pip = (OPT_PIP.search(msg).group(1) if OPT_PIP.search(msg) else m.group(1)).lower()
+        said = f"{m.group(0)}"
+    elif OPT_MISSING.search(msg):
+        flag = None
+        if (p := OPT_PIP.search(msg)) is not None:
+            pip, spec = p.group(1), (p.group(2) or "").replace(" ", "")
+        elif (p := OPT_PLEASE.search(msg)) is not None and p.group(1).lower() not in OPT_NOT_NAMES:
+            pip = p.group(1)
+        elif (p := OPT_BACKEND.search(msg)) is not None and p.group(1).lower() not in OPT_NOT_NAMES:
+            pip = p.group(1)
+        else:
+            return None
+        said = msg[:200].rstrip(" .")
+    else:
+        return None
+    pip = pip.strip("`'\". ")
+    key_name = pip.split("[")[0].lower()
+    if key_name in ("pip", "-r", "-e", ".", "git") or len(key_name) < 2:
+        return None
+    pip = OPT_NAMES.get(key_name, pip if "[" in pip else dist(key_name.replace("-", "_")))
+    caller = link.raiser or "the code that raised it"
+    fix = [f"Install it into the environment that runs the job (on every node, and in the Ray workers' environment): "
+           f"python -m pip install '{pip}{spec}'"]
+    if key_name in ("vllm", "flash-attn", "flash_attn", "bitsandbytes", "deepspeed", "xformers", "liger-kernel", "liger_kernel", "apex"):
+        fix.append(f"On an Ascend NPU host install the NPU build where one exists (vllm with vllm-ascend of the matching release; "
+                   f"deepspeed with torch_npu; liger-kernel, flash-attn, xformers and bitsandbytes' CUDA kernels have none) "
+                   f"or turn the feature off")
+    if flag:
+        fix.append(f"Or turn the feature off: {flag}=False in the trainer's arguments / config")
+    else:
+        fix.append("Or turn off the option that asked for it")
+    fix.append(f"Check it imports in that interpreter: python -c 'import {key_name.replace('-', '_')}' (pip show {pip.split('[')[0]})")
+    return Finding(
+        f"Python package not installed: {pip} (needed by a feature the run asked for)"[:160],
+        f"{link.short_type}: {said}. {caller} checked for {pip} before using the feature it was configured to use"
+        + (f" ({flag}=True)" if flag else "") + f", and the interpreter that ran it cannot import {pip}: it is not installed "
+        "there (another virtual environment, a node or container without it), or it is installed but fails to import "
+        "(its own ImportError, e.g. a CUDA-only build on an NPU host, is hidden by the availability check).",
+        tuple(fix), evidence(link), (TRL_GRPO, HF_BACKENDS), key=f"optional:{pip}", kind="missing-dependency",
+    )
+
+
+# CPython's object_new (Objects/typeobject.c): instantiating a class that still has abstract methods raises
+# "Can't instantiate abstract class X with abstract method(s) a, b" (3.11 and older) or "Can't instantiate abstract class
+# X without an implementation for abstract method(s) 'a', 'b'" (3.12+). Across a package boundary (a plugin's subclass of
+# another package's base class: vllm-ascend's worker / model runner / attention backend under vLLM's, a trainer
+# subclassing transformers' or trl's) the base class gained an abstract method in a newer release than the subclass
+# was written for.
+ABSTRACT = lazy(r"Can't instantiate abstract class (\w+) (?:with abstract methods? ([\w, ]+)|without an implementation for "
+                r"abstract methods? ('[\w']+(?:, '\w+')*))")
+TYPEOBJECT = "https://github.com/python/cpython/blob/v3.12.4/Objects/typeobject.c"
+
+
+def abstract_not_implemented(link: Link, facts: Facts) -> Finding | None:
+    """A subclass from one package missing a method the base class of another package's release declares abstract."""
+    m = ABSTRACT.search(link.message)
+    if m is None:
+        return None
+    cls = m.group(1)
+    methods = (m.group(2) or m.group(3) or "").replace("'", "").strip()
+    owner = (owner_of_name(cls) or ("vllm_ascend" if re.search(r"[a-z](?:NPU|Ascend)$", cls) else "")
+             or (link.frames[-1].package if link.frames else None) or "")
+    if not owner:
+        return None  # the code's own class, nothing says which package pair
+    pip = dist(owner)
+    shown = f" (the log shows {pip} {facts.versions[owner]})" if owner in facts.versions else ""
+    partner = "vllm" if owner == "vllm_ascend" else "the package that defines its base class"
+    kind = "vllm-ascend-too-old" if owner == "vllm_ascend" else "package-mismatch"
+    return Finding(
+        f"{pip}'s {cls} does not implement {methods}, which its base class now declares abstract"[:160],
+        f"{link.short_type}: {m.group(0)}. {cls} (from {pip}{shown}) subclasses a base class of {partner}, and the installed "
+        f"release of that base class declares {methods} abstract; {cls} was written for a release without it, so Python "
+        f"refuses to create it. The two packages are not the pair each was released for.",
+        (f"Install the release pair the packages document (vllm-ascend follows one vLLM release: pip install vllm==<X> "
+         f"vllm-ascend==<X matching>; ascendrl check shows the matrix)" if owner == "vllm_ascend" else
+         f"Upgrade {pip} to a release written for the installed base package, or pin the base package back to the "
+         f"release {pip} supports (pip show {pip} lists its requirement)",
+         "Check the installed versions: pip list | grep -i -E 'vllm|torch|transformers|trl'"),
+        evidence(link), (TYPEOBJECT, MATRIX), key=f"abstract:{cls}:{methods}", kind=kind,
+    )
+
+
 def stated_minimum(link: Link, facts: Facts, m: re.Match[str]) -> Finding:
     """A check that refused to run below a minimum release it names (the installed one is older)."""
     name = STATED_NAMES.get(m.group(1).lower(), m.group(1).lower().replace("-", "_"))
-    pip, spec = ("python" if name == "python" else dist(name)), f"{m.group(2)}{m.group(3)}"
+    pip, spec = ("python" if name == "python" else dist(name)), f"{m.group(2) or '>='}{m.group(3)}"
     have = facts.versions.get(name)
     shown = f" (the log shows {pip} {have})" if have else ""
     caller = link.raiser if link.raiser and link.raiser != name else None
@@ -638,7 +779,7 @@ def stated_minimum(link: Link, facts: Facts, m: re.Match[str]) -> Finding:
          "(for torch on an NPU host: the torch release your torch_npu pairs with, per the torch_npu compatibility table)"
          if name != "python" else f"Run it with a Python interpreter of version {spec} (a new virtual environment or conda env)",
          f"Or turn the feature off, or pin {caller or 'the package'} to a release that supports the installed {pip}"),
-        evidence(link), (STATED_SRC,), key=f"stated:{name}:{spec}", kind=too_old_kind(pip),
+        evidence(link), (STATED_SRC, VERL_STATED), key=f"stated:{name}:{spec}", kind=too_old_kind(pip),
     )
 
 
@@ -858,6 +999,16 @@ def model_type_arrival(model_type: str) -> str | None:
 # trust_remote_code reading).
 TOKENIZER_CLASS = lazy(r"Tokenizer class (\w+) does not exist or is not currently imported")
 TOKENIZER_AUTO_SRC = "https://github.com/huggingface/transformers/blob/v4.36.0/src/transformers/models/auto/tokenization_auto.py"
+# The slow tokenizers transformers 4.x registers only with sentencepiece installed (TOKENIZER_MAPPING_NAMES entries
+# "X if is_sentencepiece_available() else None" in models/auto/tokenization_auto.py at the tag above).
+SENTENCEPIECE_SLOW = frozenset((
+    "T5Tokenizer", "LlamaTokenizer", "CodeLlamaTokenizer", "GemmaTokenizer", "XLMRobertaTokenizer", "AlbertTokenizer",
+    "CamembertTokenizer", "MBartTokenizer", "MBart50Tokenizer", "BarthezTokenizer", "PegasusTokenizer", "MarianTokenizer",
+    "ReformerTokenizer", "XLNetTokenizer", "BigBirdTokenizer", "DebertaV2Tokenizer", "NllbTokenizer", "M2M100Tokenizer",
+    "FNetTokenizer", "RemBertTokenizer", "PLBartTokenizer", "CpmTokenizer", "BertGenerationTokenizer", "GPTSw3Tokenizer",
+    "LayoutXLMTokenizer", "XGLMTokenizer", "SpeechT5Tokenizer", "MLukeTokenizer", "BartphoTokenizer",
+))
+SENTENCEPIECE_GATE = "https://github.com/huggingface/transformers/pull/22232"
 
 
 def tokenizer_class_too_new(link: Link, facts: Facts) -> Finding | None:
@@ -866,6 +1017,21 @@ def tokenizer_class_too_new(link: Link, facts: Facts) -> Finding | None:
         return None
     name = m.group(1)
     history = name_history("transformers", "transformers", name, facts.versions.get("transformers"))
+    if (history is None or history.direction != "too-old") and name in SENTENCEPIECE_SLOW:
+        # transformers 4.x lists these slow classes in TOKENIZER_MAPPING_NAMES only "if is_sentencepiece_available()"
+        # (models/auto/tokenization_auto.py; a maintainer on the gating: transformers PR 22232), so without sentencepiece
+        # the lookup finds no such class and raises the same words as for an unknown class.
+        return Finding(
+            f"sentencepiece is not installed: transformers leaves out {name} without it",
+            f"{link.short_type}: Tokenizer class {name} does not exist or is not currently imported. {name} is a "
+            "SentencePiece-based tokenizer transformers has shipped for many releases, but it registers the slow class only "
+            "when the sentencepiece package is importable; the slow class was asked for (use_fast=False, or the model has "
+            "no fast tokenizer.json and tokenizers could not convert it) and sentencepiece is missing from this environment.",
+            ("Install it where the job runs (and in the Ray workers' environment): python -m pip install sentencepiece "
+             "(protobuf too for some conversions), then restart the process",
+             "Or load the fast tokenizer (use_fast=True, the default) when the checkpoint ships tokenizer.json"),
+            evidence(link), (TOKENIZER_AUTO_SRC, SENTENCEPIECE_GATE), key=f"tokenizer-sentencepiece:{name}", kind="missing-dependency",
+        )
     if history is None or history.direction != "too-old":
         return None  # in every release read, or in none (the model's own tokenizer code: trust_remote_code)
     since = f"transformers>={history.since}" if history.since else "transformers"
@@ -1152,7 +1318,7 @@ class PackageMismatch(Analyzer):
 
     def _analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
         msg = link.message
-        if (found := stdlib_removed(link, facts) or stdlib_added(link, facts) or numpy_removed(link, facts) or required_version(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
+        if (found := stdlib_removed(link, facts) or stdlib_added(link, facts) or numpy_removed(link, facts) or required_version(link, facts) or optional_dependency_missing(link) or abstract_not_implemented(link, facts) or cut_in_version_check(link) or op_schema_annotation(link, facts) or missing_operator(link, facts) or shadowed_by_local_file(link)
                 or not_the_installed_package(link)
                 or unknown_model_type(link, facts) or tokenizer_class_too_new(link, facts) or enum_member_missing(link, facts)) is not None:
             return found

@@ -38,6 +38,11 @@ SPEC_DOC = "https://packaging.python.org/en/latest/specifications/core-metadata/
 # Without the interpreter's version in the log, a package is read as needing a newer Python only when every release
 # refuses this one and all older (math-verify, latex2sympy2_extended: >=3.10 from their first release).
 UNSTATED_PROBE = "3.9"
+# CPython 3.8's PyObject_GetItem on a type without __class_getitem__: "'type' object is not subscriptable"
+# (Objects/abstract.c type_error "'%.200s' object is not subscriptable"); PEP 585 made the builtins generic in 3.9.
+TYPE_SUBSCRIPT = lazy(r"'type' object is not subscriptable")
+BUILTIN_GENERIC = lazy(r"(?:^|[^\w.])(list|dict|tuple|set|frozenset|type)\[")
+PEP585 = "https://peps.python.org/pep-0585/"
 
 
 def _table() -> dict:
@@ -148,7 +153,31 @@ class PythonTooOld(Analyzer):
             return self._too_old_release(link, facts, msg)
         if "ould not find a version" in msg or "o matching distribution" in msg:
             return self._pip_none(link, facts, msg)
+        if "object is not subscriptable" in msg:
+            return self._builtin_generic(link, facts, msg)
         return None
+
+    def _builtin_generic(self, link: Link, facts: Facts, msg: str) -> Finding | None:
+        """PEP 585 generics (list[int], dict[str, X]) evaluated on Python 3.8 or older: "'type' object is not subscriptable"."""
+        if TYPE_SUBSCRIPT.search(msg) is None:
+            return None
+        code = link.source or link.statement
+        m = BUILTIN_GENERIC.search(code)
+        if m is None:
+            return None
+        python = facts.versions.get("python")
+        if python and not python.startswith(("2.", "3.5", "3.6", "3.7", "3.8")):
+            return None  # the log shows 3.9+: a class of the code's own that defines no __class_getitem__
+        shown = f" (the log shows Python {python})" if python else ""
+        return Finding(
+            f"The code needs Python 3.9 or newer: {m.group(1)}[...] in an annotation or expression{shown}"[:160],
+            f"{link.short_type}: {msg.strip()}. The line `{code.strip()[:120]}` subscripts the builtin {m.group(1)}, which "
+            "Python supports from 3.9 on (PEP 585: list[int], dict[str, int]); on Python 3.8 and older the builtin type "
+            f"is not subscriptable, so the package was written for a newer interpreter than this one{shown}.",
+            ("Run it with Python 3.9+ (the stack's packages: 3.10-3.12): a new conda / venv environment, then reinstall",
+             "Or pin the package to an older release that still supports this Python (its Requires-Python on PyPI)"),
+            evidence(link), (PEP585, ), key=f"pep585:{m.group(1)}", kind="python-too-old",
+        )
 
     def _pip_none(self, link: Link, facts: Facts, msg: str) -> Finding | None:
         m = PIP_NONE.search(msg)
