@@ -28,7 +28,10 @@ INVALID = lazy(
     r"|set ASCEND_RT_VISIBLE_DEVICES:(\S*) error"
     r"|\bInvalid device id\b|\binvalid device ordinal\b|reason=\[?device id error|open device (\d+) failed, runtime result = 107001"
     r"|input userDevId:(\d+) is err, userDeviceCnt:(\d+), real deviceCnt:\d+ isSetVisibleDev:\d+ ASCEND_RT_VISIBLE_DEVICES:\[([^\]]*)\]"
-    r"|failed because value (\d+) for parameter userDevId is invalid\. Expected value: \[0, (\d+)\)",
+    r"|failed because value (\d+) for parameter userDevId is invalid\. Expected value: \[0, (\d+)\)"
+    # torch_npu's caching allocator (NPUCachingAllocator.cpp assertValidDevice, behind torch.npu.memory_allocated(),
+    # max_memory_allocated(), memory_stats(), empty_cache on a device): an index at or past the visible count (group 10).
+    r"|Invalid device argument (\d+): did you call init\?",
     re.I,
 )
 CUDA = lazy(
@@ -88,7 +91,7 @@ class DeviceVisibility(Analyzer):
         m = next((m for t in (link.message, *link.detail) if (m := INVALID.search(t))), None)
         if m is None:
             return None
-        device = m.group(1) or m.group(4) or m.group(5) or m.group(8)
+        device = m.group(1) or m.group(4) or m.group(5) or m.group(8) or m.group(10)
         shown = m.group(2) if m.group(2) is not None else (m.group(3) or m.group(7))
         count = m.group(6) or m.group(9)  # the number of devices the runtime left visible
         env = visible(facts)
