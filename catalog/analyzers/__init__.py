@@ -181,7 +181,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, socsupport, torchdtype, tracker, triton, verl, verlname, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, launchargs, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, ropekeys, socsupport, torchdtype, tracker, triton, verl, verlname, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -224,6 +224,7 @@ def registry() -> tuple[Analyzer, ...]:
         modelarch.ModelArchitecture,
         modelarch.VerlModelArchitecture,
         modelarch.ModelPathMissing,
+        ropekeys.RopeScalingKey,  # a KeyError whose source line indexes rope_scaling
         quantload.QuantizedWeights,
         weightname.VllmWeightName,  # after QuantizedWeights: on the NPU a quantized tensor is vllm-ascend's question
         weightname.MindieWeightMissing,
@@ -244,6 +245,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.ParallelDivisibility,
         verl.HydraKey,
         verl.MergerConcat,
+        launchargs.LaunchArguments,  # Megatron / MindSpeed validate_args: after verl's own conditions
         cliargs.UnusedArguments,
         cliargs.ExtraArguments,
         operator.NpuOpOnCpuTensors,

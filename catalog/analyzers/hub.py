@@ -25,7 +25,10 @@ HUB_HOST = lazy(r"huggingface\.co|hf-mirror\.com|HF_ENDPOINT|/resolve/main/|/api
 OLD_HUB_TEXT = lazy(r"Connection error, and we cannot find the requested files in the (?:cached path|disk cache)")
 UNREACHABLE = lazy(
     r"couldn't connect to|Cannot reach|Couldn't reach|Couln't reach|offline mode is enabled|Max retries exceeded|NameResolution|Failed to resolve|"
-    r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled",
+    r"Connect(?:ion)?Timeout|timed out|Connection (?:refused|reset|aborted)|Network is unreachable|outgoing traffic has been disabled|"
+    # huggingface_hub file_download.py get_hf_file_metadata (FileMetadataError): the answer carried no Hub headers, i.e.
+    # a proxy, captive portal or a wrong HF_ENDPOINT answered instead of the Hub (read in the huggingface_hub 0.30.2 wheel).
+    r"Distant resource does not seem to be on huggingface\.co",
     re.I,
 )
 HUB_TYPES = lazy(r"LocalEntryNotFoundError|OfflineModeIsEnabled")
