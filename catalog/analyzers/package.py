@@ -179,8 +179,10 @@ SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-cor
 # setuptools v82.0.0 (NEWS.rst, "Deprecations and Removals"): pkg_resources removed (#3085).
 REMOVED_MODULES = {"pkg_resources": ("setuptools", "82.0.0", "setuptools<82",
                                      "https://raw.githubusercontent.com/pypa/setuptools/refs/tags/v82.0.1/NEWS.rst")}
-# A symbol missing from NNAL's ATB: the ATB installed is not the one torch_npu / vllm-ascend were built against.
-SYMBOL_KINDS = {"atb": "atb-version-mismatch"}
+# A symbol missing from the library that owns it, needed by another package's library (one missing its own package's
+# symbol is read above): NNAL's ATB is not the one torch_npu / vllm-ascend were built against; a compiled extension
+# (flash_attn_2_cuda, a project's CUDA / NPU op) was built against another torch release or C++ ABI.
+SYMBOL_KINDS = {"atb": "atb-version-mismatch", "torch": "extension-torch-abi-mismatch"}
 # Compiled extension modules: "No module named 'torch_npu._C'" from a source tree means the checkout shadows the wheel.
 EXTENSION = lazy(r"\.(?:_C\w*|\w+_C|_ext|_kernels|lib\w*)$")
 MATRIX = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/community/versioning_policy.md"
@@ -1558,12 +1560,8 @@ class PackageMismatch(Analyzer):
         kind = "torch-npu-too-old" if owner == "torch_npu" and (NO_ATTR.search(msg) or CANNOT_IMPORT.search(msg)) else "package-mismatch"
         if owner == "transformers" and transformers_model_class(msg):
             kind = "transformers-too-old"
-        if owner in SYMBOL_KINDS and UNDEFINED.search(msg):
+        if owner in SYMBOL_KINDS and (UNDEFINED.search(msg) or BARE_SYMBOL.search(msg)):
             kind = SYMBOL_KINDS[owner]
-        if owner == "torch" and caller not in ("torch", "your code") and (UNDEFINED.search(msg) or BARE_SYMBOL.search(msg)):
-            # a compiled extension (flash_attn_2_cuda, a project's own CUDA / NPU op) needs a symbol of torch's C++ API that
-            # the installed torch does not export: it was built against another torch release (or C++ ABI)
-            kind = "extension-torch-abi-mismatch"
         if owner == "vllm_ascend" and caller == "vllm" and link.raiser in (None, "vllm") and OBJ_ATTR.search(msg):
             # vLLM's own code (its GPU model runner, worker, layers) reads an attribute a vllm-ascend subclass does not set:
             # vLLM added it after the vllm-ascend release was cut, and each vllm-ascend release follows one vLLM release

@@ -563,7 +563,7 @@ def test_download_size_or_checksum_mismatch_is_e4814():
         "OSError: Consistency check failed: file should be of size 3963750880 but has size 1049128960 "
         "(model-00001-of-00004.safetensors).\nWe are sorry for the inconvenience. Please retry with "
         "`force_download=True`.\n",
-        "modelscope.hub.errors.FileIntegrityError: File /root/.cache/modelscope/hub/Qwen/Qwen2.5-7B/model-00001-of-"
+        "modelscope.hub.errors.FileIntegrityError: File /home/user/.cache/modelscope/hub/Qwen/Qwen2.5-7B/model-00001-of-"
         "00004.safetensors integrity check failed, expected sha256 signature is 6b1f, actual is 9a0c, the download may "
         "be incomplete, please try again.\n",
     ):
