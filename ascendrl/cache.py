@@ -42,6 +42,38 @@ def content_key(*parts: str | bytes | Iterable[tuple[str, str]]) -> str:
     return f"{crc:08x}{adler:08x}{size:x}"
 
 
+RACY_NS = 2_000_000_000  # a file changed this recently may change again within one tick of its timestamps
+
+
+def stat_key(kind: str, paths: Iterable[Path] | None, parts: tuple[str, ...], compute: Callable[[], str]) -> str:
+    """``compute()`` (a content key of these files' texts), remembered against the files' stat.
+
+    Reading and digesting 2 MB of catalog YAML only to find the key of its parse cost a warm start
+    more than reading the parse. Any edit changes a file's size, mtime, ctime or inode, and ctime
+    cannot be set back (``touch -d`` and ``cp -p`` leave it new), so the same stat means the same
+    text. As git's index does, a file changed within the last two seconds is not remembered: a
+    second edit could share its timestamps. ``paths`` None (no folder on disk) computes every time.
+    """
+    if paths is None:
+        return compute()
+    try:
+        stats = [(str(p), p.stat()) for p in paths]
+    except OSError:
+        return compute()
+    import time
+
+    now = time.time_ns()
+    settled = all(now - max(st.st_mtime_ns, st.st_ctime_ns) > RACY_NS for _, st in stats)
+    signature = content_key(kind, *parts, [(name, f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}") for name, st in stats])
+    remembered = read(f"stat-{kind}", signature)
+    if isinstance(remembered, dict) and isinstance(remembered.get("key"), str):
+        return remembered["key"]
+    key = compute()
+    if settled:
+        write(f"stat-{kind}", signature, {"key": key})
+    return key
+
+
 def own_source(module_file: str) -> bytes:
     """The parsing module's own text, for the key: a changed parser must not read an old parse."""
     try:
@@ -86,8 +118,7 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
     ``load`` also checks the shape: a file that does not load (edited, truncated, from another
     version) is rebuilt. Writing a new file removes all but the newest few of its kind.
     """
-    folder = cache_dir()
-    path = folder / f"{kind}-{key}.json" if folder is not None else None
+    path = _path(kind, key)
     if path is not None:
         try:
             if _trusted(path):
@@ -99,6 +130,27 @@ def cached(kind: str, key: str, build: Callable[[], Any], load: Callable[[Any], 
     if path is not None:
         _store(path, kind, data)
     return value
+
+
+def read(kind: str, key: str) -> Any:
+    """The cached JSON for ``kind``/``key`` as stored, or None (absent, unreadable, damaged, not trusted)."""
+    path = _path(kind, key)
+    try:
+        return json.loads(path.read_bytes()) if path is not None and _trusted(path) else None
+    except (OSError, ValueError):
+        return None
+
+
+def write(kind: str, key: str, data: Any) -> None:
+    """Store ``data`` for ``kind``/``key`` atomically; a folder that cannot be written is ignored."""
+    path = _path(kind, key)
+    if path is not None:
+        _store(path, kind, data)
+
+
+def _path(kind: str, key: str) -> Path | None:
+    folder = cache_dir()
+    return folder / f"{kind}-{key}.json" if folder is not None else None
 
 
 KEEP = 4  # cached files per kind

@@ -8,15 +8,18 @@ Even on first use most patterns do not match: an analyzer asks a one-line paste 
 it does not hold. So a pattern with plain text that every match must contain (``required_literals``)
 answers its first searches with a substring test, and compiles only once that text turns up (or
 after ``GATED_CALLS`` misses, so a long stream runs the compiled pattern as before). The answers
-are the same: a text without the required literal cannot match.
+are the same: a text without the required literal cannot match. Those texts are worked out once
+and remembered in the cache folder (``remembered_literals``), not again in every process.
 """
 
 from __future__ import annotations
 
+import atexit
 import re
 from typing import Any
 
 GATED_CALLS = 256  # misses answered by the substring test before compiling anyway
+MEMO_LIMIT = 4096  # patterns whose literals are remembered across processes (the shipped code uses a few hundred)
 _EMPTY = {"search": lambda: None, "match": lambda: None, "fullmatch": lambda: None, "findall": list, "finditer": lambda: iter(())}
 _ATTRS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "pattern", "flags", "groups", "groupindex")
 _FLAG_LETTERS = set("aiLmsux")
@@ -223,6 +226,63 @@ def _branch_literals(branch: str) -> tuple[str, ...] | None:
     return max(candidates, key=lambda cand: min(map(len, cand))) if candidates else None
 
 
+_memo: dict[tuple[int, str], tuple[str, ...] | None] | None = None
+_memo_grown = False
+
+
+def remembered_literals(pattern: Any, flags: int = 0) -> tuple[str, ...] | None:
+    """``required_literals``, remembered across processes in the cache folder (ascendrl/cache.py).
+
+    Working them out again in every process cost a one-line ``explain`` more than a tenth of its
+    start-up. They depend only on the pattern, its flags and this module's text, which keys the
+    file; a file that is absent, damaged or not the user's own only means working them out again.
+    """
+    global _memo, _memo_grown
+    if not isinstance(pattern, str):
+        return required_literals(pattern, flags)
+    if _memo is None:
+        _memo = _read_memo()
+    key = (int(flags), pattern)
+    if key in _memo:
+        return _memo[key]
+    literals = required_literals(pattern, flags)
+    if len(_memo) < MEMO_LIMIT:
+        _memo[key] = literals
+        if not _memo_grown:
+            _memo_grown = True
+            atexit.register(_write_memo)
+    return literals
+
+
+def _memo_key() -> str:
+    from . import cache
+
+    return cache.content_key("lazy-literals", cache.own_source(__file__))
+
+
+def _read_memo() -> dict[tuple[int, str], tuple[str, ...] | None]:
+    from . import cache
+
+    rows = cache.read("lazy-literals", _memo_key())
+    memo: dict[tuple[int, str], tuple[str, ...] | None] = {}
+    if not isinstance(rows, list):
+        return memo
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 3 and isinstance(row[0], int) and isinstance(row[1], str)
+                and (row[2] is None or (isinstance(row[2], list) and row[2] and all(isinstance(t, str) and t for t in row[2])))):
+            return {}  # not a file this module wrote: work them out again
+        memo[(row[0], row[1])] = None if row[2] is None else tuple(row[2])
+    return memo
+
+
+def _write_memo() -> None:
+    from . import cache
+
+    if _memo:
+        cache.write("lazy-literals", _memo_key(), [[flags, pattern, None if lits is None else list(lits)]
+                                                  for (flags, pattern), lits in _memo.items()])
+
+
 class LazyPattern:
     def __init__(self, pattern: str, flags: int = 0):
         self._args = (pattern, flags)
@@ -231,7 +291,7 @@ class LazyPattern:
         if name.startswith("__") or name in ("_args", "_literal"):
             raise AttributeError(name)
         if name in _EMPTY and "_literal" not in self.__dict__:
-            self._literal = required_literals(*self._args)
+            self._literal = remembered_literals(*self._args)
             if self._literal is not None:
                 self._install_gates(self._literal, ignores_case(*self._args))
                 return getattr(self, name)

@@ -105,9 +105,18 @@ def user_catalog_dir(env: dict[str, str] | None = None) -> Path:
 
 def load_catalog(extra_files: Sequence[str | Path] = (), *, user_dir: Path | None = None) -> Catalog:
     """The built-in entries, then the user's (a user entry with a built-in id replaces it)."""
-    builtin = builtin_files()
-    key = cache.content_key("catalog", REGEX_ENGINE, cache.own_source(__file__), builtin)  # a parser change is a new key too
-    parsed = cache.cached("catalog", key, lambda: _to_data(_parse_all(builtin)), _from_data)
+    read: list[list[tuple[str, str]]] = []
+
+    def builtin() -> list[tuple[str, str]]:  # the texts, read only where the key or the parse needs them
+        if not read:
+            read.append(builtin_files())
+        return read[0]
+
+    folder = Path(__file__).parent / "known_failures"
+    files = [Path(__file__), *sorted(p for p in folder.iterdir() if p.name.endswith(".yaml"))] if folder.is_dir() else None
+    key = cache.stat_key("catalog", files, (REGEX_ENGINE,),  # a parser change is a new key too
+                         lambda: cache.content_key("catalog", REGEX_ENGINE, cache.own_source(__file__), builtin()))
+    parsed = cache.cached("catalog", key, lambda: _to_data(_parse_all(builtin())), _from_data)
     sources: list[tuple[str, str]] = []
     problems: list[CatalogProblem] = list(parsed[1])
     user_paths: list[Path] = []

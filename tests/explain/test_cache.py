@@ -147,3 +147,110 @@ def test_head_index_follows_the_catalog(tmp_path, monkeypatch):
     part = _head_index_in(tmp_path / "c", monkeypatch, smaller)
     assert all(e is not dropped for _, e, _ in part[1]) and any(e is dropped for _, e, _ in whole[1])
     assert len(list((tmp_path / "c" / "ascendrl").glob("heads-*.json"))) == 2
+
+
+def _settled(*paths):
+    """Files whose timestamps are older than cache.RACY_NS (mtime set back; ctime cannot be, so wait it out)."""
+    import time
+
+    for p in paths:
+        os.utime(p, ns=(time.time_ns() - 10 * cache.RACY_NS,) * 2)
+    time.sleep(cache.RACY_NS / 1e9 + 0.1)
+
+
+def test_stat_key_reads_the_texts_only_when_a_file_changed(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("one")
+    b.write_text("two")
+    reads = []
+
+    def key():
+        reads.append(1)
+        return cache.content_key("demo", [(p.name, p.read_text()) for p in (a, b)])
+
+    fresh = cache.stat_key("demo", [a, b], ("x",), key)
+    assert cache.stat_key("demo", [a, b], ("x",), key) == fresh and len(reads) == 2  # changed just now: not remembered
+    _settled(a, b)
+    first = cache.stat_key("demo", [a, b], ("x",), key)
+    assert first == fresh and len(reads) == 3
+    assert cache.stat_key("demo", [a, b], ("x",), key) == first and len(reads) == 3  # remembered: no read
+    assert cache.stat_key("demo", [a, b], ("y",), key) == first and len(reads) == 4  # another part: another signature
+    a.write_text("ONE")  # same size; mtime set back below, yet ctime moves
+    _settled(a)
+    changed = cache.stat_key("demo", [a, b], ("x",), key)
+    assert changed != first and len(reads) == 5
+    assert cache.stat_key("demo", [a, b], ("x",), key) == changed and len(reads) == 5
+    assert cache.stat_key("demo", [a, tmp_path / "gone.yaml"], ("x",), key) and len(reads) == 6  # a missing file: computed
+    assert cache.stat_key("demo", None, ("x",), key) == changed and len(reads) == 7  # no folder on disk: computed
+
+
+def test_stat_key_ignores_a_damaged_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    a = tmp_path / "a.yaml"
+    a.write_text("one")
+    _settled(a)
+    assert cache.stat_key("demo", [a], (), lambda: "k1") == "k1"
+    (record,) = (tmp_path / "c" / "ascendrl").glob("stat-demo-*.json")
+    for damage in ('{"key": 7}', "[", '["k1"]'):
+        record.write_text(damage)
+        assert cache.stat_key("demo", [a], (), lambda: "k2") == "k2"
+
+
+def test_catalog_edit_is_seen_through_the_stat_record(tmp_path, monkeypatch):
+    """A copy of the shipped catalog folder: an edited entry's title shows on the next load, a settled tree is not re-read."""
+    import shutil
+
+    from ascendrl.catalog import entries
+
+    tree = tmp_path / "pkg"
+    shutil.copytree(os.path.dirname(entries.__file__), tree / "catalog", ignore=shutil.ignore_patterns("__pycache__", "codes", "data"))
+    module = tree / "catalog" / "entries.py"
+    folder = tree / "catalog" / "known_failures"
+    monkeypatch.setattr(entries, "__file__", str(module))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    files = [module, *folder.iterdir()]
+    _settled(*files)
+    before = {e.id: e.title for e in entries.load_catalog().entries}
+    assert list((tmp_path / "c" / "ascendrl").glob("stat-catalog-*.json"))
+    monkeypatch.setattr(entries, "builtin_files", lambda: (_ for _ in ()).throw(AssertionError("texts read")))
+    assert {e.id: e.title for e in entries.load_catalog().entries} == before  # from the stat record and the parse
+    monkeypatch.undo()
+    monkeypatch.setattr(entries, "__file__", str(module))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    target = next(p for p in sorted(folder.iterdir()) if "title: " in p.read_text())
+    text = target.read_text()
+    line = next(ln for ln in text.splitlines() if ln.lstrip().startswith("title: "))
+    target.write_text(text.replace(line, line.split("title: ")[0] + "title: EDITED TITLE", 1))
+    after = {e.id: e.title for e in entries.load_catalog().entries}
+    assert "EDITED TITLE" in after.values() and "EDITED TITLE" not in before.values()
+
+
+def test_lazy_literals_are_remembered_across_processes(tmp_path):
+    """The first explain writes the literals it worked out; what it wrote is what required_literals answers."""
+    from ascendrl import lazyre
+
+    paste = tmp_path / "one.log"
+    paste.write_text(PASTE)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "c"), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    env.pop("ASCENDRL_NO_CACHE", None)
+    run = lambda: subprocess.run([sys.executable, "-m", "ascendrl", "explain", "--json", str(paste)],  # noqa: E731
+                                 capture_output=True, text=True, timeout=120, env=env)
+    first = run()
+    (memo,) = (tmp_path / "c" / "ascendrl").glob("lazy-literals-*.json")
+    rows = json.loads(memo.read_text())
+    assert len(rows) > 50
+    for flags, pattern, literals in rows:
+        assert lazyre.required_literals(pattern, flags) == (None if literals is None else tuple(literals))
+    stamp = memo.stat().st_mtime_ns
+    second = run()
+    assert json.loads(second.stdout) == json.loads(first.stdout) and memo.stat().st_mtime_ns == stamp  # all remembered: not rewritten
+    memo.write_text('[[0, "x", 5]]')  # damaged: worked out again, same answers, rewritten whole
+    third = run()
+    assert json.loads(third.stdout) == json.loads(first.stdout) and len(json.loads(memo.read_text())) == len(rows)
