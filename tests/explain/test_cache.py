@@ -1,4 +1,4 @@
-"""The parsed-catalog cache (catalog/cache.py): same entries as parsing, rebuilt when damaged or
+"""The parsed-data cache (ascendrl/cache.py): same entries as parsing, rebuilt when damaged or
 stale, and a folder that cannot be written costs nothing but the parse."""
 
 from __future__ import annotations
@@ -24,35 +24,38 @@ def _load(folder, monkeypatch, no_user):
 def test_cached_catalog_equals_the_parsed_one(tmp_path, monkeypatch):
     no_user = tmp_path / "no-user"
     first = _load(tmp_path / "c", monkeypatch, no_user)
-    files = list((tmp_path / "c" / "ascendrl").glob("catalog-*.json"))
+    files = list((tmp_path / "c" / "ascendrl").glob("catalog-*.bin"))
     assert len(files) == 1
     second = _load(tmp_path / "c", monkeypatch, no_user)  # from the file this time
     monkeypatch.setenv("ASCENDRL_NO_CACHE", "1")
     parsed = load_catalog(user_dir=no_user)
     assert first.entries == second.entries == parsed.entries and len(parsed.entries) > 100
-    assert list((tmp_path / "c" / "ascendrl").glob("catalog-*.json")) == files
+    assert list((tmp_path / "c" / "ascendrl").glob("catalog-*.bin")) == files
 
 
 def test_damaged_or_foreign_cache_is_rebuilt(tmp_path, monkeypatch):
     no_user = tmp_path / "no-user"
     good = _load(tmp_path / "c", monkeypatch, no_user)
-    [path] = (tmp_path / "c" / "ascendrl").glob("catalog-*.json")
-    for damage in ("{not json", json.dumps({"entries": [{"id": 1}], "problems": []}), json.dumps([1, 2])):
-        path.write_text(damage)
+    [path] = (tmp_path / "c" / "ascendrl").glob("catalog-*.bin")
+    whole = path.read_bytes()
+    flipped = whole[:-5] + bytes([whole[-5] ^ 1]) + whole[-4:]
+    for damage in (b"{not json", whole[: len(whole) // 2], flipped, cache.encode({"entries": [{"id": 1}], "problems": []}),
+                   cache.encode([1, 2])):
+        path.write_bytes(damage)
         assert _load(tmp_path / "c", monkeypatch, no_user).entries == good.entries
-        assert json.loads(path.read_text())["entries"][0]["id"] == good.entries[0].id  # rewritten whole
+        assert cache.decode(path.read_bytes())["entries"][0]["id"] == good.entries[0].id  # rewritten whole
 
 
 def test_cache_file_others_may_write_is_not_read(tmp_path, monkeypatch):
     """A cache file group/world-writable, or owned by another user, could steer explain: it is parsed again instead."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cached("demo", "k", lambda: {"v": 1}, dict) == {"v": 1}
-    path = tmp_path / "ascendrl" / "demo-k.json"
+    path = tmp_path / "ascendrl" / "demo-k.bin"
     assert path.stat().st_mode & 0o077 == 0
-    path.write_text(json.dumps({"v": "forged"}))
+    path.write_bytes(cache.encode({"v": "forged"}))
     path.chmod(0o666)
     assert cache.cached("demo", "k", lambda: {"v": 2}, dict) == {"v": 2}
-    path.write_text(json.dumps({"v": "forged"}))
+    path.write_bytes(cache.encode({"v": "forged"}))
     path.chmod(0o600)
     os.chown(path, 1000, 1000)
     assert cache.cached("demo", "k", lambda: {"v": 3}, dict) == {"v": 3}
@@ -62,12 +65,12 @@ def test_new_keys_keep_only_the_newest_few_files(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache.cached("demo", "k1", lambda: {"v": 1}, dict) == {"v": 1}
     assert cache.cached("demo", "k1", lambda: {"v": 99}, dict) == {"v": 1}  # a hit: build not called
-    os.utime(tmp_path / "ascendrl" / "demo-k1.json", (1000, 1000))
+    os.utime(tmp_path / "ascendrl" / "demo-k1.bin", (1000, 1000))
     for n in range(2, 8):
         assert cache.cached("demo", f"k{n}", lambda n=n: {"v": n}, dict) == {"v": n}
-        os.utime(tmp_path / "ascendrl" / f"demo-k{n}.json", (n * 1000, n * 1000))  # distinct ages, oldest first
+        os.utime(tmp_path / "ascendrl" / f"demo-k{n}.bin", (n * 1000, n * 1000))  # distinct ages, oldest first
     names = sorted(p.name for p in (tmp_path / "ascendrl").iterdir())
-    assert len(names) == cache.KEEP and "demo-k7.json" in names and "demo-k1.json" not in names
+    assert len(names) == cache.KEEP and "demo-k7.bin" in names and "demo-k1.bin" not in names
     assert cache.content_key("a", [("f", "x")]) != cache.content_key("a", [("f", "y")])
 
 
@@ -123,7 +126,7 @@ def test_cached_head_index_equals_the_derived_one(tmp_path, monkeypatch):
 
     catalog = load_catalog(user_dir=tmp_path / "no-user")
     built = _head_index_in(tmp_path / "c", monkeypatch, catalog)
-    [path] = (tmp_path / "c" / "ascendrl").glob("heads-*.json")
+    [path] = (tmp_path / "c" / "ascendrl").glob("heads-*.bin")
     read = _head_index_in(tmp_path / "c", monkeypatch, catalog)  # from the file this time
     owners = [(e, s) for e in catalog.entries for s in e.signatures]
     derived_heads = [(h, e, s) for e, s in owners if len(h := classify._literal_head(s.regex)) >= 24]
@@ -131,8 +134,8 @@ def test_cached_head_index_equals_the_derived_one(tmp_path, monkeypatch):
     assert built == read
     assert read[0] == derived_heads and read[1] == derived_items and len(derived_items) > 1000
     assert read[2] == classify._word_groups([rx for rx, _, _ in derived_items])
-    for damage in ("{not json", json.dumps({"heads": [["x" * 30, 10 ** 6]], "prefixes": [], "groups": []})):
-        path.write_text(damage)
+    for damage in (b"{not json", cache.encode({"heads": [["x" * 30, 10 ** 6]], "prefixes": [], "groups": []})):
+        path.write_bytes(damage)
         assert _head_index_in(tmp_path / "c", monkeypatch, catalog) == read  # rebuilt, not trusted
 
 
@@ -146,7 +149,7 @@ def test_head_index_follows_the_catalog(tmp_path, monkeypatch):
     smaller = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e is not dropped))
     part = _head_index_in(tmp_path / "c", monkeypatch, smaller)
     assert all(e is not dropped for _, e, _ in part[1]) and any(e is dropped for _, e, _ in whole[1])
-    assert len(list((tmp_path / "c" / "ascendrl").glob("heads-*.json"))) == 2
+    assert len(list((tmp_path / "c" / "ascendrl").glob("heads-*.bin"))) == 2
 
 
 def _settled(*paths):
@@ -193,9 +196,9 @@ def test_stat_key_ignores_a_damaged_record(tmp_path, monkeypatch):
     a.write_text("one")
     _settled(a)
     assert cache.stat_key("demo", [a], (), lambda: "k1") == "k1"
-    (record,) = (tmp_path / "c" / "ascendrl").glob("stat-demo-*.json")
-    for damage in ('{"key": 7}', "[", '["k1"]'):
-        record.write_text(damage)
+    (record,) = (tmp_path / "c" / "ascendrl").glob("stat-demo-*.bin")
+    for damage in (cache.encode({"key": 7}), b"[", cache.encode(["k1"])):
+        record.write_bytes(damage)
         assert cache.stat_key("demo", [a], (), lambda: "k2") == "k2"
 
 
@@ -216,7 +219,7 @@ def test_catalog_edit_is_seen_through_the_stat_record(tmp_path, monkeypatch):
     files = [module, *folder.iterdir()]
     _settled(*files)
     before = {e.id: e.title for e in entries.load_catalog().entries}
-    assert list((tmp_path / "c" / "ascendrl").glob("stat-catalog-*.json"))
+    assert list((tmp_path / "c" / "ascendrl").glob("stat-catalog-*.bin"))
     monkeypatch.setattr(entries, "builtin_files", lambda: (_ for _ in ()).throw(AssertionError("texts read")))
     assert {e.id: e.title for e in entries.load_catalog().entries} == before  # from the stat record and the parse
     monkeypatch.undo()
@@ -243,14 +246,41 @@ def test_lazy_literals_are_remembered_across_processes(tmp_path):
     run = lambda: subprocess.run([sys.executable, "-m", "ascendrl", "explain", "--json", str(paste)],  # noqa: E731
                                  capture_output=True, text=True, timeout=120, env=env)
     first = run()
-    (memo,) = (tmp_path / "c" / "ascendrl").glob("lazy-literals-*.json")
-    rows = json.loads(memo.read_text())
+    (memo,) = (tmp_path / "c" / "ascendrl").glob("lazy-literals-*.bin")
+    rows = cache.decode(memo.read_bytes())
     assert len(rows) > 50
     for flags, pattern, literals in rows:
         assert lazyre.required_literals(pattern, flags) == (None if literals is None else tuple(literals))
     stamp = memo.stat().st_mtime_ns
     second = run()
     assert json.loads(second.stdout) == json.loads(first.stdout) and memo.stat().st_mtime_ns == stamp  # all remembered: not rewritten
-    memo.write_text('[[0, "x", 5]]')  # damaged: worked out again, same answers, rewritten whole
+    memo.write_bytes(cache.encode([[0, "x", 5]]))  # not what lazyre writes: worked out again, same answers, rewritten whole
     third = run()
-    assert json.loads(third.stdout) == json.loads(first.stdout) and len(json.loads(memo.read_text())) == len(rows)
+    assert json.loads(third.stdout) == json.loads(first.stdout) and len(cache.decode(memo.read_bytes())) == len(rows)
+
+
+def test_every_cache_kind_a_session_writes_reads_back(tmp_path):
+    """explain on several logs and check: every file written decodes, so none of the data fell back to parsing each time."""
+    import glob
+
+    logs = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "cases", "*", "*.log")))[:40]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "c"), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    env.pop("ASCENDRL_NO_CACHE", None)
+    for argv in (["explain", *logs], ["check", "--json"]):
+        subprocess.run([sys.executable, "-m", "ascendrl", *argv], capture_output=True, timeout=300, env=env)
+    folder = tmp_path / "c" / "ascendrl"
+    kinds = {p.name.rsplit("-", 1)[0] for p in folder.iterdir()}
+    assert {"catalog", "heads", "gatedset", "lazy-literals", "own-checks", "compat"} <= kinds, kinds
+    assert not list(folder.glob("*.json")) and not list(folder.glob(".*.tmp"))
+    for path in folder.iterdir():
+        assert cache.decode(path.read_bytes()) is not None, path.name
+
+
+def test_json_files_of_older_releases_are_removed_when_their_kind_is_written(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "ascendrl"
+    folder.mkdir()
+    (folder / "demo-old.json").write_text("{}")
+    (folder / "other-old.json").write_text("{}")
+    assert cache.cached("demo", "k", lambda: {"v": 1}, dict) == {"v": 1}
+    assert sorted(p.name for p in folder.iterdir()) == ["demo-k.bin", "other-old.json"]

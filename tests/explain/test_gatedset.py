@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ascendrl import cache
 from ascendrl.catalog import classify, gatedset, load_catalog
 from ascendrl.catalog.normalize import strip_escapes
 
@@ -99,11 +100,11 @@ def test_literals_are_kept_in_the_cache_and_a_damaged_file_is_rebuilt(tmp_path, 
     texts = [r"ValueError: FRACTAL_NZ mode is enabled\.", r"(?i)no space left on device", r"\d+"]
     first = gatedset.member_literals(texts)
     assert first == ["=ValueError: FRACTAL_NZ mode is enabled.", "ino space left on device", None]
-    files = list((tmp_path / "ascendrl").glob("gatedset-*.json"))
+    files = list((tmp_path / "ascendrl").glob("gatedset-*.bin"))
     assert len(files) == 1
     gatedset._MEMO.clear()  # a new process
-    files[0].write_text("[1, 2", encoding="utf-8")  # truncated
+    files[0].write_bytes(files[0].read_bytes()[:-3])  # truncated
     assert gatedset.member_literals(texts) == first
     gatedset._MEMO.clear()
-    files[0].write_text('["=a", null]', encoding="utf-8")  # well-formed JSON for another member list
+    files[0].write_bytes(cache.encode(["=a", None]))  # a well-formed file for another member list
     assert gatedset.member_literals(texts) == first
