@@ -38,12 +38,17 @@ def content_key(*parts: str | bytes | Iterable[tuple[str, str]]) -> str:
     CRC-32 and Adler-32 with the length (zlib): hashlib's OpenSSL import alone costs more than this
     whole lookup, and the key only has to notice edits, not resist forgery (the folder is the user's).
     """
-    crc, adler, size = 0, 1, 0
+    chunks: list[bytes] = []
     for part in parts:
-        pieces = [part] if isinstance(part, (str, bytes)) else [p for pair in part for p in pair]
-        for piece in pieces:
-            data = (piece.encode("utf-8", "surrogateescape") if isinstance(piece, str) else piece) + b"\0"
-            crc, adler, size = zlib.crc32(data, crc), zlib.adler32(data, adler), size + len(data)
+        if isinstance(part, bytes):
+            chunks.append(part)
+        elif isinstance(part, str):
+            chunks.append(part.encode("utf-8", "surrogateescape"))
+        else:  # (name, text) pairs: thousands of short texts, joined before one digest (one call per piece cost more)
+            pieces = [p for pair in part for p in pair]
+            chunks += [p.encode("utf-8", "surrogateescape") if isinstance(p, str) else p for p in pieces]
+    data = b"\0".join(chunks) + b"\0" if chunks else b""
+    crc, adler, size = zlib.crc32(data), zlib.adler32(data), len(data)
     return f"{crc:08x}{adler:08x}{size:x}"
 
 
