@@ -445,7 +445,7 @@ class Link:
     seq: int = 0  # when the classifier saw it, comparable with catalog hits' order
     inner: str = ""  # for RayTaskError(X): X, the type of the remote exception it carries
     statement: str = ""  # the assert statement printed just above the exception ("assert a % b == 0"), if any
-    source: str = ""  # the source line Python printed just above a TypeError / AttributeError / KeyError / ZeroDivisionError ("config = uvicorn.Config(app, **kw)")
+    source: str = ""  # the source line Python printed just above a TypeError / AttributeError / KeyError / ZeroDivisionError / EOFError ("config = uvicorn.Config(app, **kw)")
     lead: str = ""  # in a paste, the person's words before the exception on its own line ("qwen2.5 量化模型，用vllm-ascend跑报错")
     joined: str = ""  # how its traceback followed the one before: "cause" (raise … from) or "context" (raised in a handler)
 

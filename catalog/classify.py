@@ -1396,9 +1396,9 @@ class Classifier:
                 tracker.current.lead = text[:at].strip()[:MAX_EXCERPT]  # what the sentence says about the exception it quotes
         if block and (stripped.startswith(TRACEBACK) or (exc is not None and (name, prefix) in self._logged_tracebacks)):
             self._logged_and_survived(stripped, exc, name, prefix, number, block, end - len(raw), end)
-        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError", "ZeroDivisionError", "SyntaxError")) and (tracker := self.trackers.get((name, prefix))) is not None \
+        if exc is not None and exc.group(1).endswith(("TypeError", "AttributeError", "KeyError", "ZeroDivisionError", "SyntaxError", "EOFError")) and (tracker := self.trackers.get((name, prefix))) is not None \
                 and tracker.current is not None and tracker.current.line == number:
-            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed, the division by zero, the line Python could not parse
+            tracker.current.source = self._code_above(block, end - len(raw))  # the call whose arguments did not fit, the lookup that missed, the division by zero, the line Python could not parse, the load that found nothing
         if continued and (tracker := self.trackers.get((name, prefix))) is not None and tracker.current is not None:
             for line in continued:  # the report's lines as printed, for its evidence
                 tracker.current.add_detail(line)

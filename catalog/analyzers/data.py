@@ -404,9 +404,11 @@ class EmptyEpoch(Analyzer):
 # A checkpoint or pickle file with nothing (or too little) in it. torch.load of a file that is not a zip archive falls
 # back to the legacy format (torch/serialization.py _legacy_load), whose first pickle_module.load(f) of an empty file
 # raises Python's EOFError("Ran out of input"); a pickle cut off mid-stream raises _pickle.UnpicklingError("pickle data
-# was truncated") (Modules/_pickle.c). Only the EOFError raised under torch's loader (or pickle's own load) is read:
-# the same words also come from multiprocessing when a child's pipe closes.
+# was truncated") (Modules/_pickle.c). The EOFError is read under torch's loader, where the raising line itself loads a
+# file (pickle / torch / joblib / dill load), or pasted alone with no frames; not under multiprocessing, where the same
+# words mean a child's pipe from its parent closed (the parent's own error is the cause).
 PICKLE_SHORT = lazy(r"^(?:Ran out of input|pickle data was truncated)\.?$")
+PICKLE_READ = lazy(r"\b(?:pickle|cPickle|torch|joblib|dill|_pickle)\.loads?\(|\bpickle_module\.load\(")
 TORCH_SERIALIZATION = "https://github.com/pytorch/pytorch/blob/v2.5.0/torch/serialization.py"
 
 
@@ -425,7 +427,10 @@ class EmptyPickle(Analyzer):
         loader = any(f.path.replace("\\", "/").endswith("torch/serialization.py") or f.func == "_legacy_load"
                      for f in inner)
         if link.short_type == "EOFError" and not loader:
-            return None
+            if any("multiprocessing" in f.path for f in link.frames):
+                return None
+            if link.frames and PICKLE_READ.search(link.source or "") is None:
+                return None
         return Finding(
             "A checkpoint or pickle file is empty or cut short",
             f"{link.short_type}: {link.message[:120]}. The file being loaded (torch.load / pickle.load) ends before its "

@@ -40,6 +40,20 @@ RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else 
 ANCDATA = lazy(r"received 0 items of ancdata")
 C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
+# A socket call refused by the network, quoted inside another library's message (urllib3's NewConnectionError inside
+# requests' ConnectionError, httpx, a plain ConnectionRefusedError): the errno may not end the line.
+NET_ERRNO = lazy(r"\[Errno (99|111|113)\] (Cannot assign requested address|Connection refused|No route to host)")
+# Where it connected or bound: requests / urllib3 ("host='localhost', port=8000"), torch c10d ("[10.0.0.1]:29500"), aiohttp
+# ("Cannot connect to host 127.0.0.1:30000"), asyncio / Python sockets ("('127.0.0.1', 8000)").
+ENDPOINT = lazy(r"host='([^']+)', port=(\d{1,5})|\[([^\]\s]+)\]:(\d{1,5})|\bhost ([\w.-]+):(\d{1,5})|\('([\w.:-]+)', (\d{1,5})\)")
+# What usually listens on a port a verl run connects to (the defaults of each server).
+PORT_OWNERS = {
+    "29500": "torch.distributed's rendezvous master (MASTER_PORT, rank 0)", "6379": "the Ray head's GCS (ray start --head)",
+    "8265": "the Ray dashboard / job server", "8000": "a vLLM OpenAI-compatible server (vllm serve)",
+    "30000": "an SGLang server", "10001": "the Ray client server (ray://)",
+}
+ECONN_DOC = "https://man7.org/linux/man-pages/man2/connect.2.html"
+EADDRNOTAVAIL_DOC = "https://man7.org/linux/man-pages/man2/bind.2.html"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
 FSIZE_DOC = "https://man7.org/linux/man-pages/man2/write.2.html"  # EFBIG: the maximum file size or RLIMIT_FSIZE
 EFBIG_THREAD = "https://github.com/icloud-photos-downloader/icloud_photos_downloader/issues/52"  # [Errno 27] writing a >4 GB file to FAT
@@ -143,6 +157,60 @@ def bind_refused(link: Link) -> Finding | None:
     )
 
 
+def network_refused(errno: int, link: Link) -> Finding:
+    """ECONNREFUSED / EHOSTUNREACH / EADDRNOTAVAIL: which address, and what usually serves it, since the fix is on that side."""
+    m = ENDPOINT.search(" ".join([link.message, *link.detail]))
+    host, port = "", ""
+    if m is not None:
+        pairs = [m.groups()[i:i + 2] for i in range(0, 8, 2)]
+        host, port = next((h, p) for h, p in pairs if h)
+    where = f"{host}:{port}" if host else ""
+    owner = PORT_OWNERS.get(port, "")
+    ev = evidence(link)
+    if errno == 99:
+        return Finding(
+            "Cannot assign requested address: the address to bind (or connect from) is not one of this host's" + (f" ({where})" if where else ""),
+            f"{link.short_type}: [Errno 99] Cannot assign requested address" + (f" ({where})" if where else "") + ". The kernel "
+            "refused the address (EADDRNOTAVAIL): a server was told to listen on an IP this host does not have — on rank 0 "
+            "MASTER_ADDR (or HCCL_IF_IP, Ray's --node-ip-address, a server's --host) set to another node's address, a "
+            "hostname that resolves elsewhere, or an IPv6 address (::1) in a container without IPv6; less often a client "
+            "making many short connections ran out of local ports.",
+            ("Use an address this host has: hostname -I / ip -brief addr — on rank 0 MASTER_ADDR must be its own reachable IP; "
+             "a server meant for other hosts can listen on 0.0.0.0",
+             "Check what the name resolves to on this host: getent hosts <name> (and /etc/hosts inside the container)",
+             "In a container without IPv6, use 127.0.0.1 instead of localhost / ::1"),
+            ev, (EADDRNOTAVAIL_DOC, ERRNO_DOC), key=f"eaddrnotavail:{where}", family="ray", kind="eaddrnotavail",
+        )
+    label = "Connection refused" if errno == 111 else "No route to host"
+    what = (f"nothing is listening at {where}" if where else "nothing is listening at the address it connects to") if errno == 111 else \
+        (f"{host or 'the host'} cannot be reached" + (f" on port {port}" if port else ""))
+    return Finding(
+        f"{label}: {what}" + (f" ({owner})" if owner else ""),
+        f"{link.short_type}: [Errno {errno}] {label}" + (f" ({where})" if where else "") + ". "
+        + ("The other side answered that no process listens on that address and port (ECONNREFUSED): the server this "
+           "process needs — " + (owner or "a rollout / reward / inference server, the rendezvous master or the Ray head")
+           + " — was not started yet, has died, listens on another port or only on 127.0.0.1, or the address in the "
+           "client's settings is wrong."
+           if errno == 111 else
+           "No route reached the host (EHOSTUNREACH): a firewall on it rejects the connection (firewalld's default REJECT "
+           "answers this way), or the address is on a network this node has no route to (another subnet, a wrong "
+           "interface's IP, a node that is down)."),
+        ((f"On the server's host, check that it listens: ss -ltnp | grep :{port or '<port>'}; read the server's own log for why it "
+          "is not up (a crash at start-up, still loading the model)",
+          "Start the server first and wait until it is ready (its health endpoint answers) before clients connect; point the client "
+          "at the host and port the server prints",
+          "For a server other hosts connect to, listen on 0.0.0.0 (not 127.0.0.1); for torch.distributed, MASTER_ADDR / "
+          "MASTER_PORT must be rank 0's reachable IP and port and rank 0 must be running")
+         if errno == 111 else
+         (f"From this node: ping {host or '<host>'}; nc -vz {host or '<host>'} {port or '<port>'} — then open the ports between the "
+          "nodes (firewall-cmd / iptables on each node, the cloud's security group)",
+          "Check that the address is the node's address on the network the nodes share (MASTER_ADDR, Ray's --address / "
+          "--node-ip-address, HCCL_IF_IP)")),
+        ev, (ECONN_DOC, ERRNO_DOC), key=f"conn:{errno}:{where}", family="ray",
+        kind="econnrefused" if errno == 111 else "ehostunreach",
+    )
+
+
 class OSErrors(Analyzer):
     id = "DRV-oserror"
     title = "Operating-system error"
@@ -156,7 +224,10 @@ class OSErrors(Analyzer):
             return None
         m = ERRNO.search(link.message)
         c10d = C10D_ERRNO.search(link.message)
-        if c10d:
+        net = None if m or c10d else NET_ERRNO.search(link.message)
+        if net:
+            errno, text, path = int(net.group(1)), net.group(2), ""
+        elif c10d:
             errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
         elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
@@ -316,6 +387,8 @@ class OSErrors(Analyzer):
                  "in smaller files (save_pretrained(max_shard_size=...))"),
                 ev, tuple(dict.fromkeys((FSIZE_DOC, ERRNO_DOC, EFBIG_THREAD))), key=f"efbig:{who}", family="disk", kind="efbig",
             )
+        if errno in (99, 111, 113):
+            return network_refused(errno, link)
         if errno == 12:
             return Finding(
                 "Cannot allocate memory (host)",

@@ -1,10 +1,17 @@
 """Entries the lead wrote at the eighteenth stop (2026-12-06, second session) from probing pastes a user would bring.
 Each test input is a short excerpt around the exact emitted message; each class also has a near miss.
 
-- ARL-E4172: Python's unpickler at the end of an empty or cut-off stream (_pickle.c "Ran out of input" / "pickle data
-  was truncated"): a checkpoint, cached dataset or .pkl never written whole; torch.load of a non-zip file reads it so.
+- DRV-pickle-empty (widened): Python's unpickler at the end of an empty stream ("Ran out of input") is read where the
+  raising line loads a file itself (pickle / torch / joblib / dill load) and in a paste with no frames, not only under
+  torch's legacy loader; never under multiprocessing, where a child's pipe closed.
 - ARL-E4173: SQLite's SQLITE_FULL ("database or disk is full", main.c): the database's disk or SQLite's temp folder
   is full (Optuna / MLflow stores).
+- ARL-E4174: json.dump given a value it cannot encode (Lib/json/encoder.py "Object of type X is not JSON serializable":
+  a Tensor, a NumPy scalar, a DictConfig); generic, so a chat template's Undefined stays ARL-E4320's.
+- DRV-oserror reads the network errnos a client or server meets when the other side is not there: ECONNREFUSED (111,
+  "nothing listens at host:port", with what usually serves that port), EHOSTUNREACH (113) and EADDRNOTAVAIL (99, an
+  address this host does not have), in Python's, urllib3's (inside requests' ConnectionError), httpx's and torch c10d's
+  wordings; before, a plain ConnectionRefusedError or [Errno 99] gave nothing.
 """
 
 from __future__ import annotations
@@ -12,13 +19,19 @@ from __future__ import annotations
 import functools
 
 from ascendrl.catalog import load_catalog
-from kdata_helpers import first_id
+from kdata_helpers import first, first_id
 
 CATALOG = load_catalog()
 _id = functools.partial(first_id, CATALOG)
+_top = functools.partial(first, CATALOG)
 
 
-def test_empty_or_cut_pickle_is_e4172():
+def _kind(text):
+    found = _top(text)
+    return (found.entry.id, found.kind) if found is not None else None
+
+
+def test_empty_or_cut_pickle_is_read_where_a_load_raised_it():
     for text in (
         "EOFError: Ran out of input\n",
         "Traceback (most recent call last):\n"
@@ -26,27 +39,33 @@ def test_empty_or_cut_pickle_is_e4172():
         "    rows = pickle.load(f)\n"
         "EOFError: Ran out of input\n",
         "Traceback (most recent call last):\n"
-        '  File "train.py", line 40, in <module>\n'
-        "    state = torch.load(path, weights_only=False)\n"
-        '  File "/usr/lib/python3.11/site-packages/torch/serialization.py", line 1114, in load\n'
-        "    return _legacy_load(opened_file, map_location, pickle_module, **pickle_load_args)\n"
-        '  File "/usr/lib/python3.11/site-packages/torch/serialization.py", line 1338, in _legacy_load\n'
-        "    magic_number = pickle_module.load(f, **pickle_load_args)\n"
+        '  File "cache.py", line 8, in restore\n'
+        "    return joblib.load(path)\n"
         "EOFError: Ran out of input\n",
         "_pickle.UnpicklingError: pickle data was truncated\n",
     ):
-        assert _id(text) == "ARL-E4172", text
+        assert _kind(text) == ("DRV-pickle-empty", "model-weights-corrupt"), text
 
 
-def test_other_eof_errors_are_not_e4172():
+def test_other_eof_errors_are_not_an_empty_file():
     for text in (
         "Traceback (most recent call last):\n"
         '  File "ask.py", line 3, in <module>\n'
         "    name = input('model? ')\n"
         "EOFError: EOF when reading a line\n",
-        "_pickle.UnpicklingError: invalid load key, 'v'.\n",
+        # a spawned child whose pipe from the parent closed: the parent's error is the cause
+        "Traceback (most recent call last):\n"
+        '  File "<string>", line 1, in <module>\n'
+        '  File "/usr/lib/python3.11/multiprocessing/spawn.py", line 126, in _main\n'
+        "    self = reduction.pickle.load(from_parent)\n"
+        "EOFError: Ran out of input\n",
+        # an EOFError from a line that loads nothing
+        "Traceback (most recent call last):\n"
+        '  File "client.py", line 30, in recv\n'
+        "    msg = conn.recv()\n"
+        "EOFError: Ran out of input\n",
     ):
-        assert _id(text) != "ARL-E4172", text
+        assert _kind(text) is None or _kind(text)[0] != "DRV-pickle-empty", text
 
 
 def test_sqlite_full_is_e4173():
@@ -65,3 +84,46 @@ def test_other_sqlite_errors_are_not_e4173():
         "sqlite3.OperationalError: database is locked\n",
     ):
         assert _id(text) != "ARL-E4173", text
+
+
+def test_connection_refused_names_the_endpoint_and_its_usual_server():
+    found = _top("requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=8000): Max retries exceeded "
+                 "with url: /v1/completions (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at "
+                 "0x7f3c2c1d5e50>: Failed to establish a new connection: [Errno 111] Connection refused'))\n")
+    assert (found.entry.id, found.kind) == ("DRV-oserror", "econnrefused")
+    assert "localhost:8000" in found.entry.title and "vLLM" in found.entry.title
+    found = _top("torch.distributed.DistNetworkError: The client socket has failed to connect to [10.0.0.1]:29500 "
+                 "(errno: 111 - Connection refused).\n")
+    assert found.kind == "econnrefused" and "10.0.0.1:29500" in found.entry.title and "rendezvous" in found.entry.title
+    for text in ("ConnectionRefusedError: [Errno 111] Connection refused\n", "httpx.ConnectError: [Errno 111] Connection refused\n"):
+        assert _kind(text) == ("DRV-oserror", "econnrefused"), text
+
+
+def test_unreachable_host_and_foreign_address():
+    assert _kind("OSError: [Errno 113] No route to host\n") == ("DRV-oserror", "ehostunreach")
+    found = _top("RuntimeError: The server socket has failed to listen on any local network address. The server socket has "
+                 "failed to bind to [10.0.0.5]:29500 (errno: 99 - Cannot assign requested address).\n")
+    assert found.kind == "eaddrnotavail" and "10.0.0.5:29500" in found.entry.title
+    assert _kind("OSError: [Errno 99] Cannot assign requested address\n") == ("DRV-oserror", "eaddrnotavail")
+
+
+def test_other_socket_errors_are_not_read_as_refused():
+    assert _kind("ConnectionResetError: [Errno 104] Connection reset by peer\n") is None
+    retry = ("WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
+             "after connection broken by 'NewConnectionError('<urllib3.connection.HTTPConnection object at 0x7f1>: Failed to "
+             "establish a new connection: [Errno 111] Connection refused')': /health\n")
+    assert _top(retry) is None  # a client waiting for a server to come up: not a failure
+    found = _top("RuntimeError: The server socket has failed to listen on any local network address. The server socket has "
+                 "failed to bind to [::]:29500 (errno: 98 - Address already in use).\n")
+    assert found is not None and found.kind != "eaddrnotavail"
+
+
+def test_unencodable_json_value_is_e4174_and_a_template_undefined_stays_e4320():
+    for text in (
+        "TypeError: Object of type Tensor is not JSON serializable\n",
+        "TypeError: Object of type 'float32' is not JSON serializable\n",
+        "TypeError: Object of type DictConfig is not JSON serializable\n",
+    ):
+        assert _id(text) == "ARL-E4174", text
+    assert _id("TypeError: Object of type Undefined is not JSON serializable\n") == "ARL-E4320"
+    assert _id("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n") != "ARL-E4174"
