@@ -8,6 +8,9 @@ Each test input is a short excerpt around the exact emitted message; each class 
   is full (Optuna / MLflow stores).
 - ARL-E4174: json.dump given a value it cannot encode (Lib/json/encoder.py "Object of type X is not JSON serializable":
   a Tensor, a NumPy scalar, a DictConfig); generic, so a chat template's Undefined stays ARL-E4320's.
+- ARL-E4175: torch.distributed's env:// start without a launcher's variables (rendezvous.py "environment variable X
+  expected, but not set"): the script was started with plain python, not torchrun.
+- ARL-E153 widened: GatedRepoError's own first line ("401 Client Error."), for a paste cut before its gated-repo line.
 - DRV-oserror reads the network errnos a client or server meets when the other side is not there: ECONNREFUSED (111,
   "nothing listens at host:port", with what usually serves that port), EHOSTUNREACH (113) and EADDRNOTAVAIL (99, an
   address this host does not have), in Python's, urllib3's (inside requests' ConnectionError), httpx's and torch c10d's
@@ -127,3 +130,17 @@ def test_unencodable_json_value_is_e4174_and_a_template_undefined_stays_e4320():
         assert _id(text) == "ARL-E4174", text
     assert _id("TypeError: Object of type Undefined is not JSON serializable\n") == "ARL-E4320"
     assert _id("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n") != "ARL-E4174"
+
+
+def test_env_rendezvous_without_launcher_is_e4175():
+    for var in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        text = (f"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable {var} "
+                "expected, but not set\n")
+        assert _id(text) == "ARL-E4175", text
+    assert _id("ValueError: Error initializing torch.distributed using tcp:// rendezvous: port number missing\n") != "ARL-E4175"
+    assert _id("KeyError: 'RANK'\n") != "ARL-E4175"
+
+
+def test_gated_repo_first_line_is_e153():
+    assert _id("huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-6751a2)\n") == "ARL-E153"
+    assert _id("huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6751a2)\n") != "ARL-E153"
