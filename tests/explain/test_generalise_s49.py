@@ -11,6 +11,8 @@ Each test input is a short excerpt around the exact emitted message; each class 
 - ARL-E4175: torch.distributed's env:// start without a launcher's variables (rendezvous.py "environment variable X
   expected, but not set"): the script was started with plain python, not torchrun.
 - ARL-E153 widened: GatedRepoError's own first line ("401 Client Error."), for a paste cut before its gated-repo line.
+- ARL-E4176: vLLM's own list of quantization methods lacks the model's (config.py _verify_quantization "Unknown
+  quantization method: X. Must be one of [...]"): a vLLM older than the method, or one that dropped it.
 - DRV-oserror reads the network errnos a client or server meets when the other side is not there: ECONNREFUSED (111,
   "nothing listens at host:port", with what usually serves that port), EHOSTUNREACH (113) and EADDRNOTAVAIL (99, an
   address this host does not have), in Python's, urllib3's (inside requests' ConnectionError), httpx's and torch c10d's
@@ -144,3 +146,14 @@ def test_env_rendezvous_without_launcher_is_e4175():
 def test_gated_repo_first_line_is_e153():
     assert _id("huggingface_hub.errors.GatedRepoError: 401 Client Error. (Request ID: Root=1-6751a2)\n") == "ARL-E153"
     assert _id("huggingface_hub.errors.RepositoryNotFoundError: 401 Client Error. (Request ID: Root=1-6751a2)\n") != "ARL-E153"
+
+
+def test_vllm_unknown_quantization_method_is_e4176():
+    for text in (
+        "ValueError: Unknown quantization method: gptq. Must be one of ['awq', 'squeezellm'].\n",
+        "ValueError: Unknown quantization method: bitsandbytes. Must be one of ['awq', 'gptq', 'squeezellm', 'marlin'].\n",
+    ):
+        assert _id(text) == "ARL-E4176", text
+    # transformers' own refusal of a quant_method is another entry; a user's script's word is not vLLM's list
+    assert _id("ValueError: Unknown quantization type, got fp8 - supported types are: ['awq', 'gptq']\n") != "ARL-E4176"
+    assert _id("ValueError: Unknown quantization method: int3\n") != "ARL-E4176"
