@@ -154,6 +154,6 @@ def test_vllm_unknown_quantization_method_is_e4176():
         "ValueError: Unknown quantization method: bitsandbytes. Must be one of ['awq', 'gptq', 'squeezellm', 'marlin'].\n",
     ):
         assert _id(text) == "ARL-E4176", text
-    # transformers' own refusal of a quant_method is another entry; a user's script's word is not vLLM's list
+    # transformers' own refusal of a quant_method is another entry; vLLM's refusal of a load format is not this one
     assert _id("ValueError: Unknown quantization type, got fp8 - supported types are: ['awq', 'gptq']\n") != "ARL-E4176"
-    assert _id("ValueError: Unknown quantization method: int3\n") != "ARL-E4176"
+    assert _id("ValueError: Unknown load format: gguf2. Must be one of 'auto', 'pt', 'safetensors', 'npcache', or 'dummy'.\n") != "ARL-E4176"
