@@ -59,7 +59,10 @@ STORAGE = lazy(r"storage of a tensor on device \W?(\w+:?\d*)\W? to a storage on 
 EPOCH_DIVISOR = lazy(r"(?://|/|%)\s*\(?\s*((?:self\.)?(?:\w+\.)*\w*(?:steps_per_epoch|batches_per_epoch|num_batches|epoch_size"
                      r"|dataset_size)\w*|len\(\s*(?:self\.)?(?:\w+\.)*\w*(?:dataloader|data_loader|loader|dataset)\w*\s*\))")
 VERL_SFT = "https://github.com/verl-project/verl/blob/v0.7.0/verl/trainer/fsdp_sft_trainer.py"
-MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)")
+# torch's ATen wording, and torch._prims_common.check_same_device's (decompositions, torch.compile's fake tensors): "Tensor
+# on device npu:0 is not on the expected device cpu!" (read in the torch 2.13.0 wheel). A meta side is ARL-E538's.
+MIXED = lazy(r"Expected all tensors to be on the same device, but found at least two devices, (\w+(?::\d+)?) and (\w+(?::\d+)?)"
+             r"|Tensor on device (\w+(?::\d+)?) is not on the expected device (\w+(?::\d+)?)!")
 
 
 def _dataset_path(link: Link) -> str:
@@ -153,7 +156,9 @@ class TensorDevices(Analyzer):
                 evidence(link), (TORCH_DEVICE,), key=f"storage:{a}:{b}", family="device", kind="npu-storage-device-mismatch",
             )
         if m := MIXED.search(link.message):
-            a, b = m.group(1), m.group(2)
+            a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if "meta" in (a, b):
+                return None  # a parameter never loaded (left on the meta device): ARL-E538
             if "cpu" in (a, b):
                 return Finding(
                     f"One operation got tensors on {a} and {b}",

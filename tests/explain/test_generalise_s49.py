@@ -13,6 +13,10 @@ Each test input is a short excerpt around the exact emitted message; each class 
 - ARL-E153 widened: GatedRepoError's own first line ("401 Client Error."), for a paste cut before its gated-repo line.
 - ARL-E4176: vLLM's own list of quantization methods lacks the model's (config.py _verify_quantization "Unknown
   quantization method: X. Must be one of [...]"): a vLLM older than the method, or one that dropped it.
+- ARL-E4177: fp16 GradScaler with no gradient on any optimizer parameter (grad_scaler.py "No inf checks were
+  recorded for this optimizer."): nothing trains, or the optimizer holds other parameters than the ones that ran.
+- ARL-E538 widened: torch._prims_common's "Tensor on device meta is not on the expected device X!"; DRV-tensor-devices
+  reads the same check with two real devices (npu:0 / cpu).
 - DRV-oserror reads the network errnos a client or server meets when the other side is not there: ECONNREFUSED (111,
   "nothing listens at host:port", with what usually serves that port), EHOSTUNREACH (113) and EADDRNOTAVAIL (99, an
   address this host does not have), in Python's, urllib3's (inside requests' ConnectionError), httpx's and torch c10d's
@@ -157,3 +161,16 @@ def test_vllm_unknown_quantization_method_is_e4176():
     # transformers' own refusal of a quant_method is another entry; vLLM's refusal of a load format is not this one
     assert _id("ValueError: Unknown quantization type, got fp8 - supported types are: ['awq', 'gptq']\n") != "ARL-E4176"
     assert _id("ValueError: Unknown load format: gguf2. Must be one of 'auto', 'pt', 'safetensors', 'npcache', or 'dummy'.\n") != "ARL-E4176"
+
+
+def test_grad_scaler_without_gradients_is_e4177():
+    for text in ("AssertionError: No inf checks were recorded for this optimizer.\n",
+                 "AssertionError: No inf checks were recorded prior to update.\n"):
+        assert _id(text) == "ARL-E4177", text
+    assert _id("RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n") != "ARL-E4177"
+
+
+def test_prims_device_check_meta_and_mixed():
+    assert _id("RuntimeError: Tensor on device meta is not on the expected device npu:0!\n") == "ARL-E538"
+    assert _kind("RuntimeError: Tensor on device npu:0 is not on the expected device cpu!\n") == ("DRV-tensor-devices", "cpu-npu-tensor-mix")
+    assert _kind("RuntimeError: Tensor on device npu:1 is not on the expected device npu:0!\n") == ("DRV-tensor-devices", "npu-storage-device-mismatch")
