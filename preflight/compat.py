@@ -15,7 +15,7 @@ from ascendrl import cache
 
 @functools.lru_cache(maxsize=1)
 def matrices() -> dict[str, Any]:
-    """The parsed matrices; from the JSON cache (ascendrl/cache.py) while compat.yaml is unchanged: no YAML import."""
+    """The parsed matrices; from the parsed-data cache (ascendrl/cache.py) while compat.yaml is unchanged: no YAML import."""
     text = cache.shipped_text(__file__, __package__, "data/compat.yaml")
     return cache.cached("compat", cache.content_key("compat", cache.own_source(__file__), text), lambda: _parse(text), _checked)
 

@@ -144,7 +144,7 @@ class Derived:
 def shipped_rows(module_file: str, package: str, name: str, key: str, required: frozenset[str]) -> tuple[dict[str, Any], ...]:
     """The rows under ``key`` of a YAML data file shipped beside an analyzer (own_checks.yaml, hccl_classes.yaml …).
 
-    Parsed once, then read from the JSON cache (ascendrl/cache.py), keyed by the file's text and the analyzer's source;
+    Parsed once, then read from the parsed-data cache (ascendrl/cache.py), keyed by the file's text and the analyzer's source;
     a row without the ``required`` keys makes the cached copy be rebuilt (and a shipped file fail its tests).
     """
     from ascendrl import cache

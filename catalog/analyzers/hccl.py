@@ -33,7 +33,7 @@ IFNAME = lazy(r"set ifname to \[([^\]]*)\]")
 def classes() -> tuple[dict[str, Any], ...]:
     """The HCCL failure classes, in the order they are tried (specific first), with compiled phrases.
 
-    Parsed from the YAML once, then read from the JSON cache (ascendrl/cache.py).
+    Parsed from the YAML once, then read from the parsed-data cache (ascendrl/cache.py).
     """
     rows = shipped_rows(__file__, __package__, "hccl_classes.yaml", "classes", frozenset(("kind", "words")))
     return tuple({**row, "words": re.compile(row["words"], re.I)} for row in rows)

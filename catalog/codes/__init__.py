@@ -173,7 +173,7 @@ def reasoned(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def tables() -> dict[str, dict[str, Any]]:
-    """Every table by file name; parsed from the YAML once, then from the JSON cache (ascendrl/cache.py)."""
+    """Every table by file name; parsed from the YAML once, then from the parsed-data cache (ascendrl/cache.py)."""
     texts = cache.shipped_texts(__file__, __package__, (".yaml",))
     return cache.cached("codes", cache.content_key("codes", cache.own_source(__file__), texts), lambda: _parse(texts), _checked)
 
