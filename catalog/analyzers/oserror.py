@@ -52,6 +52,7 @@ PORT_OWNERS = {
     "8265": "the Ray dashboard / job server", "8000": "a vLLM OpenAI-compatible server (vllm serve)",
     "30000": "an SGLang server", "10001": "the Ray client server (ray://)",
 }
+C10D_CLIENT = lazy(r"client socket has failed to connect")  # c10d's rendezvous client (socket.cpp): DRV-rendezvous's
 ECONN_DOC = "https://man7.org/linux/man-pages/man2/connect.2.html"
 EADDRNOTAVAIL_DOC = "https://man7.org/linux/man-pages/man2/bind.2.html"
 ERRNO_DOC = "https://man7.org/linux/man-pages/man3/errno.3.html"
@@ -388,6 +389,8 @@ class OSErrors(Analyzer):
                 ev, tuple(dict.fromkeys((FSIZE_DOC, ERRNO_DOC, EFBIG_THREAD))), key=f"efbig:{who}", family="disk", kind="efbig",
             )
         if errno in (99, 111, 113):
+            if c10d and C10D_CLIENT.search(link.message):
+                return None  # torch c10d's rendezvous client failing to reach the master: DRV-rendezvous reads it
             return network_refused(errno, link)
         if errno == 12:
             return Finding(

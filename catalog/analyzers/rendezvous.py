@@ -21,7 +21,13 @@ JOINED = lazy(r"Timed out after (\d+) seconds waiting for clients\. (\d+)/(\d+) 
 CLIENT = lazy(
     r"client socket has timed out after \d+\s*m?s while trying to connect to \(?([^,)\s]+),? ?(\d+)?"
     r"|connect\(\) timed out\. Original timeout was|\bSocket Timeout\b|RendezvousTimeoutError|Timed out waiting for \d+ ?ms? for (?:the )?store"
-    r"|The client socket cannot be initialized to connect to|store->get\('[^']*'\) got error: (?:Socket Timeout|wait timeout)",
+    r"|The client socket cannot be initialized to connect to|store->get\('[^']*'\) got error: (?:Socket Timeout|wait timeout)"
+    # k50hccl: c10d socket.cpp's connect failures raised as DistNetworkError: after its retries "The client socket has
+    # failed to connect to any network address of (host, port)." (2.x), and a raised "... failed to connect to
+    # [host]:port (errno: N - ...)" with a network errno (timed out, refused, no route, unreachable, reset); the
+    # localhost IPv6 warnings (errno 97 / 99) a healthy run prints are not raised and not read.
+    r"|client socket has failed to connect to any network address of \(([^,)\s]+), ?(\d+)"
+    r"|client socket has failed to connect to \[?([^\]\s]+?)\]?:(\d+) \(errno: (?:101|104|110|111|113)\b",
     re.I,
 )
 # TCPStore's own wait for keys the other ranks set ("wait timeout after {}ms, keys: {}", DistStoreError from
@@ -77,7 +83,9 @@ class Rendezvous(Analyzer):
                      "ranks connected: the others never started, died before init_process_group, or cannot reach the master.")
             key, specific = f"joined:{want}", f"{came} of {want} ranks joined in {seconds} s"
         else:
-            where = f" ({client.group(1)}:{client.group(2)})" if client.group(1) and client.group(2) else ""
+            host = client.group(1) or client.group(3) or client.group(5)
+            port = client.group(2) or client.group(4) or client.group(6)
+            where = f" ({host}:{port})" if host and port else ""
             cause = (f"This rank could not reach the rendezvous server{where} in time: the master rank has not started or "
                      "died, MASTER_ADDR/MASTER_PORT point elsewhere, or a firewall/NIC choice blocks the connection.")
             key, specific = f"client:{where}", f"this rank could not reach the rendezvous server{where}"

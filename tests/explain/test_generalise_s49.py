@@ -8,8 +8,8 @@ Each test input is a short excerpt around the exact emitted message; each class 
   is full (Optuna / MLflow stores).
 - ARL-E4174: json.dump given a value it cannot encode (Lib/json/encoder.py "Object of type X is not JSON serializable":
   a Tensor, a NumPy scalar, a DictConfig); generic, so a chat template's Undefined stays ARL-E4320's.
-- ARL-E4175: torch.distributed's env:// start without a launcher's variables (rendezvous.py "environment variable X
-  expected, but not set"): the script was started with plain python, not torchrun.
+- (ARL-E4175, written the same hour as helper k50hccl's ARL-E4968 for the same class, was merged into E4968: its
+  thread and golden case moved there; the id stays unused.)
 - ARL-E153 widened: GatedRepoError's own first line ("401 Client Error."), for a paste cut before its gated-repo line.
 - ARL-E4176: vLLM's own list of quantization methods lacks the model's (config.py _verify_quantization "Unknown
   quantization method: X. Must be one of [...]"): a vLLM older than the method, or one that dropped it.
@@ -101,9 +101,10 @@ def test_connection_refused_names_the_endpoint_and_its_usual_server():
                  "0x7f3c2c1d5e50>: Failed to establish a new connection: [Errno 111] Connection refused'))\n")
     assert (found.entry.id, found.kind) == ("DRV-oserror", "econnrefused")
     assert "localhost:8000" in found.entry.title and "vLLM" in found.entry.title
+    # torch c10d's rendezvous client refused: DRV-rendezvous's (k50hccl), not a generic refused connection
     found = _top("torch.distributed.DistNetworkError: The client socket has failed to connect to [10.0.0.1]:29500 "
                  "(errno: 111 - Connection refused).\n")
-    assert found.kind == "econnrefused" and "10.0.0.1:29500" in found.entry.title and "rendezvous" in found.entry.title
+    assert (found.entry.id, found.kind) == ("DRV-rendezvous", "rendezvous-socket-timeout")
     for text in ("ConnectionRefusedError: [Errno 111] Connection refused\n", "httpx.ConnectError: [Errno 111] Connection refused\n"):
         assert _kind(text) == ("DRV-oserror", "econnrefused"), text
 
@@ -138,13 +139,13 @@ def test_unencodable_json_value_is_e4174_and_a_template_undefined_stays_e4320():
     assert _id("json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n") != "ARL-E4174"
 
 
-def test_env_rendezvous_without_launcher_is_e4175():
+def test_env_rendezvous_without_launcher_is_e4968():
     for var in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
         text = (f"ValueError: Error initializing torch.distributed using env:// rendezvous: environment variable {var} "
                 "expected, but not set\n")
-        assert _id(text) == "ARL-E4175", text
-    assert _id("ValueError: Error initializing torch.distributed using tcp:// rendezvous: port number missing\n") != "ARL-E4175"
-    assert _id("KeyError: 'RANK'\n") != "ARL-E4175"
+        assert _id(text) == "ARL-E4968", text
+    assert _id("ValueError: Error initializing torch.distributed using tcp:// rendezvous: port number missing\n") != "ARL-E4968"
+    assert _id("KeyError: 'RANK'\n") != "ARL-E4968"
 
 
 def test_gated_repo_first_line_is_e153():
