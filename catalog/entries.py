@@ -65,6 +65,10 @@ class KnownFailure:
     # Root-cause classes (an analyzer finding's kind) narrower than this entry's reading of the same line: where an
     # analyzer recognises one of them on the link this entry names, that finding is the diagnosis and the entry its echo.
     refined_by: tuple[str, ...] = ()
+    # The converse: analyzer classes broader than this entry's reading. Where the entry names a link that wraps a deeper
+    # link an analyzer read as one of them (vllm-ascend re-raising the runtime's EE9999 capture failure with its own
+    # diagnosis), the entry is the diagnosis and the finding its notes, not the entry that finding's consequence.
+    narrows: tuple[str, ...] = ()
     origin: str = ""  # file:line it was loaded from
 
 
@@ -165,7 +169,7 @@ def _from_data(data: dict[str, Any]) -> tuple[list[KnownFailure], list[CatalogPr
     for row in data["entries"]:
         fields = dict(row)
         fields["signatures"] = tuple(Signature(**sig) for sig in row["signatures"])
-        for name in ("fix", "sources", "consequences", "refined_by"):
+        for name in ("fix", "sources", "consequences", "refined_by", "narrows"):
             fields[name] = tuple(row.get(name) or ())
         entries.append(KnownFailure(**fields))
     return entries, [CatalogProblem(**p) for p in data["problems"]]
@@ -298,6 +302,7 @@ def _entry(data: Any, where: str, sig_lines: Sequence[int] = ()) -> tuple[KnownF
         generic=bool(data.get("generic", False)),
         zh=data.get("zh"),
         refined_by=tuple(str(k) for k in (data.get("refined_by") or ())),
+        narrows=tuple(str(k) for k in (data.get("narrows") or ())),
         origin=where,
     )
     return entry, rejected

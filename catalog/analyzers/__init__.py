@@ -347,7 +347,8 @@ def derive(
             else:
                 continue
             out.explained.add(id(link))
-            if specific and best_item is not None and best_from is not None and best_item.count == chain.count and _same_report(best_from[0], best_item, specific[0]):
+            if specific and best_item is not None and best_from is not None and best_item.count == chain.count and (
+                    _same_report(best_from[0], best_item, specific[0]) or _narrowed(best_item, specific)):
                 _unfold_into(out, by_key, best_item, specific[0].id, best_from[1])
                 best = best_item = best_from = None
             # An exception raised while handling another ("During handling of the above exception …", no ``from``) is
@@ -443,6 +444,11 @@ REPORT_LINES = frozenset({"HCCL", "HCCP"})
 
 def _same_report(link: Link, item: DerivedItem, entry: KnownFailure) -> bool:
     return link.kind == "cann" and link.type in REPORT_LINES and item.entry.family == entry.family and item.demoted_by is None
+
+
+def _narrowed(item: DerivedItem, specific: list[KnownFailure]) -> bool:
+    """A deeper finding whose class an entry naming the wrapping link reads more narrowly (the entry's ``narrows``)."""
+    return bool(item.kind) and item.demoted_by is None and any(item.kind in e.narrows for e in specific)
 
 
 def _unfold_into(out: Derived, by_key: dict, item: DerivedItem, entry_id: str, findings: list[tuple[Analyzer, Finding]]) -> None:

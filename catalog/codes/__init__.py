@@ -53,7 +53,9 @@ ERRNO_NAME = lazy(ERRNO_NAME_SOURCE)
 # The runtime's stream-capture codes (acl.yaml: ACL_ERROR_RT_CAPTURE_DEPENDENCY .. ACL_ERROR_STREAM_CAPTURE_CONFLICT,
 # _STREAM_CAPTURE_UNMATCHED, _STREAM_CAPTURE_WRONG_THREAD): an operation ACL graph capture does not allow, issued on a
 # stream being captured. vLLM-Ascend and plog also print them while graph capture probes what it may capture.
-CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038"])
+# k50op: 107041 ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC (the capture mode refuses an async-to-sync call) is a refused
+# operation inside capture too.
+CAPTURE_CODES = frozenset([*(str(code) for code in range(107024, 107033)), "107036", "107038", "107041"])
 # torch_npu's names for the device faults it stops on, thrown without the ACL code they stand for: the task queue's
 # status once the runtime reported the fault (NPUQueue.cpp deviceErrorMap, "RuntimeError: UCE ERROR, <CANN message>"),
 # and NPU_CHECK_ERROR's "NPU function error: <name>, error code is N" (NPUException.cpp errCodeHandlerMap: 507053 "UCE
