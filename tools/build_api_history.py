@@ -50,6 +50,11 @@ PACKAGES = {
     "megatron-core": ("megatron", "0.5"),
     "pydantic": ("pydantic", "1.8"),
     "ray": ("ray", "2.5"),  # from the first line with wheels for the Python the tool runs on (3.11)
+    "tensordict": ("tensordict", "0.1"),  # verl's DataProto is built on it: "cannot import name X from 'tensordict'"
+    # protobuf's modules live under the "google" namespace: import errors name google.protobuf.*
+    "protobuf": ("google.protobuf", "3.19"),
+    # one module; vLLM, pydantic, torch import its newest names (TypeIs, deprecated, override, TypeAliasType)
+    "typing-extensions": ("typing_extensions", "3.7"),
 }
 IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 

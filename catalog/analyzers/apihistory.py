@@ -184,10 +184,15 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
     # A module __getattr__ (lazy exports, deprecation shims) or a star import of another package provides names no
     # statement binds: a name's absence there proves nothing, so no "absent" or "removed" claim is made for it.
     dynamic = binds("__getattr__") or binds("*")
+    # "from google.protobuf import runtime_version": a submodule is importable from its package whether or not the
+    # package's __init__ binds it, so the releases that ship the submodule are the releases that have the name.
+    sub = mods.get(f"{module}.{name}")
     if name in row["always"]:
-        at = _indices(row["in"])
+        at, spans = _indices(row["in"]), row["in"]
     elif name in row["names"]:
-        at = _indices(row["names"][name])
+        at, spans = _indices(row["names"][name]), row["names"][name]
+    elif sub is not None:
+        at, spans = _indices(sub["in"]), sub["in"]
     elif dynamic:
         return None
     else:
@@ -226,7 +231,7 @@ def name_history(pip: str, module: str, name: str, installed: str | None = None)
     if last < newest and dynamic:
         return None
     if first > mod_first or last < newest:
-        return _between(pip, versions, row["names"][name], f"{name} in {module}", installed)
+        return _between(pip, versions, spans, f"{name} in {module}", installed)
     # Every release read that has the module has the name (the module may itself have arrived after the first release).
     return NameHistory(pip, "always", f"Every release of {pip} {_spans(row['in'], versions)} (the newest of each minor line) has "
                        f"{name} in {module}: unless the installed {pip} is older than {versions[mod_first]}, the release is "

@@ -177,8 +177,11 @@ SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-cor
 # Modules a distribution once shipped and removed in a release: module -> (distribution, the release that removed it, the
 # last release line with it, source). "No module named" for one of them is that distribution too new for the caller.
 # setuptools v82.0.0 (NEWS.rst, "Deprecations and Removals"): pkg_resources removed (#3085).
+# A dotted key is a submodule its package dropped: torch 2.0 removed torch._six (pytorch#94709, "Remove torch._six"; the file
+# is in v1.13.1 and not in v2.0.0), which DeepSpeed before 0.8.2, old apex, Megatron-DeepSpeed and model repos still import.
 REMOVED_MODULES = {"pkg_resources": ("setuptools", "82.0.0", "setuptools<82",
-                                     "https://raw.githubusercontent.com/pypa/setuptools/refs/tags/v82.0.1/NEWS.rst")}
+                                     "https://raw.githubusercontent.com/pypa/setuptools/refs/tags/v82.0.1/NEWS.rst"),
+                   "torch._six": ("torch", "2.0.0", "torch<2", "https://github.com/pytorch/pytorch/pull/94709")}
 # A symbol missing from the library that owns it, needed by another package's library (one missing its own package's
 # symbol is read above): NNAL's ATB is not the one torch_npu / vllm-ascend were built against; a compiled extension
 # (flash_attn_2_cuda, a project's CUDA / NPU op) was built against another torch release or C++ ABI.
@@ -631,6 +634,19 @@ def removed_module(link: Link, module: str, removed: tuple[str, str, str, str], 
     """A module its distribution no longer ships: the installed release is newer than the code that imports it."""
     owner, release, pin, source = removed
     who = caller or "the code that imports it"
+    if module.startswith(owner + "."):
+        # a submodule of a package that is installed (torch._six): the installed release is past the removal, and the
+        # framework it carries (torch_npu pins torch) is what the caller must catch up with
+        return Finding(
+            (f"{module} is gone from {owner} {release} and later" + (f": {caller} still imports it" if caller else ""))[:160],
+            f"{link.short_type}: No module named '{module}'. {owner} removed {module} in release {release}; {who} was written "
+            f"for an older {owner} and still imports it, and the installed {owner} is {release} or newer. Installing "
+            f"{module} on its own does not bring it back: it is not a separate package.",
+            (f"Upgrade {who} to a release written for {owner} {release} or later (pip install -U {dist(caller) if caller else '<package>'}), "
+             f"or change its import (for torch._six: from torch import inf; string_classes -> str)",
+             f"Only where nothing else needs the newer {owner} (on Ascend torch_npu pins torch): python -m pip install '{pin}'"),
+            evidence(link), (source,), key=f"removed:{module}", kind="package-mismatch",
+        )
     return Finding(
         (f"{module} is gone from {owner} {release} and later" + (f": {caller} still imports it" if caller else ""))[:160],
         f"{link.short_type}: No module named '{module}'. {module} came with {owner}, which removed it in release {release}; "
@@ -1365,7 +1381,8 @@ class PackageMismatch(Analyzer):
                      "cluster to the client's"),
                     evidence(link), (RAY_CLIENT_DOC,), key=f"ray-versions:{module}", kind="ray-version-mismatch",
                 )
-            if (removed := REMOVED_MODULES.get(module.split(".")[0])) is not None:
+            if (removed := next((REMOVED_MODULES[k] for k in (module, ".".join(module.split(".")[:2]), module.split(".")[0])
+                                 if k in REMOVED_MODULES), None)) is not None:
                 return removed_module(link, module, removed, caller)
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
             if "." not in module or separate:  # a top-level module: not installed, whoever imports it
@@ -1573,8 +1590,10 @@ class PackageMismatch(Analyzer):
             kind = too_old_kind(history.pip) if history.direction == "too-old" else f"{history.pip}-too-new"
         versions = [f"{dist(p)} {facts.versions[p]}" for p in (caller, owner) if p in facts.versions]
         supported = pins(caller, owner, facts.versions)
+        # protobuf's modules live in the "google" namespace (google.protobuf.*): name the distribution, not the namespace
+        named = "protobuf" if owner == "google" and "google.protobuf" in msg else owner
         cause = (
-            f"{link.short_type}: {what}. {caller} calls into {owner}, but the installed {dist(owner)} is not the release "
+            f"{link.short_type}: {what}. {caller} calls into {named}, but the installed {dist(owner)} is not the release "
             f"{caller} was written for" + (f" (the log shows {', '.join(versions)})" if versions else "") + "."
         )
         fix = []
@@ -1587,7 +1606,7 @@ class PackageMismatch(Analyzer):
         fix.append(f"Check the installed versions against the matrix: ascendrl check --python $(which python)  (pip show {dist(caller) if caller != 'your code' else ''} {dist(owner)})".replace("  ", " "))
         if history is None or not history.fix:
             fix.append(f"Upgrade or pin {dist(owner)} to the version {caller} supports (or {caller} to one that supports your {dist(owner)})")
-        title = f"{caller} and {owner} versions do not match ({what})"
+        title = f"{caller} and {named} versions do not match ({what})"
         if history is not None and history.direction in ("too-old", "too-new"):
             title = (f"{dist(owner)} is older than {caller} needs ({what})" if history.direction == "too-old"
                      else f"{dist(owner)} is newer than {caller} was written for ({what})")
