@@ -5,6 +5,12 @@
   device failed, invalid device=N", "Invalid device id", "invalid device ordinal", ``rtSetDevice …
   device id error`` or runtime code 107001, however the release words it. The ids the log names are
   compared with the visible set the log exports.
+  torch_npu's device-property lookup words it "device=N, num_npus=M" (Module.cpp GetDeviceProperties,
+  https://github.com/Ascend/pytorch/blob/v7.3.1-pytorch2.9.0/torch_npu/csrc/npu/Module.cpp) and vllm-ascend's
+  endpoint setup "local_rank N is out of bounds for the available NPU devices: [ids]" (vllm_ascend/utils.py,
+  https://github.com/vllm-project/vllm-ascend/blob/182b75ea84ff13ece27b57391331ef8935410aea/vllm_ascend/utils.py),
+  verl's vLLM rollout "device_id N must less than [visible ids]" (get_device_uuid,
+  https://github.com/verl-project/verl/blob/0a2e3b982d4f2496b0716d08a1adc2dca2894e80/verl/workers/rollout/vllm_rollout/utils.py).
 - CUDA on an NPU host: torch's own CUDA checks ("Torch not compiled with CUDA enabled", "Found no
   NVIDIA driver", "No CUDA GPUs are available") mean code asked for ``cuda`` — the frame that did is
   the one to change (or torch_npu's transfer_to_npu maps it).
@@ -31,7 +37,16 @@ INVALID = lazy(
     r"|failed because value (\d+) for parameter userDevId is invalid\. Expected value: \[0, (\d+)\)"
     # torch_npu's caching allocator (NPUCachingAllocator.cpp assertValidDevice, behind torch.npu.memory_allocated(),
     # max_memory_allocated(), memory_stats(), empty_cache on a device): an index at or past the visible count (group 10).
-    r"|Invalid device argument (\d+): did you call init\?",
+    r"|Invalid device argument (\d+): did you call init\?"
+    # torch_npu's GetDeviceProperties (torch_npu/csrc/npu/Module.cpp, behind torch.npu.get_device_properties(i) /
+    # get_device_name(i) / get_device_capability(i)): TORCH_CHECK(deviceid >= 0 && deviceid < num_npus, "device=", id,
+    # ", num_npus=", count) (groups 11-12); vllm-ascend's setup_ascend_local_comm_res (vllm_ascend/utils.py): "local_rank N
+    # is out of bounds for the available NPU devices: [ids]" (groups 13-14).
+    r"|\bdevice=(-?\d+), num_npus=(\d+)"
+    r"|\blocal_rank (-?\d+) is out of bounds for the available NPU devices: \[([\d, ]*)\]"
+    # verl's vLLM rollout get_device_uuid (verl/workers/rollout/vllm_rollout/utils.py): "device_id N must less than
+    # ['0', '1']" (the visible list, group 16) or, in a platform plugin's form, "... must less than 2" (group 17).
+    r"|\bdevice_id (\d+) must less than (?:\[([^\]]*)\]|(\d+)\b)",
     re.I,
 )
 CUDA = lazy(
@@ -91,9 +106,11 @@ class DeviceVisibility(Analyzer):
         m = next((m for t in (link.message, *link.detail) if (m := INVALID.search(t))), None)
         if m is None:
             return None
-        device = m.group(1) or m.group(4) or m.group(5) or m.group(8) or m.group(10)
-        shown = m.group(2) if m.group(2) is not None else (m.group(3) or m.group(7))
-        count = m.group(6) or m.group(9)  # the number of devices the runtime left visible
+        device = (m.group(1) or m.group(4) or m.group(5) or m.group(8) or m.group(10) or m.group(11) or m.group(13)
+                  or m.group(15))
+        shown = m.group(2) if m.group(2) is not None else (
+            m.group(3) or m.group(7) or re.sub(r"[\s'\"]", "", m.group(14) or m.group(16) or ""))
+        count = m.group(6) or m.group(9) or m.group(12) or m.group(17)  # the number of devices the runtime left visible
         env = visible(facts)
         specifics = []
         if device is not None:
