@@ -84,15 +84,28 @@ def stat_key(kind: str, paths: Iterable[Path] | None, parts: tuple[str, ...], co
     return key
 
 
-def own_source(module_file: str) -> bytes:
-    """The parsing module's own text, for the key: a changed parser must not read an old parse."""
-    try:
-        with open(module_file, "rb") as handle:
-            return handle.read()
-    except OSError:  # no source on disk (a zipped install): the version stands in
-        from ascendrl import __version__
+_SOURCES: dict[str, bytes] = {}
 
-        return __version__.encode()
+
+def own_source(module_file: str) -> bytes:
+    """The parsing module's own text, for the key: a changed parser must not read an old parse.
+
+    Read once per process (at its first cache lookup, normally its start): a process keys its caches with the text it
+    first read, so an edit or an upgrade while it runs (a long ``run``, a scorer) cannot file its old parse under the
+    new text's key for the next process to trust. Seen here: a scorer started before a classify.py edit wrote the old
+    word-prefix index under the edited file's key.
+    """
+    text = _SOURCES.get(module_file)
+    if text is None:
+        try:
+            with open(module_file, "rb") as handle:
+                text = handle.read()
+        except OSError:  # no source on disk (a zipped install): the version stands in
+            from ascendrl import __version__
+
+            text = __version__.encode()
+        _SOURCES[module_file] = text
+    return text
 
 
 def shipped_texts(module_file: str, package: str, suffixes: tuple[str, ...], folder: str = "") -> list[tuple[str, str]]:

@@ -26,7 +26,7 @@ from typing import IO, Any
 from . import chain as chains
 from . import glibc_zh
 from . import logversions
-from ..lazyre import lazy
+from ..lazyre import lazy, top_level_branches
 from .chain import Chain, ChainTracker, Link
 from .codes import AICORE_TIMEOUT_WORDS, CAPTURE_CODES, ERRNO_NAME_SOURCE
 from .codes import described as described_codes
@@ -2085,6 +2085,8 @@ def _word_prefixes(regex: str) -> list[str]:
         if UNBOUNDED.search(words[k - 1]):
             continue  # a cut ending in ".*" would take any continuation for the cut-off tail ("[.*] failed to be …")
         head = " ".join(words[:k]).rstrip(",.:;\\")
+        if top_level_branches(head) is None:
+            continue  # cut inside a group or class (a signature wrapped in one alternation): not a pattern, never matches
         out.append(head + r"[\s.,:;]*")
     return out
 

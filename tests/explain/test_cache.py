@@ -284,3 +284,13 @@ def test_json_files_of_older_releases_are_removed_when_their_kind_is_written(tmp
     (folder / "other-old.json").write_text("{}")
     assert cache.cached("demo", "k", lambda: {"v": 1}, dict) == {"v": 1}
     assert sorted(p.name for p in folder.iterdir()) == ["demo-k.bin", "other-old.json"]
+
+
+def test_own_source_is_read_once_per_process(tmp_path):
+    """A module edited while a process runs keeps being keyed by the text the process read first (and parsed with)."""
+    module = tmp_path / "parser.py"
+    module.write_text("VERSION = 1\n")
+    first = cache.own_source(str(module))
+    module.write_text("VERSION = 2\n")
+    assert cache.own_source(str(module)) == first == b"VERSION = 1\n"
+    assert cache.own_source(str(tmp_path / "absent.py"))  # no file: the package version stands in
