@@ -17,10 +17,10 @@ import sys
 import time
 
 
-def timed(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1)) -> float:
+def timed(argv: list[str], env: dict[str, str] | None = None, ok: tuple[int, ...] = (0, 1), cwd: str | None = None) -> float:
     """Wall time of one run of ``argv`` (output captured); a failed run ends the benchmark."""
     start = time.perf_counter()
-    proc = subprocess.run(argv, capture_output=True, text=True, env=env)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
     elapsed = time.perf_counter() - start
     if proc.returncode not in ok:
         raise SystemExit(f"{argv} failed with {proc.returncode}: {proc.stderr[-500:]}")

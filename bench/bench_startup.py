@@ -64,13 +64,15 @@ def main() -> None:
         }
         if args.against:
             commands["explain, --against"] = [args.against, "-m", "ascendrl", "explain", str(paste)]
+        # Every command runs in the temporary folder: `python -m ascendrl` puts its working directory first on sys.path,
+        # so run from a checkout, an --against interpreter would import that checkout's ascendrl/ instead of its own.
         for argv in commands.values():  # warm the page cache and the parsed-catalog cache
-            timed(argv, env)
+            timed(argv, env, cwd=work)
         samples: dict[str, list[float]] = {name: [] for name in commands}
         for run in range(args.runs):
             for name, argv in commands.items():
                 run_env = dict(env, XDG_CACHE_HOME=str(Path(work) / f"cold{run}")) if args.cold and name.startswith("explain") else env
-                samples[name].append(timed(argv, run_env))
+                samples[name].append(timed(argv, run_env, cwd=work))
     medians = {name: statistics.median(values) for name, values in samples.items()}
     for name, values in samples.items():
         print(f"{name:<18} median {medians[name]:.3f} s  min {min(values):.3f} s  max {max(values):.3f} s  (n={len(values)})")
