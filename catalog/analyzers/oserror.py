@@ -19,6 +19,7 @@ import re
 from ..chain import Chain, Link
 from ..codes import ERRNO_NAME, ERRNO_NAMES
 from . import Analyzer, Facts, Finding, evidence
+from .hub import HUB_HOST
 from ...lazyre import lazy
 
 ERRNO = lazy(r"\[Errno (-?\d+)\] ([^:'\"]+?)(?::\s*['\"]([^'\"]*)['\"])?(?:\s*->\s*['\"]([^'\"]*)['\"])?\s*$")
@@ -391,6 +392,8 @@ class OSErrors(Analyzer):
         if errno in (99, 111, 113):
             if c10d and C10D_CLIENT.search(link.message):
                 return None  # torch c10d's rendezvous client failing to reach the master: DRV-rendezvous reads it
+            if HUB_HOST.search(" ".join([link.message, *link.detail])):
+                return None  # a Hugging Face Hub download (or its mirror): DRV-hub reads it, with the offline fixes
             return network_refused(errno, link)
         if errno == 12:
             return Finding(

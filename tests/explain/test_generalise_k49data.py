@@ -148,6 +148,9 @@ def test_megatron_validate_args_is_launch_args():
         "parallel size (1)\n",
     ):
         top = _top(text)
+        if "MindSpeed-RL" in text:  # k50data's ARL-E5084 names MindSpeed-RL's own checks; the analyzer's reading folds into it
+            assert top is not None and (top.entry.id, top.kind) == ("ARL-E5084", "launch-args-invalid"), text
+            continue
         assert top is not None and top.entry.id == "DRV-launch-args", text
 
 
