@@ -202,37 +202,50 @@ def test_stat_key_ignores_a_damaged_record(tmp_path, monkeypatch):
         assert cache.stat_key("demo", [a], (), lambda: "k2") == "k2"
 
 
-def test_catalog_edit_is_seen_through_the_stat_record(tmp_path, monkeypatch):
-    """A copy of the shipped catalog folder: an edited entry's title shows on the next load, a settled tree is not re-read."""
+_LOAD_AND_COUNT_READS = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" and str(args[0]).endswith(".yaml") else None)
+from ascendrl.catalog import entries
+assert entries.__file__.startswith(sys.argv[1]), entries.__file__
+titles = {e.id: e.title for e in entries.load_catalog().entries}
+print(json.dumps({"titles": titles, "yaml_reads": sum("known_failures" in p for p in opened)}))
+"""
+
+
+def test_catalog_edit_is_seen_through_the_stat_record(tmp_path):
+    """A copy of the installed package, loaded by real processes: a settled catalog is not re-read (Python's audit hook
+    counts the YAML files opened), and an edited entry's title shows on the next load."""
     import shutil
 
-    from ascendrl.catalog import entries
+    root = os.path.dirname(os.path.dirname(os.path.abspath(cache.__file__)))
+    pkg = tmp_path / "pkg" / "ascendrl"
+    skip = shutil.ignore_patterns("__pycache__", "data")
+    shutil.copytree(os.path.join(root, "ascendrl"), pkg, ignore=skip)
+    shutil.copytree(os.path.join(root, "catalog"), pkg / "catalog", ignore=skip)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "c"), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    env.pop("ASCENDRL_NO_CACHE", None)
 
-    tree = tmp_path / "pkg"
-    shutil.copytree(os.path.dirname(entries.__file__), tree / "catalog", ignore=shutil.ignore_patterns("__pycache__", "codes", "data"))
-    module = tree / "catalog" / "entries.py"
-    folder = tree / "catalog" / "known_failures"
-    monkeypatch.setattr(entries, "__file__", str(module))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
-    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
-    files = [module, *folder.iterdir()]
-    _settled(*files)
-    before = {e.id: e.title for e in entries.load_catalog().entries}
-    assert list((tmp_path / "c" / "ascendrl").glob("stat-catalog-*.bin"))
-    monkeypatch.setattr(entries, "builtin_files", lambda: (_ for _ in ()).throw(AssertionError("texts read")))
-    assert {e.id: e.title for e in entries.load_catalog().entries} == before  # from the stat record and the parse
-    monkeypatch.undo()
-    monkeypatch.setattr(entries, "__file__", str(module))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "c"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
-    monkeypatch.delenv("ASCENDRL_NO_CACHE", raising=False)
+    def load():
+        proc = subprocess.run([sys.executable, "-c", _LOAD_AND_COUNT_READS, str(tmp_path / "pkg")], capture_output=True,
+                              text=True, timeout=300, env=env, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return json.loads(proc.stdout)
+
+    folder = pkg / "catalog" / "known_failures"
+    _settled(pkg / "catalog" / "entries.py", *folder.iterdir())
+    first = load()
+    assert first["yaml_reads"] > 100 and list((tmp_path / "c" / "ascendrl").glob("stat-catalog-*.bin"))
+    second = load()
+    assert second == {"titles": first["titles"], "yaml_reads": 0}  # the stat record and the parse: no YAML opened
     target = next(p for p in sorted(folder.iterdir()) if "title: " in p.read_text())
     text = target.read_text()
     line = next(ln for ln in text.splitlines() if ln.lstrip().startswith("title: "))
     target.write_text(text.replace(line, line.split("title: ")[0] + "title: EDITED TITLE", 1))
-    after = {e.id: e.title for e in entries.load_catalog().entries}
-    assert "EDITED TITLE" in after.values() and "EDITED TITLE" not in before.values()
+    third = load()
+    assert "EDITED TITLE" in third["titles"].values() and "EDITED TITLE" not in first["titles"].values()
+    assert third["yaml_reads"] > 100
 
 
 def test_lazy_literals_are_remembered_across_processes(tmp_path):
