@@ -90,7 +90,11 @@ PROCESS_DEATH = lazy(
     # whose revisions the store does not name: not pinned)
     r"|(ProcessGroup\w*(?:'s)? watchdog (?:got stuck for \d+ seconds|detected (?:an exception|a collective timeout|a dump signal)|hang\b)"
     r"|Terminating the process after attempting to dump debug info, due to collective timeout"
-    r"|Heartbeat monitor timed out! Process will be terminated))"
+    r"|Heartbeat monitor timed out! Process will be terminated)"
+    # torchrun's ChildFailedError summary of a worker a signal ended with no error file: "traceback : Signal 11
+    # (SIGSEGV) received by PID 1233" (torch/distributed/elastic/multiprocessing/errors/__init__.py, ProcessFailure,
+    # read in the torch 2.13.0 wheel); chat tools lower the first letter
+    r"|\b[Ss]ignal \d+ \((SIG[A-Z]+)\) received by PID \d+)"
 )
 # The C library's strerror texts of the OS errors a training run meets (errno 28, 122, 24, 98, 13, 30): quoted in
 # prose they still say which error it was.

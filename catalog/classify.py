@@ -115,7 +115,7 @@ GENERIC_PREFILTER = (
     r"The above exception was the direct cause|During handling of the above exception",
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|[A-Za-z]\(E\d{5}\):|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv_?(?:Err|RetCode|Ret|ret) ?[=:] ?\d|\bhal[A-Z]\w* [^\n]{0,60}?failed[ ,]{0,4}ret ?[=:] ?\d",
-    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!|ProcessGroup\w*(?:'s)? watchdog |dump debug info, due to collective|Heartbeat monitor timed out!",
+    r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!|ProcessGroup\w*(?:'s)? watchdog |dump debug info, due to collective|Heartbeat monitor timed out!|[Ss]ignal \d+ \(SIG[A-Z]+\) received by PID",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error|Floating point exception)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |\.so[\w.]*: undefined symbol\s*$|got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
@@ -471,6 +471,12 @@ _QUIET_LEVEL = re.compile(r"(?:WARN(?:ING)?|INFO|DEBUG|NOTICE)\b")
 # level word within the line's first MAX_RECORD_HEAD characters, a logger name before it.
 LOG_LEVEL = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG)\b")
 LOGGER_NAME = lazy(r"[A-Za-z_]{3,}")
+# Ray's own records name the file that logged, not the logger ("2025-08-04 10:00:01,234\tERROR npu.py:82 -- Failed to
+# detect NPU type.", ray_constants.LOGGER_FORMAT). A traceback under such an ERROR record whose first frame is that file
+# inside Ray was caught where it was logged (logger.exception in Ray's own handler: its accelerator probes, for one); a
+# Ray record at a quiet level right after the exception line says the process carried on.
+RAY_RECORD = lazy(r"\b(ERROR|CRITICAL|WARNING|WARN|INFO|DEBUG) ([\w.-]+\.py):\d+ -- ")
+RAY_LOGGED = "\0ray:"  # the marker a Ray-format record leaves in _logged_tracebacks, before the file it names
 MAX_RECORD_HEAD = 200
 MAX_SURVIVED = 4096  # exceptions remembered as survived: a long run's handled, logged retries stay bounded
 PROGRESS = b"step:"
@@ -1505,11 +1511,17 @@ class Classifier:
         key = (name, prefix)
         if exc is None:  # the Traceback line: the record just above it
             above = block[block.rfind(b"\n", 0, max(start - 1, 0)) + 1 : max(start - 1, 0)][:MAX_RECORD_HEAD + 10]
-            record = _logger_record(above.decode("utf-8", "replace")) if b"ERROR" in above or b"CRITICAL" in above else None
-            if record is not None and record[1] in ("ERROR", "CRITICAL"):
+            head = None
+            if b"ERROR" in above or b"CRITICAL" in above:
+                text = above.decode("utf-8", "replace")
+                if (ray := RAY_RECORD.search(text, 0, MAX_RECORD_HEAD)) is not None:
+                    head = RAY_LOGGED + ray.group(2) if ray.group(1) in ("ERROR", "CRITICAL") else None
+                elif (record := _logger_record(text)) is not None and record[1] in ("ERROR", "CRITICAL"):
+                    head = record[0]
+            if head is not None:
                 if len(self._logged_tracebacks) >= MAX_TRACKERS:  # writers whose exception line never came
                     self._logged_tracebacks.clear()
-                self._logged_tracebacks[key] = record[0]
+                self._logged_tracebacks[key] = head
             else:
                 self._logged_tracebacks.pop(key, None)
             return
@@ -1519,9 +1531,19 @@ class Classifier:
             return
         stop = block.find(b"\n", end + 1)
         below = block[end + 1 : len(block) if stop == -1 else stop][:MAX_RECORD_HEAD + 10].decode("utf-8", "replace")
-        record = _logger_record(below)
-        if record is not None and _QUIET_LEVEL.match(record[1]) and record[0] == head and len(self._survived) < MAX_SURVIVED:
+        if head.startswith(RAY_LOGGED):
+            frames = tracker.current.frames
+            caught_there = bool(frames) and "/ray/" in frames[0].path and os.path.basename(frames[0].path) == head[len(RAY_LOGGED):]
+            ray = RAY_RECORD.search(below, 0, MAX_RECORD_HEAD)
+            survived = caught_there and ray is not None and _QUIET_LEVEL.match(ray.group(1)) is not None
+        else:
+            record = _logger_record(below)
+            survived = record is not None and _QUIET_LEVEL.match(record[1]) is not None and record[0] == head
+        if survived and len(self._survived) < MAX_SURVIVED:
             self._survived.add((name, number))
+            for hit in self.hits.values():  # an entry first matched on this exception line: matched on a handled error
+                if hit.file == name and hit.line == number:
+                    hit.fatal = False
 
     def _indented_below(self, block: bytes, end: int, limit: int = 6) -> list[str]:
         """The indented lines right below ``end`` (CMake's message under its "CMake Error at …:" heading), up to ``limit``."""

@@ -46,6 +46,8 @@ def death_kind(m: re.Match) -> tuple[str, str]:
         return "signal:" + SHELL_DEATHS[m.group(5) or m.group(8)], ""
     if m.group(9):
         return "signal:SIGSEGV", ""  # tvm-ffi's "!!!!!!! Segfault encountered !!!!!!!"
+    if m.group(11):
+        return f"signal:{m.group(11)}", ""  # torchrun's summary of a worker a signal ended
     if m.group(10):
         return "watchdog", m.group(10)  # the heartbeat monitor's / watchdog's exit message (chains.PROCESS_DEATH)
     return "watchdog", f"{m.group(6)}({m.group(7)}"
@@ -128,14 +130,46 @@ class ProcessDeath(Analyzer):
                  "Rerun with PYTHONFAULTHANDLER=1 (or under gdb) to see the native frame that trapped"),
                 lines, (SOURCES["cublas-fpe"], SOURCES["fatal"]), key=f"signal:{signal}", kind="cublas-h20-fpe",
             )
+        cause, fixes = SIGNAL_READINGS.get(signal_kind, SIGNAL_READINGS["process-segfault"])
         return Finding(
             f"Fatal signal: the process crashed ({signal})",
-            f"The process was killed by {signal} in native code (a C/C++ extension, the driver or a custom op); Python "
-            "printed no exception. SIGSEGV/SIGBUS at start-up usually means native libraries from different builds "
-            "(torch vs torch_npu, CANN toolkit vs driver); during training, a faulting operator or exhausted host memory.",
-            ("Rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) to get the Python stack of the crashing thread",
-             "Check torch / torch_npu / CANN / driver versions with `ascendrl check` — mismatched native libraries crash this way",
-             "If it is SIGKILL, check `dmesg | grep -i oom` for the kernel OOM killer and host memory"),
+            f"The process was ended by {signal}; Python printed no exception. {cause}",
+            (*fixes, "Rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) to get the Python stack of the crashing thread"),
             lines, (SOURCES["fatal"] if kind == "fatal" else SOURCES["signal"],), key=f"signal:{signal}",
-            kind=signal_kind,
+            kind=signal_kind, family="memory" if signal_kind in ("process-bus-error", "process-killed") else "",
         )
+
+
+# What each signal says of the death (signal(7)), and where to look first.
+SIGNAL_READINGS = {
+    "process-segfault": (
+        "A bad memory access in native code (a C/C++ extension, the driver or a custom op). At start-up this usually means "
+        "native libraries from different builds (torch vs torch_npu, CANN toolkit vs driver); during training, a faulting "
+        "operator.",
+        ("Check torch / torch_npu / CANN / driver versions with `ascendrl check` — mismatched native libraries crash this way",
+         "Read the lines just above the death (a native backtrace, CANN [ERROR] lines): they name the library that faulted")),
+    "process-bus-error": (
+        "A bus error: a shared-memory or memory-mapped file could not be backed. In a container this is nearly always "
+        "/dev/shm running out (Docker gives 64 MB unless told otherwise) while DataLoader workers, HCCL / NCCL or Ray's "
+        "object store write to it; less often a memory-mapped checkpoint file shrank or vanished while it was read.",
+        ("Check the shared memory: df -h /dev/shm; start the container with --shm-size=64g (or --ipc=host), on Kubernetes "
+         "an emptyDir with medium: Memory at /dev/shm",
+         "Lower data_loader num_workers, or leave checkpoints alone (no copy or rewrite) while a job reads them")),
+    "process-aborted": (
+        "The process aborted itself: an uncaught C++ exception (std::terminate), a failed native check (LOG(FATAL), "
+        "assert) or a watchdog giving up.",
+        ("Read the lines just above the death: `terminate called after throwing …` / `what():`, an HCCL watchdog message "
+         "or CANN's [ERROR] lines name what aborted it",
+         "Rerun with ASCEND_LAUNCH_BLOCKING=1 so an NPU error surfaces at the operator that caused it")),
+    "process-fpe": (
+        "An arithmetic trap (an integer division by zero) in native code.",
+        ("Read the native backtrace above the death for the library that trapped (a custom extension, a BLAS kernel)",
+         "Check torch / torch_npu / CANN versions with `ascendrl check`")),
+    "process-killed": (
+        "SIGKILL cannot be caught: something outside the process killed it — nearly always the kernel's or the "
+        "container's OOM killer because host RAM ran out, less often a scheduler (time limit, preemption) or kill -9.",
+        ("Check `dmesg -T | grep -i -E 'killed process|out of memory'` (kubectl describe pod: OOMKilled) on that node, and "
+         "watch free -h while the job loads",
+         "Reduce host memory: fewer ranks loading the full model at once, no CPU offload unless RAM allows, fewer "
+         "DataLoader workers; or raise the container's memory limit")),
+}
