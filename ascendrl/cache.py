@@ -85,21 +85,41 @@ def stat_key(kind: str, paths: Iterable[Path] | None, parts: tuple[str, ...], co
 
 
 _SOURCES: dict[str, bytes] = {}
+_IMPORTED: dict[str, tuple[int, int, int]] = {}  # a parsing module's file -> its (size, mtime, inode) when imported
+_STALE = False  # a module this process runs was changed on disk after its import: store nothing it parses
+
+
+def imported(module_file: str) -> None:
+    """Note a parsing module's file as it is imported (called at its top): ``own_source`` compares against it."""
+    try:
+        info = os.stat(module_file)
+    except OSError:
+        return
+    _IMPORTED[module_file] = (info.st_size, info.st_mtime_ns, info.st_ino)
 
 
 def own_source(module_file: str) -> bytes:
     """The parsing module's own text, for the key: a changed parser must not read an old parse.
 
-    Read once per process (at its first cache lookup, normally its start): a process keys its caches with the text it
-    first read, so an edit or an upgrade while it runs (a long ``run``, a scorer) cannot file its old parse under the
-    new text's key for the next process to trust. Seen here: a scorer started before a classify.py edit wrote the old
-    word-prefix index under the edited file's key.
+    Read once per process (at its first cache lookup): a process keys its caches with the text it first read. A
+    module whose file changed between its import and that read (an edit or an upgrade while a long ``run`` or a
+    scorer starts up) runs one text and would key by another, filing its old parse under the new text's key for the
+    next process to trust (seen here: a scorer started before a classify.py edit wrote the old word-prefix index under
+    the edited file's key). Such a process gets a key nothing is stored under, and stores nothing (``_STALE``).
     """
+    global _STALE
     text = _SOURCES.get(module_file)
     if text is None:
         try:
             with open(module_file, "rb") as handle:
                 text = handle.read()
+                info = os.fstat(handle.fileno())
+            then = _IMPORTED.get(module_file)
+            if then is not None and then != (info.st_size, info.st_mtime_ns, info.st_ino):
+                import time
+
+                _STALE = True
+                text = b"\0changed after import\0%d\0%d\0" % (os.getpid(), time.time_ns()) + text
         except OSError:  # no source on disk (a zipped install): the version stands in
             from ascendrl import __version__
 
@@ -214,6 +234,8 @@ def _mtime(path: Path) -> float:
 
 
 def _store(path: Path, kind: str, data: Any) -> None:
+    if _STALE:
+        return
     import tempfile
 
     tmp = None

@@ -17,6 +17,9 @@ from __future__ import annotations
 import atexit
 import re
 from typing import Any
+from . import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 GATED_CALLS = 256  # misses answered by the substring test before compiling anyway
 MEMO_LIMIT = 4096  # patterns whose literals are remembered across processes (the shipped code uses a few hundred)

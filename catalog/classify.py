@@ -40,6 +40,9 @@ from .normalize import (UnfoldedLines, strip_escapes, strip_escapes_text, strip_
 from .run_settings import DUMP_SCAN, MAX_DUMP_LINES, RunSettings
 from .run_settings import GUARD as SETTINGS_LINE
 from .run_settings import PREFILTER as SETTINGS_PREFILTER
+from .. import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 try:  # google-re2: linear-time matching; only without the wheel do we use Python's re (documented in README)
     import re2 as _re2

@@ -21,6 +21,8 @@ from typing import Any
 
 from .. import cache
 
+cache.imported(__file__)  # own_source keys by the text this process runs
+
 try:  # google-re2 is a dependency; its absence is reported by `explain`, not hidden
     import re2 as _re2
 except ImportError:  # pragma: no cover - exercised where the wheel is missing

@@ -18,6 +18,8 @@ from typing import Any
 
 from .. import cache, lazyre
 
+cache.imported(__file__)  # own_source keys by the text this process runs
+
 GATED_COVERS = 64  # texts answered through the gate before compiling the whole set anyway (a stream, not a paste)
 WHOLE_SHARE = 0.5  # once the gate has let this share of the members in, the whole set costs no more
 

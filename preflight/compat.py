@@ -12,6 +12,8 @@ from .versions import base, minor, parse_ascend, parse_python_pkg
 
 from ascendrl import cache
 
+cache.imported(__file__)  # own_source keys by the text this process runs
+
 
 @functools.lru_cache(maxsize=1)
 def matrices() -> dict[str, Any]:

@@ -29,6 +29,9 @@ import functools
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, lone, raised, shipped_rows, typed
 from ...lazyre import lazy
+from ascendrl import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 VLLM_ARGS = "https://github.com/vllm-project/vllm/blob/v0.8.2/vllm/engine/arg_utils.py"
 VLLM_FA = "https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/v1/attention/backends/flash_attn.py"

@@ -19,6 +19,9 @@ from ..chain import Chain, Link
 from ..codes import decode
 from . import Analyzer, Facts, Finding, evidence, shipped_rows
 from ...lazyre import lazy
+from ascendrl import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 HCCL_RET = lazy(r"hcclRet -> (\d{1,2})\b|errNo\[0x0*5000+([0-9a-f]{1,2})\]|ret\[(\d{1,2})\]\.?$", re.I)
 PORT = lazy(r"port\[(\d+)\]|port (\d{4,5})\b")

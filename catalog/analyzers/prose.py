@@ -17,6 +17,9 @@ import re
 from ...lazyre import lazy
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, lone, shipped_rows
+from ascendrl import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 
 @functools.lru_cache(maxsize=1)

@@ -23,6 +23,9 @@ from typing import NamedTuple
 from ..chain import Link
 from . import Facts, Finding, evidence, shipped_rows
 from ...lazyre import lazy
+from ascendrl import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 WHATSNEW = "https://docs.python.org/3/whatsnew/{}.html"
 

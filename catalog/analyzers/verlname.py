@@ -14,6 +14,9 @@ from typing import Any
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence, shipped_rows, typed
+from ascendrl import cache
+
+cache.imported(__file__)  # own_source keys by the text this process runs
 
 VERL_CONFIG = "https://verl.readthedocs.io/en/latest/examples/config.html"
 

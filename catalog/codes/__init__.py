@@ -15,6 +15,8 @@ from typing import Any
 from ascendrl import cache
 from ...lazyre import lazy
 
+cache.imported(__file__)  # own_source keys by the text this process runs
+
 # PaddleCustomDevice's PADDLE_ENFORCE_NPU_SUCCESS writes "is :" (backends/npu/kernels/funcs/npu_enforce.h,
 # build_npu_error_msg: " ACL error, the error code is : " << stat), so "is" may be followed by a colon.
 ACL = lazy(

@@ -307,3 +307,50 @@ def test_own_source_is_read_once_per_process(tmp_path):
     module.write_text("VERSION = 2\n")
     assert cache.own_source(str(module)) == first == b"VERSION = 1\n"
     assert cache.own_source(str(tmp_path / "absent.py"))  # no file: the package version stands in
+
+
+_EDIT_AFTER_IMPORT_THEN_EXPLAIN = """
+import pathlib, sys
+sys.path.insert(0, sys.argv[1])
+from ascendrl.catalog import classify, explain_paths, load_catalog
+from ascendrl import cache
+assert classify.__file__.startswith(sys.argv[1]), classify.__file__
+if sys.argv[2] == "edit":  # an upgrade lands while this process starts: the file on disk is not the one it runs
+    source = pathlib.Path(classify.__file__)
+    source.write_text(source.read_text() + "# edited after import\\n")
+log = pathlib.Path(sys.argv[3])
+result = explain_paths(load_catalog(), [log])
+print(result.diagnoses[0].entry.id if result.diagnoses else "none", cache._STALE)
+"""
+
+
+def test_a_module_changed_after_its_import_stores_nothing(tmp_path):
+    """A copy of the installed package in real processes: one whose classify.py is edited after its import (before its
+    first cache lookup) answers as usual but stores no more cache files (classify's word-prefix index among them), so
+    no later process can read its parse under the edited text's key; the next process, running the edited text, stores
+    as usual."""
+    import shutil
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(cache.__file__)))
+    pkg = tmp_path / "pkg" / "ascendrl"
+    skip = shutil.ignore_patterns("__pycache__", "data")
+    shutil.copytree(os.path.join(root, "ascendrl"), pkg, ignore=skip)
+    shutil.copytree(os.path.join(root, "catalog"), pkg / "catalog", ignore=skip)
+    log = tmp_path / "x.log"
+    log.write_text(PASTE)
+    folder = tmp_path / "c" / "ascendrl"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "c"), "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("ASCENDRL_NO_CACHE", None)
+
+    def run(mode):
+        proc = subprocess.run([sys.executable, "-c", _EDIT_AFTER_IMPORT_THEN_EXPLAIN, str(tmp_path / "pkg"), mode, str(log)],
+                              capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout.split()
+
+    stale = run("edit")
+    assert stale[1] == "True" and stale[0] != "none"
+    assert not list(folder.glob("heads-*.bin"))  # classify's parse (stores of unchanged modules before it are keyed right)
+    fresh = run("keep")
+    assert fresh == [stale[0], "False"] and list(folder.glob("heads-*.bin")) and list(folder.glob("catalog-*.bin"))
