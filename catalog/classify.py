@@ -292,6 +292,8 @@ MAX_TITLE = 300
 LEVEL_TAG = lazy(r"^\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]")
 MAX_TITLE_WORDS = 16
 TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
+# Template tags of titles that ask for something rather than report a failure: a feature request's "when not …" is no error.
+REQUEST_TAG = lazy(r"(?i)\[(?:feature[\w ]*|rfc|docs?|documentation|roadmap|proposal|enhancement|new model)\]")
 TAG_TYPE = lazy(r"\[([A-Za-z_][\w.]*(?:Error|Exception))\]\s*:?\s*$")
 TITLE_JOINS = frozenset(("when", "while", "with", "on", "in", "at", "after", "during", "for", "using", "if", "because", "since", "via",
                          "from", "under", "and", "but", "whenever", "-", "—", "(", "，"))
@@ -1106,6 +1108,8 @@ class Classifier:
             self._named_sentence(lines, name, base, unfolded)
             if not self._read_anything():
                 self._sentences(lines, name, base, unfolded)
+            if not self._read_anything():
+                self._tagged_title(lines, name, base, unfolded)
             return
         index, raw = lines[0]
         index = index if unfolded is None else unfolded.original(index)
@@ -1138,6 +1142,22 @@ class Classifier:
             at = index if unfolded is None else unfolded.original(index)
             self._line(f"Exception: {text}".encode(), name, base + at + 1)
             return
+
+    def _tagged_title(self, lines: list[tuple[int, bytes]], name: str, base: int, unfolded: UnfoldedLines | None) -> None:
+        """A short paste nothing read whose first line is an issue title in its template's tags, stating a failure
+        ("[Usage]: CUDA error: invalid device ordinal When Run on 2*H200 with -tp 4" over the start-up lines the person
+        pasted before the error): the title is the error the thread is about, read as a lone sentence. Only the first
+        line, only with a tag (a person's sentence further down may be anything), only when its words state a failure."""
+        index, raw = lines[0]
+        tag = TITLE_TAG.match(strip_escapes_text(raw.decode("utf-8", "replace")).strip())
+        if tag is None or REQUEST_TAG.search(tag.group(0)) is not None:
+            return
+        text = _persons_sentence(raw)
+        if (text is None or len(text.split()) < 3 or LONE_FAILURE.search(text) is None or NAME_HEAD.match(text) is not None
+                or COMMAND_LINE.match(text) is not None or _looks_like_code(text)):
+            return
+        at = index if unfolded is None else unfolded.original(index)
+        self._line(f"Exception: {text}".encode(), name, base + at + 1)
 
     def _sentences(self, lines: list[tuple[int, bytes]], name: str, base: int, unfolded: UnfoldedLines | None) -> None:
         """A short paste of two or three lines nothing read, each a sentence of a message (no record, command, code or

@@ -132,6 +132,21 @@ class DeviceVisibility(Analyzer):
                  "launcher, not by the order of the list",),
                 evidence(link), (TORCH_NPU_ENV,), key=f"visible-order:{shown}", family="device", kind="invalid-visible-device",
             )
+        if facts.npu is False or "cuda" in text.lower():
+            # the same mistake on a GPU host (torch's "CUDA error: invalid device ordinal"): its variable, its tools
+            cause = ("A process asked for a GPU id outside the devices it can see. CUDA_VISIBLE_DEVICES (or the container's "
+                     "devices, or the launcher giving each worker its own GPU) renumbers the visible GPUs from 0, so a physical "
+                     "id, or a local rank / device id computed for more devices than are visible, points past the end.")
+            if specifics:
+                cause += " From the log: " + "; ".join(specifics) + "."
+            return Finding(
+                "GPU id outside the visible devices", f"{link.short_type or link.type}: {link.message[:160]}. {cause}",
+                ("Use ids relative to the visible set (0..N-1): torch.cuda.device_count() inside the worker says how many it sees",
+                 "Make tensor / data parallel sizes and ranks per node match the visible GPUs (nvidia-smi -L), or widen "
+                 "CUDA_VISIBLE_DEVICES to include the ids the job uses"),
+                evidence(link), (TORCH_CUDA,), key=f"visible:{device}", family="device", kind="invalid-visible-device",
+                notes=(f"{self.id}: GPU id outside the visible devices", *specifics),
+            )
         cause = ("A process asked for an NPU id outside the devices it can see. ASCEND_RT_VISIBLE_DEVICES (or the container's "
                  "mounted devices) renumbers the visible NPUs from 0, so a physical id, or a local rank / device id computed "
                  "for more devices than are visible, points past the end.")
