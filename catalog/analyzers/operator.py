@@ -17,7 +17,8 @@ from .codes import SOC_REFUSAL, registry_kind
 from ...lazyre import lazy
 
 PARAM_CHECK = lazy(
-    r"Io (input|output) (dtype) or format is not supported, get io \w+ info is [^.]*?(?= but supported list|$)"
+    # (older opbase releases: "Io input dtype or format not support, get io input info is …", its SupportInfo lines below)
+    r"Io (input|output) (dtype) or format (?:is )?not support(?:ed)?,? get io \w+ info is [^.]*?(?= but supported list|$)"
     r"|(\w+)'s (dtype|shape|format|dim\w*) (?:should be|must be)[^,.]*(?:, actual is \[?[\w, ]*\]?)?"
     r"|(?:get )?(?:unsupported|invalid) (\w+) (dtype|shape|format|layout)"
     r"|\b(?:dtype|shape|format) (?:of )?(?!is\b)(\w+) (?:is )?not supported"
@@ -128,7 +129,10 @@ class OperatorParams(Analyzer):
         op = _op_name(link, chain)
         quant = "dtype" in what and "quant" in op.lower()
         # bf16 inputs rejected by a non-quantized operator: this device / kernel has no bf16 path (310P, older chips).
-        bf16 = not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", said))
+        # Not when integer inputs sit beside it (a bf16 activation with int4 / int8 weights and a uint8 scale): that is a
+        # quantized kernel's dtype combination, not a device without bf16.
+        bf16 = (not quant and "dtype" in what and bool(re.search(r"DT_BF(?:LOAT)?16", said))
+                and re.search(r"DT_U?INT(?:4|8)\b", said) is None)
         whose = f"the {what} of {arg}" if arg.startswith("its ") else f"{arg}'s {what}"
         cause = (f"{'The operator ' + op if op else 'An operator'} checked its arguments and rejected {whose}: {said[:160]}. "
                  "The model code (or a patch/plugin) hands it a tensor the operator does not accept on this CANN release.")
