@@ -118,7 +118,7 @@ ERRNO_TEXTS = "|".join(text for text in OS_STRERRORS if text != "Permission deni
 # symbol", "flash-attn error x.so: undefined symbol: …", the symbol cut off at the title's end), or as the symbol alone when
 # it is torch's (a mangled c10 / at / torch name: "undefined symbol: _ZN3c105ErrorC2…").
 PHRASE = lazy(
-    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
+    r"^(?:[A-Z][\w ,'-]{0,60}: {1,4}(?:`{1,3})?|[A-Z][^:]{0,200}?[.!;] (?:Error|error): |\S+: error while loading shared libraries: "
     r"|(?:\(\w+\) )?Fail to open library: \S+ with error: "
     # MindSpore's device-plugin loader ("Load dynamic library: libmindspore_ascend.so.2 failed. <dlerror>", PluginLoader::
     # LoadDynamicLib in runtime/hardware/device_context_manager.cc) and Paddle-Lite's NNAdapter ("Failed to load the nnadapter
@@ -128,7 +128,7 @@ PHRASE = lazy(
     # a library's log record that ends by quoting the OS error it met ("ERROR: megatron.core.dist_checkpointing.strategies.
     # filesystem_async: Local process 0 encountered an error: [Errno 5] Input/output error", THUDM/slime#326)
     r"|[A-Z][^\[]{0,200}?\b(?:encountered an|an|with) error: (?=\[Errno -?\d+\] )"
-    r"|[A-Z][^\"“:]{0,200}? [\"“]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|((?:\[\w+\]:? )?(?:[\w-]+ ){0,5}\S+\.so[\w.]*: undefined symbol(?:: |\s*$)|undefined symbol: _Z\w*?(?:3c10|2at|5torch)\w*)"
+    r"|[A-Z][^\"“:]{0,200}? [\"“`]{1,3})?(?:([Nn]o module named ')|(cannot import name ')|(module '[\w.]+' has no attribute ')|((?:\[\w+\]:? )?(?:[\w-]+ ){0,5}\S+\.so[\w.]*: undefined symbol(?:: |\s*$)|undefined symbol: _Z\w*?(?:3c10|2at|5torch)\w*)"
     r"|(.*\(\) got an unexpected keyword argument ')"
     r"|(The model's max seq len \(\d+\) is larger than the maximum number of tokens)"
     r"|('_OpNamespace' '\w+' object has no attribute ')|(No available memory for the cache blocks)"

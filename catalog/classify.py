@@ -1148,6 +1148,8 @@ class Classifier:
         ("[Usage]: CUDA error: invalid device ordinal When Run on 2*H200 with -tp 4" over the start-up lines the person
         pasted before the error): the title is the error the thread is about, read as a lone sentence. Only the first
         line, only with a tag (a person's sentence further down may be anything), only when its words state a failure."""
+        if not lines:
+            return
         index, raw = lines[0]
         tag = TITLE_TAG.match(strip_escapes_text(raw.decode("utf-8", "replace")).strip())
         if tag is None or REQUEST_TAG.search(tag.group(0)) is not None:

@@ -169,6 +169,19 @@ def _between(pip: str, versions: list[str], spans: list, what: str, installed: s
                        f"{versions[at[-1]]}'", PYPI.format(pip))
 
 
+def top_level_owner(name: str) -> tuple[str, str] | None:
+    """(pip name, module) of the one package in the table whose top-level module binds ``name`` in some release read,
+    or None (none does, or several do): a failed import quoted without its "from 'M'" ("cannot import name
+    'cached_download'") still names its package when only one package ever had that name."""
+    found = []
+    for pip, pkg in _table().items():
+        top = next(iter(pkg.get("modules", {})), None)
+        row = pkg["modules"].get(top) if top else None
+        if row is not None and (name in row["always"] or name in row["names"]):
+            found.append((pip, top))
+    return found[0] if len(found) == 1 else None
+
+
 def name_history(pip: str, module: str, name: str, installed: str | None = None) -> NameHistory | None:
     """The history of ``module``'s binding of ``name`` in ``pip``'s releases, or None when the table has no such module."""
     pkg = _table().get(pip)

@@ -19,7 +19,7 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
-from .apihistory import NameHistory, attr_history, method_owner, module_history, name_history, param_history
+from .apihistory import NameHistory, attr_history, method_owner, module_history, name_history, param_history, top_level_owner
 from .numpyapi import numpy_removed
 from .stdlibapi import stdlib_added, stdlib_removed
 from ...lazyre import lazy
@@ -506,6 +506,8 @@ def import_history(msg: str, owner: str, facts: Facts) -> NameHistory | None:
         return None  # a circular import: the release has the name, the module was still being imported
     if (m := CANNOT_IMPORT.search(msg)) and m.group(2):
         module, name = m.group(2), m.group(1)
+    elif m and not m.group(3) and (held := top_level_owner(m.group(1))) is not None and held[1].split(".")[0] == owner:
+        module, name = held[1], m.group(1)  # quoted without its module: the one package whose top level had the name
     elif m := NO_ATTR.search(msg):
         module, name = m.group(1), m.group(2)
     elif (m := NO_MODULE.search(msg)) and "." in m.group(1) and m.group(1).split(".")[0] == owner:
@@ -1346,6 +1348,8 @@ class PackageMismatch(Analyzer):
         if m := CANNOT_IMPORT.search(msg):
             module = m.group(2) or ""
             owner = module.split(".")[0] or owner_of_name(m.group(1))
+            if not owner and not m.group(3) and (held := top_level_owner(m.group(1))) is not None:
+                module, owner = held[1], held[1].split(".")[0]  # quoted without "from 'M'": the one package that had the name
             if m.group(3) and (pkg := package_of(m.group(3))):
                 owner = pkg
             if not owner:

@@ -44,3 +44,9 @@ def test_a_title_is_not_read_when_the_log_below_has_the_error(explain_text):
                                "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
                                "    import acl\nModuleNotFoundError: No module named 'acl'\n")
     assert top is not None and top.entry.id == "ARL-E300"
+
+
+@pytest.mark.parametrize("paste", ["\n\n\n", "   \n\t\n"])
+def test_a_paste_of_blank_lines_reads_nothing(explain_text, paste):
+    result, top = explain_text(paste)
+    assert not result.fatal and top is None
