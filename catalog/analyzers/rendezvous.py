@@ -32,13 +32,18 @@ CLIENT = lazy(
 )
 # TCPStore's own wait for keys the other ranks set ("wait timeout after {}ms, keys: {}", DistStoreError from
 # TCPStore::wait / doWait, torch/csrc/distributed/c10d/TCPStore.cpp): this rank reached the store, a peer never came.
-STORE_WAIT = lazy(r"\bwait timeout after \d+ ?ms, keys: (\S+)")
+# k51hccl: torch_npu's parallel TCP store (ParallelTcpStore.cpp, rendezvous backend "parallel" / torch_npu_run /
+# TORCH_NPU_USE_PARALLEL_TCPSTORE=True) does a get as wait + get and raises "get key K failed or timeout." (through the
+# agent's proxy "proxy sync wait msgK failed or timeout.", no space before the key).
+STORE_WAIT = lazy(r"\bwait timeout after \d+ ?ms, keys: (\S+)"
+                  r"|\b(?:get key |proxy sync (?:wait|get) msg ?)(\S+) failed or timeout\.")
 # init_process_group's store-based barrier (torch/distributed/distributed_c10d.py _store_based_barrier): every rank
 # adds itself to a counter key and waits until world_size have; 1.x said "rank: N" and "worker_count=", 2.x "rank N"
 # and "num_workers_joined=" (2.5+ append " error=..."). k48ray.
 BARRIER = lazy(r"Timed out initializing process group in store based barrier on rank:? ?(\d+), for key: \S+ "
                r"\(world_size=(\d+), (?:num_workers_joined|worker_count)=(\d+)")
 TCPSTORE = "https://github.com/pytorch/pytorch/blob/b874478480be06eab07db7ecd307883fb286fb8a/torch/csrc/distributed/c10d/TCPStore.cpp"
+NPU_STORE = "https://github.com/Ascend/pytorch/blob/v7.3.1-pytorch2.7.1/torch_npu/csrc/distributed/ParallelTcpStore.cpp"
 TORCH_DIST = "https://docs.pytorch.org/docs/stable/distributed.html#environment-variable-initialization"
 C10D_PY = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 
@@ -73,10 +78,11 @@ class Rendezvous(Analyzer):
         if joined is None and client is None and waited is None:
             return None
         if waited:
-            cause = (f"This rank reached the rendezvous store but waited in vain for the key {waited.group(1).rstrip(',')}, which "
+            wkey = (waited.group(1) or waited.group(2)).rstrip(',')
+            cause = (f"This rank reached the rendezvous store but waited in vain for the key {wkey}, which "
                      "the other ranks write when they get there: a rank never reached this step (it died, hangs, or was started "
                      "with another world size or process-group layout).")
-            key, specific = "store-wait", f"this rank waited on the store for {waited.group(1).rstrip(',')}"
+            key, specific = "store-wait", f"this rank waited on the store for {wkey}"
         elif joined:
             seconds, came, want = joined.groups()
             cause = (f"The rendezvous server (the TCPStore on MASTER_ADDR:MASTER_PORT) waited {seconds} s and only {came} of {want} "
@@ -95,6 +101,6 @@ class Rendezvous(Analyzer):
              "Check MASTER_ADDR / MASTER_PORT are the same on every node and reachable (nc -zv $MASTER_ADDR $MASTER_PORT); "
              "on multi-NIC hosts pin the interface (GLOO_SOCKET_IFNAME / HCCL_SOCKET_IFNAME)",
              "Make sure every node launches the same world size (nnodes x nproc_per_node) and starts within the timeout"),
-            evidence(link), (TORCH_DIST,) + ((TCPSTORE,) if waited else ()), key=key, family="hccl", kind="rendezvous-socket-timeout",
+            evidence(link), (TORCH_DIST,) + (((NPU_STORE if waited.group(2) else TCPSTORE),) if waited else ()), key=key, family="hccl", kind="rendezvous-socket-timeout",
             notes=(f"{self.id}: Ranks did not all join the distributed rendezvous", specific),
         )
