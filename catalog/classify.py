@@ -992,6 +992,8 @@ class Classifier:
             self._line(block[start:end], name, at + 1, block, end)
         if self._paste and not self._read_anything():
             self._lone_sentence(block, name, base, unfolded)
+        if self._paste and not self._read_anything():
+            self._broken_line(block, name, base, unfolded)
         # Newlines are counted once per block: up to the last candidate above, then on to the end.
         pos = block.rfind(PROGRESS)
         if pos != -1 and (self.trackers or self.hits or self._native):
@@ -1086,6 +1088,24 @@ class Classifier:
                 self._paste_only.add(end)
             start = end + 1
         return iter(sorted(found))
+
+    def _broken_line(self, block: bytes, name: str, base: int, unfolded: UnfoldedLines | None) -> None:
+        """A short paste nothing read in which a person broke a message across two lines ("`flash_attn_2_cuda….so:
+        undefined" / " symbol: _ZN3c104impl3cow11cow_deleterEPv`", Dao-AILab/flash-attention#950): two neighbouring lines
+        that neither alone but joined hold a line the engine reads (GENERIC_LINE) are read as that one line, at the first."""
+        lines = block.split(b"\n")
+        for index in range(len(lines) - 1):
+            first, second = lines[index].rstrip(), lines[index + 1].strip()
+            if not first.strip() or not second or GENERIC_LINE.search(first.decode("utf-8", "replace")) is not None \
+                    or GENERIC_LINE.search(second.decode("utf-8", "replace")) is not None:
+                continue
+            joined = first + b" " + second
+            if GENERIC_LINE.search(joined.decode("utf-8", "replace")) is None:
+                continue
+            at = index if unfolded is None else unfolded.original(index)
+            self._line(joined, name, base + at + 1)
+            if self._read_anything():
+                return
 
     def _read_anything(self) -> bool:
         """Whether any line so far was read as something: a catalog match, a chain link, a process death."""

@@ -54,7 +54,7 @@ def connects_to_cluster(link: Link) -> bool:
 # (_LazyModule.__getattr__, e.g. trl/_lazy_module.py) raise it unquoted: "module trl has no attribute GRPOConfig".
 NO_ATTR = lazy(r"\bmodule '?([A-Za-z_][\w.]*?)'? has no attribute '?(\w+)(?:'|\b)")
 # The symbol may be missing (an issue title cut at its length limit), or the library (the symbol alone, when it is torch's).
-UNDEFINED = lazy(r"(\S+\.so[\w.]*): undefined symbol(?:: (\S+))?")
+UNDEFINED = lazy(r"([^\s`'\"“”]+\.so[\w.]*): undefined symbol(?:: ([^\s`'\"“”]+))?")  # a quoted paste's quote marks are not the name
 BARE_SYMBOL = lazy(r"(?:^|\s)undefined symbol: (_Z\S+)")
 # A CPython extension module (flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so, vllm/_C.abi3.so): built against torch's C++ API.
 PY_EXTENSION = lazy(r"\.cpython-[\w-]+\.so|\.abi3\.so|(?:^|/)_C\.so")
