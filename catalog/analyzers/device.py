@@ -46,16 +46,34 @@ INVALID = lazy(
     r"|\blocal_rank (-?\d+) is out of bounds for the available NPU devices: \[([\d, ]*)\]"
     # verl's vLLM rollout get_device_uuid (verl/workers/rollout/vllm_rollout/utils.py): "device_id N must less than
     # ['0', '1']" (the visible list, group 16) or, in a platform plugin's form, "... must less than 2" (group 17).
-    r"|\bdevice_id (\d+) must less than (?:\[([^\]]*)\]|(\d+)\b)",
+    r"|\bdevice_id (\d+) must less than (?:\[([^\]]*)\]|(\d+)\b)"
+    # torch_npu's caching allocator on a device index past its per-device allocators (NPUCachingAllocator.cpp malloc /
+    # getMemoryFraction / setMemoryFraction, behind torch.npu.set_per_process_memory_fraction(f, device) and every
+    # allocation on npu:N): TORCH_INTERNAL_ASSERT "Allocator not initialized for device N: did you call init?" (group 18;
+    # PyTorch's CUDACachingAllocator words it the same); torch_npu's stream pool (NPUStream.cpp check_npu, behind
+    # torch.npu.current_stream(N) / Stream(device=N)): "Invalid device_index : N, valid device_index range is [0, M)"
+    # (groups 19-20); torch_npu.npu.can_device_access_peer: "Invalid peer device id".
+    r"|Allocator not initialized for device (\d+): did you call init\?"
+    r"|Invalid device_index ?: ?(-?\d+), valid device_index range is \[0, (\d+)\)"
+    r"|\bInvalid peer device id\b"
+    # the allocator's device check as torch_npu v2.1.0-5.0.0 (and torch 1.x's CUDA allocator) worded it:
+    # AT_ASSERTM(0 <= device && device < device_num, "Invalid device argument.")
+    r"|0 <= device && device < device_num INTERNAL ASSERT FAILED|\bInvalid device argument\.",
     re.I,
 )
 CUDA = lazy(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver on your system|No CUDA GPUs are available"
     r"|(Distributed package doesn't have NCCL built in)|(Attempting to deserialize object on a CUDA device)"
+    # torch_npu.npu's device-index helper (torch_npu/npu/utils.py _get_device_index, behind torch.npu.set_device,
+    # memory_allocated, get_device_properties, Stream ...) handed a cuda device: code written for CUDA called the
+    # torch.npu API (or transfer_to_npu mapped the call but not its device argument).
+    r"|Expected a npu (?:or cpu )?device, but got: cuda"
 )
 TORCH_NPU_ENV = "https://www.hiascend.com/document/detail/zh/canncommercial/83RC1/maintenref/envvar/envref_07_0149.html"
 TRANSFER = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/contrib/transfer_to_npu.py"
 TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
+# torch_npu.npu._get_device_index ("Expected a npu device, but got: ...")
+TORCH_NPU_UTILS = "https://github.com/Ascend/pytorch/blob/v7.3.1-pytorch2.7.1/torch_npu/npu/utils.py"
 TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"
 # "No CUDA GPUs are available" is a CUDA build of torch finding no device (c10/cuda/CUDAFunctions.cpp,
@@ -107,10 +125,10 @@ class DeviceVisibility(Analyzer):
         if m is None:
             return None
         device = (m.group(1) or m.group(4) or m.group(5) or m.group(8) or m.group(10) or m.group(11) or m.group(13)
-                  or m.group(15))
+                  or m.group(15) or m.group(18) or m.group(19))
         shown = m.group(2) if m.group(2) is not None else (
             m.group(3) or m.group(7) or re.sub(r"[\s'\"]", "", m.group(14) or m.group(16) or ""))
-        count = m.group(6) or m.group(9) or m.group(12) or m.group(17)  # the number of devices the runtime left visible
+        count = m.group(6) or m.group(9) or m.group(12) or m.group(17) or m.group(20)  # the number of devices the runtime left visible
         env = visible(facts)
         specifics = []
         if device is not None:
@@ -218,5 +236,6 @@ class CudaOnNpu(Analyzer):
             ("Change the call to the NPU (device='npu', .npu(), torch.npu.*), or import torch_npu.contrib.transfer_to_npu at the "
              "start of the entry point to map cuda calls to the NPU",
              "If a library hard-codes cuda (a trainer's FSDP/DeepSpeed path), upgrade it to a release with NPU support or select its NPU backend"),
-            evidence(link), (TORCH_CUDA, TRANSFER), key=f"cuda:{caller}", family="device", kind="cuda-call-on-npu",
+            evidence(link), (TORCH_NPU_UTILS, TRANSFER) if m.group(0).startswith("Expected a npu") else (TORCH_CUDA, TRANSFER),
+            key=f"cuda:{caller}", family="device", kind="cuda-call-on-npu",
         )
