@@ -237,6 +237,7 @@ def registry() -> tuple[Analyzer, ...]:
         pluginname.PluginNameUnknown,
         emitted.RayMechanisms,
         emitted.OwnCheck,
+        emitted.TrlCheck,  # after OwnCheck: a TRL check with a row of its own keeps that row's reading
         emitted.CustomModelType,
         torchdtype.TorchSameType,  # a convolution's input and weight / bias types (device and dtype)
         torchdtype.TorchDtypeDispatch,  # ATen's dtype dispatch ('"<kernel>" not implemented for \'<dtype>\'')

@@ -344,6 +344,75 @@ class OwnCheck(Analyzer):
         return None
 
 
+TRL_GRPO = "https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_trainer.py"
+TRL_SFT = "https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/sft_trainer.py"
+TRL_DOCS = "https://huggingface.co/docs/trl/main/en/grpo_trainer"
+OPENRLHF_PPO = "https://github.com/OpenRLHF/OpenRLHF/blob/v0.11.0/openrlhf/cli/train_ppo_ray.py"
+OPENRLHF_DOCS = "https://openrlhf.readthedocs.io/en/latest/"
+# A trainer library's own check of its arguments or dataset, read by the raising frame rather than by each text (their
+# texts change across releases):
+# - TRL (trl/trainer/<name>_trainer.py, <name>_config.py, trl/data_utils.py; read in trl v1.9.0): more than a hundred
+#   checks -- GRPO batch and generation sizes, packing / padding-free / assistant-only loss with VL models, Liger and PEFT
+#   combinations, reward functions and weights, dataset keys and roles;
+# - OpenRLHF's launchers (openrlhf/cli/train_*.py; read in v0.11.0): asserts on the command-line flags
+#   ("--train.partial_rollout_enable requires --train.async_enable.", "packing_samples must be enabled when using ring
+#   attention", "Async RLHF is not supported with --vllm.enable_sleep.").
+TRL_FRAME = lazy(r"(?:^|/)trl/(?:trainer/\w+_(?:trainer|config)|data_utils|trainer/utils)\.py$")
+TRL_TRAINER = lazy(r"/trl/trainer/(\w+?)_(?:trainer|config)\.py$")
+OPENRLHF_CLI = lazy(r"(?:^|/)openrlhf/cli/(train_\w+)\.py$")
+TRL_ARG = lazy(r"`(\w+)(?:=[^`]*)?`|(--[\w.-]+)")
+
+
+class TrlCheck(Analyzer):
+    """TRL (or OpenRLHF's launcher) refused the trainer's arguments or its dataset with a sentence of its own."""
+
+    id = "DRV-trl-check"
+    title = "A trainer library's own check refused the trainer arguments or the dataset (TRL, OpenRLHF)"
+    family = "verl-config"
+    stops_run = "the library's check of the arguments or data fails the same way on every restart"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        msg = (link.message or "").strip()
+        if len(msg) < 20 or not link.frames:
+            return None
+        inner = link.frames[-1]
+        path = inner.path.replace("\\", "/")
+        if TRL_FRAME.search(path):
+            if link.short_type not in ("ValueError", "NotImplementedError", "TypeError", "RuntimeError", "KeyError", "ImportError"):
+                return None
+            m = TRL_TRAINER.search(path)
+            lib, what = "TRL", f"{m.group(1).upper()} trainer" if m else "trainer"
+            where, sources, kind = "the trainer's config (GRPOConfig / SFTConfig / DPOConfig ...)", (TRL_GRPO, TRL_SFT, TRL_DOCS), "trl"
+        elif (m := OPENRLHF_CLI.search(path)) and link.short_type in ("AssertionError", "ValueError", "NotImplementedError"):
+            lib, what = "OpenRLHF", f"launcher {m.group(1)}.py"
+            where, sources, kind = "the launch command's flags", (OPENRLHF_PPO, OPENRLHF_DOCS), "openrlhf"
+        else:
+            return None
+        args = list(dict.fromkeys(a or b for a, b in TRL_ARG.findall(msg)))[:4]
+        data = any(w in msg.lower() for w in ("dataset", "example", "column", "message", "role", "conversational"))
+        cause = (
+            f"{link.short_type}: {msg[:220]} (raised in {inner}). {lib}'s {what} checks its arguments and the dataset "
+            "before and while preparing training, and refuses combinations it does not support: batch and generation "
+            "sizes that do not divide, a feature not available for vision-language models, PEFT, packing or a kernel, "
+            "a dataset without the columns or roles the loss needs. The sentence names what to change"
+            + (f" ({', '.join(args)})" if args else "") + f"; {lib}'s checks and their wording differ across releases, "
+            "so a script written for another version meets them too."
+        )
+        fix = [
+            "Change the arguments the message names" + (f" ({', '.join(args)})" if args else "") + f" in {where}",
+            "If the message is about the data, fix the dataset's columns / message roles to the format the trainer "
+            "documents (prompt / completion, or conversational messages with system / user / assistant / tool roles)"
+            if data else
+            f"If the option comes from a script or recipe written for another {lib} release, compare with the docs of the "
+            f"installed version (pip show {lib.lower()}) or install the version the script was written for",
+        ]
+        return Finding(
+            f"{lib}'s own check refused the configuration: {msg[:90]}", cause, tuple(fix), evidence(link), sources,
+            key=f"{kind}:{msg[:60]}", family="data-model" if data else "verl-config",
+            kind=f"{kind}-data-check" if data else f"{kind}-config-check",
+        )
+
+
 @functools.lru_cache(maxsize=1)
 def transformers_model_types() -> tuple[frozenset[str], frozenset[str]]:
     """The model_type names transformers defines, and their family stems (the letters they start with: qwen, llama)."""
