@@ -43,7 +43,7 @@ C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 # A socket call refused by the network, quoted inside another library's message (urllib3's NewConnectionError inside
 # requests' ConnectionError, httpx, a plain ConnectionRefusedError): the errno may not end the line.
-NET_ERRNO = lazy(r"\[Errno (99|111|113)\] (Cannot assign requested address|Connection refused|No route to host)")
+NET_ERRNO = lazy(r"\[Errno (99|110|111|113)\] (Cannot assign requested address|Connection timed out|Connection refused|No route to host)")
 # Where it connected or bound: requests / urllib3 ("host='localhost', port=8000"), torch c10d ("[10.0.0.1]:29500"), aiohttp
 # ("Cannot connect to host 127.0.0.1:30000"), asyncio / Python sockets ("('127.0.0.1', 8000)").
 ENDPOINT = lazy(r"host='([^']+)', port=(\d{1,5})|\[([^\]\s]+)\]:(\d{1,5})|\bhost ([\w.-]+):(\d{1,5})|\('([\w.:-]+)', (\d{1,5})\)")
@@ -160,7 +160,7 @@ def bind_refused(link: Link) -> Finding | None:
 
 
 def network_refused(errno: int, link: Link) -> Finding:
-    """ECONNREFUSED / EHOSTUNREACH / EADDRNOTAVAIL: which address, and what usually serves it, since the fix is on that side."""
+    """ECONNREFUSED / EHOSTUNREACH / ETIMEDOUT / EADDRNOTAVAIL: which address, and what usually serves it, since the fix is on that side."""
     m = ENDPOINT.search(" ".join([link.message, *link.detail]))
     host, port = "", ""
     if m is not None:
@@ -182,6 +182,22 @@ def network_refused(errno: int, link: Link) -> Finding:
              "Check what the name resolves to on this host: getent hosts <name> (and /etc/hosts inside the container)",
              "In a container without IPv6, use 127.0.0.1 instead of localhost / ::1"),
             ev, (EADDRNOTAVAIL_DOC, ERRNO_DOC), key=f"eaddrnotavail:{where}", family="ray", kind="eaddrnotavail",
+        )
+    if errno == 110:
+        return Finding(
+            "Connection timed out: " + (f"{where}" if where else "the address it connects to") + " never answered"
+            + (f" ({owner})" if owner else ""),
+            f"{link.short_type}: [Errno 110] Connection timed out" + (f" ({where})" if where else "") + ". The connection "
+            "attempt got no answer at all (ETIMEDOUT): a firewall or security group silently drops the packets, the address "
+            "is another network's (a public or NAT address instead of the one the nodes share, a proxy the cluster cannot "
+            "reach), or the host is down. Unlike a refused connection, nothing on the other side said no: the packets were "
+            "lost on the way.",
+            (f"From this node: nc -vz -w 5 {host or '<host>'} {port or '<port>'} — a timeout here too means the network drops "
+             "it: open the port between the nodes (firewall-cmd / iptables, the cloud's security group)",
+             "Use the address the nodes share (MASTER_ADDR, Ray's --address / --node-ip-address, HCCL_IF_IP, a server URL); on "
+             "an offline cluster, unset http(s)_proxy for internal addresses (no_proxy) and use local copies instead of "
+             "internet downloads"),
+            ev, (ECONN_DOC, ERRNO_DOC), key=f"conn:110:{where}", family="ray", kind="etimedout",
         )
     label = "Connection refused" if errno == 111 else "No route to host"
     what = (f"nothing is listening at {where}" if where else "nothing is listening at the address it connects to") if errno == 111 else \
@@ -389,7 +405,7 @@ class OSErrors(Analyzer):
                  "in smaller files (save_pretrained(max_shard_size=...))"),
                 ev, tuple(dict.fromkeys((FSIZE_DOC, ERRNO_DOC, EFBIG_THREAD))), key=f"efbig:{who}", family="disk", kind="efbig",
             )
-        if errno in (99, 111, 113):
+        if errno in (99, 110, 111, 113):
             if c10d and C10D_CLIENT.search(link.message):
                 return None  # torch c10d's rendezvous client failing to reach the master: DRV-rendezvous reads it
             if HUB_HOST.search(" ".join([link.message, *link.detail])):

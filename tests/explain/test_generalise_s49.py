@@ -117,6 +117,16 @@ def test_unreachable_host_and_foreign_address():
     assert _kind("OSError: [Errno 99] Cannot assign requested address\n") == ("DRV-oserror", "eaddrnotavail")
 
 
+def test_a_connection_nothing_answered_is_etimedout_not_a_ray_node_start_up():
+    # stop 19: ETIMEDOUT had read as a resemblance to Ray's node start-up timeout (ARL-E793), k51data's finding
+    assert _kind("TimeoutError: [Errno 110] Connection timed out\n") == ("DRV-oserror", "etimedout")
+    found = _top("requests.exceptions.ConnectionError: HTTPConnectionPool(host='10.0.0.5', port=8000): Max retries exceeded "
+                 "with url: /v1/completions (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object at "
+                 "0x7f>: Failed to establish a new connection: [Errno 110] Connection timed out'))\n")
+    assert found.kind == "etimedout" and "10.0.0.5:8000" in found.entry.title and "vLLM" in found.entry.title
+    assert _kind("TimeoutError: Timed out while waiting for node to startup.\n")[0] == "ARL-E793"  # Ray's own stays Ray's
+
+
 def test_other_socket_errors_are_not_read_as_refused():
     assert _kind("ConnectionResetError: [Errno 104] Connection reset by peer\n") is None
     retry = ("WARNING:urllib3.connectionpool:Retrying (Retry(total=4, connect=None, read=None, redirect=None, status=None)) "
