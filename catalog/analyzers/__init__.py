@@ -253,6 +253,8 @@ def registry() -> tuple[Analyzer, ...]:
         operator.OpNoDeviceKernel,
         operator.MindSporeOpPrototype,
         operator.OperatorParams,
+        operator.OpArgumentParser,  # the Python argument parser's refusal of an operator call (type / schema)
+        operator.VllmAscendRefusal,  # vllm-ascend's own refusals of a feature / setting no entry names
         opbuild.OpMissing,
         opbuild.OpCompile,
         opbuild.BuildHeader,

@@ -64,6 +64,22 @@ OPS_NULL_CHECKS = (
     "incre_flash_attention/op_host/incre_flash_attention_tiling.cpp",
 )
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
+# torch_npu's op-plugin (Ascend/op-plugin op_plugin/ops/**, torch_npu's own NPU kernels) checks an operator's
+# arguments in C++ before any aclnn call: TORCH_CHECK(cond, "<what it wants>", OPS_ERROR(ErrCode::PARAM | TYPE | VALUE)),
+# printed as the check's own text then, on the next line, torch_npu's tag "[ERROR] <time> (PID:…, Device:…, RankID:…)
+# ERR01001 OPS invalid parameter" (ERR01002 … invalid type, ERR01003 … invalid value; torch_npu/utils/_error_code.py
+# formats ERR<submodule><code>, OPS = 01). The texts are the op's own ("The x and expert_ids should be 2D", "input must be
+# half, float or bfloat16", "head_num must > 0, but got 0", "The param softmax_layout is not supported", "Tensor query
+# is empty.", "x last dim size should be even"): the caller handed the operator an argument it refuses. The codes alone
+# say only "invalid parameter"; the text before them is the check. The chip refusals (SOC_REFUSAL), ERR01007 (OPS
+# NOT_SUPPORT) and the catalog's own readings of such texts stay theirs.
+OPS_ARG_CODE = lazy(r"\bERR0100[123] OPS invalid (?:parameter|type|value)\b")
+OPS_TAG = lazy(r"\s*\[ERROR\] \d{4}-.*$")
+NPU_OP = lazy(r"\b(npu_\w+)")
+OP_PLUGIN = ("https://github.com/Ascend/op-plugin/blob/517f2e7d0f202f38b76310706cb977ca2388ad21/op_plugin/ops/opapi/"
+             "MoeDistributeCombineKernelOpApi.cpp",
+             "https://github.com/Ascend/pytorch/blob/2010cdbe1b62fdae01b5b7ed1af353c89bd57983/torch_npu/utils/_error_code.py")
+
 # The sentence of a CANN reason that speaks of a dtype ("When scale dtype is …, out dtype should …").
 DTYPE_SAID = lazy(r"[^.:\]]*\bdtype\b[^.]*")
 OP_API = "https://www.hiascend.com/document/detail/en/canncommercial/850/API/aolapi/atlasascendc_api_07_1205.html"
@@ -117,6 +133,8 @@ class OperatorParams(Analyzer):
                     or m.group(12) or m.group(13) or "dtype/shape").lower()
         elif (null := self._null_input(link, chain)) is not None:
             return null
+        elif (checked := self._op_plugin_check(link, chain)) is not None:
+            return checked
         elif any(registry_kind(code) == "aclnn-param-unsupported" for code in link.codes):
             # A registered argument-check code (EZ1001 AclNN_Parameter_Error …) whose free-text reason names a dtype
             # in words this table does not parse: the operator still rejected an input's dtype.
@@ -185,6 +203,38 @@ class OperatorParams(Analyzer):
              "If the call is in a framework (vllm-ascend, MindSpeed, a model patch), upgrade it to the release that supplies "
              "the input or routes this model to another kernel; the operator's aclnn API page lists which inputs each mode needs"),
             evidence(link), (*OPS_NULL_CHECKS, OP_API), key=f"null:{op}:{arg}", family="operator",
+            kind="aclnn-param-unsupported",
+        )
+
+    def _op_plugin_check(self, link: Link, chain: Chain) -> Finding | None:
+        """torch_npu's op-plugin argument check: its text, then an ERR0100[123] OPS tag (OPS_ARG_CODE)."""
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        texts = (link.message, *link.detail)
+        if not any(OPS_ARG_CODE.search(t) for t in (*texts, link.text)):
+            return None
+        said = OPS_TAG.sub("", link.message).strip()
+        if len(said) < 6 or OPS_ARG_CODE.search(said) or said.startswith("[ERROR]"):
+            return None
+        around = (link.text, *texts, *(f.func for f in link.frames),
+                  *(t for other in chain.links for t in (other.message, other.text, *(f.func for f in other.frames))))
+        op = next((m.group(1) for t in around if (m := NPU_OP.search(t or ""))), "") or _op_name(link, chain)
+        who = f"torch_npu's {op}" if op else "A torch_npu operator"
+        return Finding(
+            f"{who} refused an argument: {said}"[:160],
+            (f"{who} checked its arguments in torch_npu's op-plugin before calling the CANN kernel and refused one: "
+             f"\"{said[:200]}\" (tagged OPS invalid parameter / type / value). The caller -- the model code, a framework's "
+             "NPU path (vllm-ascend, MindSpeed, a model patch) or a custom script -- passed a tensor whose shape, rank, "
+             "dtype or attribute this operator does not take in this release: a layout or head size the fused kernel was "
+             "not written for, a 3-D tensor where it wants 2-D, fp32 where it takes fp16 / bf16, an empty tensor, an "
+             "option value outside its range."),
+            ("Read the check's words: they name the argument and what the operator wants; make the caller pass that "
+             "(reshape / cast / pad before the call, or pick the layout or option the check lists)",
+             "If the call is inside a framework (vllm-ascend, MindSpeed, transformers' NPU path), the model or setting is "
+             "one its NPU kernel path does not support: turn off the fused-kernel option for it, or upgrade the framework "
+             "and torch_npu together to a release whose operator takes these inputs; the operator's torch_npu API page "
+             "lists its constraints"),
+            evidence(link), OP_PLUGIN, key=f"opplugin:{op}:{said[:60]}", family="operator",
             kind="aclnn-param-unsupported",
         )
 
@@ -388,4 +438,155 @@ class OpNoDeviceKernel(Analyzer):
         return Finding(
             f"{op} has no NPU kernel in the installed {where}", f"{link.short_type}: {m.group(0)[:200]}. {cause}", fix,
             evidence(link), sources, key=f"no-npu-kernel:{where}:{op}", family="operator", kind="op-not-supported-on-npu",
+        )
+
+
+# PyTorch's Python argument parser (torch/csrc/utils/python_arg_parser.cpp) checks a call of a C++-bound operator -- an
+# aten function (torch.xxx, Tensor.xxx, F.linear) or an out-of-tree one such as torch_npu's npu_* -- against the operator's
+# schema before anything runs, in its own words: FunctionParameter checks "%s(): argument '%s' (position %ld) must be %s,
+# not %s" (keyword: "%s(): argument '%s' must be %s, not %s"; a list: "..., but found element of type %s at pos %ld");
+# print_error's "%s() received an invalid combination of arguments - got (...), but expected one of:" (no overload fits);
+# missing_args "%s() missing %d required positional argument(s): \"x\""; extra_args "%s() takes %d positional argument(s)
+# but %d were given"; extra_kwargs "%s() got an unexpected keyword argument '%s'". The first two forms are the parser's
+# alone; the last three read as Python's own and are taken only for torch_npu's npu_* operators, where they mean the
+# caller was written against another torch_npu release's schema.
+ARG_TYPE = lazy(r"\b(?P<op>\w+)\(\): argument '(?P<arg>\w+)' (?:\(position (?P<pos>\d+)\) )?must be (?P<want>[\w\[\]., ]+?),"
+                r" (?:not (?P<got>[\w.]+)|but found element of type (?P<elem>[\w.]+) at pos \d+)")
+ARG_COMBO = lazy(r"\b(?P<op>\w+)\(\) received an invalid combination of arguments - got \(")
+# is_tensor_list's check of a tensor-list argument (torch.cat / torch.stack / torch.tensor_split ...): "expected Tensor
+# as element %d in argument %d, but got %s" -- the op is not named; a list with a None (or a non-tensor) in it
+ARG_LIST = lazy(r"\bexpected Tensor as element (?P<elem_at>\d+) in argument (?P<arg>\d+), but got (?P<got>[\w.]+)")
+NPU_SIGNATURE = lazy(r"\b(?P<op>npu_\w+)\(\) (?:missing \d+ required positional arguments?: (?P<missing>.+)"
+                     r"|got an unexpected keyword argument '(?P<kw>\w+)'"
+                     r"|takes (?:from \d+ to )?\d+ positional arguments? but \d+ (?:was|were) given)")
+ARG_PARSER = "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/csrc/utils/python_arg_parser.cpp"
+TORCH_NPU_API = "https://www.hiascend.com/document/detail/zh/Pytorch/730/apiref/torchnpuCustomsapi/context/overview.md"
+
+
+class OpArgumentParser(Analyzer):
+    id = "DRV-op-args"
+    title = "PyTorch's argument parser refused an operator call (argument type or schema)"
+    family = "operator"
+    stops_run = "the call is refused before the operator runs, on every call"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or link.short_type != "TypeError":
+            return None
+        text = link.message
+        typed = ARG_TYPE.search(text) or ARG_LIST.search(text)
+        m = typed or ARG_COMBO.search(text) or NPU_SIGNATURE.search(text)
+        if m is None:
+            return None
+        op = m.groupdict().get("op") or "a tensor-list operator (torch.cat / torch.stack)"
+        said = text.split(", but expected one of")[0].strip()[:200]
+        groups = m.groupdict()
+        if typed is None and op.startswith("npu_"):
+            # a torch_npu operator whose schema the caller did not match: another torch_npu release's signature
+            return Finding(
+                f"torch_npu's {op} was called with arguments its installed schema does not take"[:160],
+                (f"{link.short_type}: {said}. PyTorch's argument parser checked the call against the schema the installed "
+                 f"torch_npu registered for {op} and refused it before the operator ran. torch_npu's custom operators change "
+                 "their signatures between releases (arguments added, renamed, made keyword-only or required, a list where a "
+                 "tensor was), so a caller written for another release -- vllm-ascend, MindSpeed / MindSpeed-RL, "
+                 "transformers' or a model's NPU patch, verl's NPU path -- passes what this torch_npu does not take. The "
+                 "framework and the installed torch_npu (and the CANN it pairs with) are from different releases."),
+                ("Install the torch_npu release the calling framework pins (its install page or requirements: vllm-ascend, "
+                 "MindSpeed and verl's Ascend guide each name one; pip show torch_npu to see what is installed), or move "
+                 "the framework to the release written for this torch_npu",
+                 f"Compare the call with {op}'s signature in the installed release: python -c \"import torch, torch_npu; "
+                 f"help(torch_npu.{op})\" and the torch_npu API page for that version"),
+                evidence(link), (ARG_PARSER, TORCH_NPU_API), key=f"npu-sig:{op}", family="operator",
+                kind="npu-op-signature-mismatch",
+            )
+        arg = groups.get("arg") or "an argument"
+        if groups.get("elem_at") is not None:
+            arg = f"element {groups['elem_at']} of its tensor list (argument {groups['arg']})"
+        got = groups.get("got") or groups.get("elem") or ""
+        want = (groups.get("want") or "").strip()
+        listed = groups.get("elem_at") is not None
+        if listed:
+            why = (f"the list of tensors it was given holds a {got} at element {groups['elem_at']}: one of the pieces "
+                   "being concatenated or stacked was never produced (a step or hook that returned None, an output a "
+                   "model or feature left off, a batch field missing for some samples) or is a nested list")
+        elif got == "NoneType":
+            why = (f"the caller passed None for {arg}, which this operator requires: a tensor the model left unset (a norm "
+                   "layer built without a weight -- elementwise_affine=False -- or without a bias, an optional mask or "
+                   "scale that this code path needs, an output of a step that returned nothing)")
+        elif got == "tuple" or got == "list":
+            why = (f"the caller passed a {got} for {arg}: usually a module or function that returns a tuple (output, "
+                   "extra) used as if it returned a tensor, after a library release changed what it returns")
+        elif want:
+            why = f"the caller passed {got or 'another type'} where the operator takes {want}"
+        else:
+            why = "no overload of the operator takes the argument types of this call (the message lists the ones it has)"
+        return Finding(
+            (f"A tensor-list operator (torch.cat / torch.stack) got a {got} in its list of tensors" if listed else
+             f"{op}() refused the type of {arg}" + (f" ({got} where it takes {want})" if got and want else "")),
+            (f"{link.short_type}: {said}. PyTorch's argument parser checked the call of {op} against the operator's "
+             f"schema and refused it before anything ran: {why}. The frame above the error is the caller to change; when "
+             "it is in a library (transformers, vllm-ascend, verl, a model's remote code) the library and the model or "
+             "the other library it calls are from releases that do not go together."),
+            (("Read the failing frame: find which piece of the list is None (print the types of what is concatenated) and "
+              "why the step that should produce it returned nothing") if listed else
+             f"Read the failing frame: give {op} the argument it names in the type it wants ({want or 'see the overloads listed'})"
+             + (" -- build or load the missing tensor, or take the code path that does not need it" if got == "NoneType" else ""),
+             "If the call is inside a library, install the versions that go together (the library's release notes or "
+             "requirements name the torch / torch_npu / transformers versions it was written for)"),
+            evidence(link), (ARG_PARSER,), key=f"args:{op}:{arg}", family="operator", kind="op-argument-type-mismatch",
+        )
+
+
+# vllm-ascend refusing a feature, model path or setting combination on the NPU: its raise sites (NotImplementedError,
+# ValueError, RuntimeError, AssertionError) in vllm_ascend/ (ascend_config.py, platform.py, attention/,
+# ops/, quantization/, worker/, _310p/ ...) word them "X is not supported for 310P", "... does not support ...",
+# "X is only supported in graph mode / on A2 and A3", "X cannot be used with Y", "... not support ...". (A bare "not
+# implemented" is an abstract method left unimplemented -- another release's subclass -- not a refusal: not read.)
+# Many have an entry of their own (those win); this reads the rest as one class: the installed vllm-ascend has no NPU
+# path for what the engine was asked to do, and the message names it.
+VA_REFUSAL = lazy(r"(?i)\b(?:is |are )?not (?:yet |currently )?supported\b|\bdo(?:es)?(?: not|n't) (?:yet )?support\b"
+                  r"|\bnot support\b|\bunsupported\b|\b(?:is |are )?only support(?:s|ed)?\b|\bcannot be used with\b"
+                  r"|\bcan only be (?:used|enabled)\b")
+VA_FRAME = lazy(r"[/\\]vllm_ascend[/\\]")
+VA_WORDS = lazy(r"(?i)\bvllm[-_]ascend\b|\bAscend\w*|\bNPU\b|\b310P\b|\bAtlas\b|\btorchair\b|\bACL ?graph\b")
+VA_TYPES = ("NotImplementedError", "ValueError", "RuntimeError", "AssertionError")
+# Python's and torch's own words that contain the same phrases but report a bug in the code, not a refusal
+VA_NOT_REFUSAL = lazy(r"(?i)unsupported operand type|not supported between instances of|unsupported format"
+                      r"|object does not support|does not support (?:item assignment|indexing|the buffer)"
+                      r"|not supported for (?:the )?input types|Unsupported function referenced")
+VA_SOURCE = "https://github.com/vllm-project/vllm-ascend/blob/182b75ea84ff13ece27b57391331ef8935410aea/vllm_ascend/ascend_config.py"
+VA_MATRIX = "https://docs.vllm.ai/projects/ascend/en/latest/user_guide/support_matrix/supported_features.html"
+
+
+class VllmAscendRefusal(Analyzer):
+    id = "DRV-vllm-ascend-refusal"
+    title = "vllm-ascend refused a feature or setting it has no NPU path for"
+    family = "verl-config"
+    stops_run = "the engine refuses the same request at every start"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare") or link.short_type not in VA_TYPES:
+            return None
+        said = link.message.strip()
+        if len(said) < 12 or not VA_REFUSAL.search(said) or VA_NOT_REFUSAL.search(said):
+            return None
+        raised_here = bool(link.frames) and bool(VA_FRAME.search(link.frames[-1].path))
+        if not raised_here and not (any(VA_FRAME.search(f.path) for f in link.frames) and VA_WORDS.search(said)):
+            return None
+        where = link.frames[-1].path.replace("\\", "/").split("vllm_ascend/")[-1] if link.frames else ""
+        return Finding(
+            f"vllm-ascend refused: {said}"[:160],
+            (f"{link.short_type}: {said[:240]} -- raised by vllm-ascend ({'vllm_ascend/' + where if where else 'its own code'}) "
+             "while the engine was being set up or ran. vllm-ascend checks the requested model path, feature and settings "
+             "against what its NPU implementation covers and refuses combinations it has no path for: a feature on a chip "
+             "it is not written for (310P / Atlas 300I, A2 vs A3 vs A5), a graph mode, parallelism, quantization or "
+             "speculative-decoding option combined with one it excludes, a model architecture or attention variant the "
+             "NPU backend does not implement. The message names what it refused; the configuration (verl's rollout "
+             "engine kwargs, vllm serve flags, additional_config) asked for it."),
+            ("Turn off or change what the message names: the additional_config / engine option, the graph mode "
+             "(enforce_eager=True; verl actor_rollout_ref.rollout.enforce_eager=True), the parallel or quantization "
+             "setting -- verl passes these through actor_rollout_ref.rollout.* and engine_kwargs.vllm",
+             "Check vllm-ascend's feature support matrix for the installed release and chip; where a newer release "
+             "adds it, upgrade vllm-ascend together with the vLLM (and torch_npu / CANN) it pairs with"),
+            evidence(link), (VA_SOURCE, VA_MATRIX), key=f"va-refusal:{where}:{said[:60]}", family="verl-config",
+            kind="vllm-ascend-feature-unsupported",
         )
