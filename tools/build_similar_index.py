@@ -44,11 +44,17 @@ def scorer():
     return module
 
 
-def error_lines(catalog, body: bytes, name: str) -> list[str]:
-    """What a user would paste of this failure, as templates: the classifier's error lines, else the log's own."""
+def error_lines(catalog, body: bytes, name: str, entry_id: str = "") -> list[str]:
+    """What a user would paste of this failure, as templates: the classifier's error lines, else the log's own.
+
+    ``entry_id``: a golden case's own entry. Only the lines its diagnosis rests on: a case built around one message
+    carries constructed context (a wrapper such as vLLM's EngineDeadError under a health-check failure), and a paste of
+    that wrapper alone must not resemble the case's specific class (k51hccl, stop 19)."""
     classifier = Classifier(catalog)
     classifier.feed_stream(io.BytesIO(body), name)
-    found = templates(classifier.result().error_lines())
+    result = classifier.result()
+    own = [line for d in result.diagnoses if d.entry.id == entry_id for line in (d.excerpt, *d.evidence)] if entry_id else []
+    found = templates(list(dict.fromkeys(own)) if own else result.error_lines())
     if found:
         return found
     lines = body.decode("utf-8", "replace").splitlines()
@@ -92,7 +98,7 @@ def build(out: Path = DATA_FILE) -> dict:
         source = first.split(":", 1)[1].strip() if first.startswith("# source:") else (entry.sources[0] if entry.sources else "")
         if not source or sr.held_out(source):
             continue  # a thread in the held-out split, or no thread to point to
-        lines = error_lines(catalog, _header_free(raw), path.name)
+        lines = error_lines(catalog, _header_free(raw), path.name, entry.id)
         if lines:
             examples.append({"name": f"cases/{path.parent.name}/{path.name}", "source": source, "label": entry.id,
                              "catalog_id": entry.id, "resolution": entry.title, "family": entry.family, "lines": lines})
