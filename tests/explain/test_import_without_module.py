@@ -31,5 +31,5 @@ def test_a_name_no_package_had_or_several_had_names_none():
 
 
 def test_a_name_quoted_with_its_module_keeps_that_module(explain_text):
-    _, top = explain_text("ImportError: cannot import name 'cached_download' from 'my_utils' (/work/my_utils.py)\n")
+    _, top = explain_text("ImportError: cannot import name 'cached_download' from 'my_utils' (/srv/app/my_utils.py)\n")
     assert top is None or top.kind != "huggingface-hub-too-new"
