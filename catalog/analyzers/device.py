@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
@@ -150,35 +151,45 @@ class DeviceVisibility(Analyzer):
                  "launcher, not by the order of the list",),
                 evidence(link), (TORCH_NPU_ENV,), key=f"visible-order:{shown}", family="device", kind="invalid-visible-device",
             )
-        if facts.npu is False or "cuda" in text.lower():
-            # the same mistake on a GPU host (torch's "CUDA error: invalid device ordinal"): its variable, its tools
-            cause = ("A process asked for a GPU id outside the devices it can see. CUDA_VISIBLE_DEVICES (or the container's "
-                     "devices, or the launcher giving each worker its own GPU) renumbers the visible GPUs from 0, so a physical "
-                     "id, or a local rank / device id computed for more devices than are visible, points past the end.")
-            if specifics:
-                cause += " From the log: " + "; ".join(specifics) + "."
-            return Finding(
-                "GPU id outside the visible devices", f"{link.short_type or link.type}: {link.message[:160]}. {cause}",
-                ("Use ids relative to the visible set (0..N-1): torch.cuda.device_count() inside the worker says how many it sees",
-                 "Make tensor / data parallel sizes and ranks per node match the visible GPUs (nvidia-smi -L), or widen "
-                 "CUDA_VISIBLE_DEVICES to include the ids the job uses"),
-                evidence(link), (TORCH_CUDA,), key=f"visible:{device}", family="device", kind="invalid-visible-device",
-                notes=(f"{self.id}: GPU id outside the visible devices", *specifics),
-            )
-        cause = ("A process asked for an NPU id outside the devices it can see. ASCEND_RT_VISIBLE_DEVICES (or the container's "
-                 "mounted devices) renumbers the visible NPUs from 0, so a physical id, or a local rank / device id computed "
-                 "for more devices than are visible, points past the end.")
+        gpu = facts.npu is False or "cuda" in text.lower()  # the same mistake on a GPU host ("CUDA error: invalid device ordinal")
+        side = _GPU_SIDE if gpu else _NPU_SIDE
+        cause = (f"A process asked for {side.article} {side.name} id outside the devices it can see. {side.variable} (or the "
+                 f"container's {side.mounted}{side.launcher}) renumbers the visible {side.name}s from 0, so a physical id, or a "
+                 "local rank / device id computed for more devices than are visible, points past the end.")
         if specifics:
             cause += " From the log: " + "; ".join(specifics) + "."
+        title = f"{side.name} id outside the visible devices"
         return Finding(
-            "NPU id outside the visible devices", f"{link.short_type or link.type}: {link.message[:160]}. {cause}",
-            ("Use ids relative to the visible set (0..N-1), or widen ASCEND_RT_VISIBLE_DEVICES / the devices mounted into the "
-             "container to include the ids the job uses",
-             "Make trainer.n_gpus_per_node x nnodes (and tensor/data parallel sizes) match the number of visible NPUs; check with npu-smi info",
-             "Set the variable before Ray starts (ray stop; export ASCEND_RT_VISIBLE_DEVICES=...; ray start) so every worker sees the same set"),
-            evidence(link), (TORCH_NPU_ENV,), key=f"visible:{device}", family="device", kind="invalid-visible-device",
-            notes=(f"{self.id}: NPU id outside the visible devices", *specifics),
+            title, f"{link.short_type or link.type}: {link.message[:160]}. {cause}", side.fixes,
+            evidence(link), (side.source,), key=f"visible:{device}", family="device", kind="invalid-visible-device",
+            notes=(f"{self.id}: {title}", *specifics),
         )
+
+
+class _Side(NamedTuple):
+    """What differs between an NPU and a GPU host for the same out-of-range device id: names, variable, fixes, source."""
+    name: str
+    article: str
+    variable: str
+    mounted: str
+    launcher: str
+    fixes: tuple[str, ...]
+    source: str
+
+
+_NPU_SIDE = _Side(
+    "NPU", "an", "ASCEND_RT_VISIBLE_DEVICES", "mounted devices", "",
+    ("Use ids relative to the visible set (0..N-1), or widen ASCEND_RT_VISIBLE_DEVICES / the devices mounted into the "
+     "container to include the ids the job uses",
+     "Make trainer.n_gpus_per_node x nnodes (and tensor/data parallel sizes) match the number of visible NPUs; check with npu-smi info",
+     "Set the variable before Ray starts (ray stop; export ASCEND_RT_VISIBLE_DEVICES=...; ray start) so every worker sees the same set"),
+    TORCH_NPU_ENV)
+_GPU_SIDE = _Side(
+    "GPU", "a", "CUDA_VISIBLE_DEVICES", "devices", ", or the launcher giving each worker its own GPU",
+    ("Use ids relative to the visible set (0..N-1): torch.cuda.device_count() inside the worker says how many it sees",
+     "Make tensor / data parallel sizes and ranks per node match the visible GPUs (nvidia-smi -L), or widen "
+     "CUDA_VISIBLE_DEVICES to include the ids the job uses"),
+    TORCH_CUDA)
 
 
 class CudaOnNpu(Analyzer):

@@ -16,6 +16,8 @@ SOURCES = {
     "terminate": "https://gcc.gnu.org/onlinedocs/libstdc++/manual/termination.html",
     "fatal": "https://docs.python.org/3/library/faulthandler.html",
     "signal": "https://github.com/google/glog/blob/v0.7.1/src/signalhandler.cc",
+    # torchrun's ChildFailedError summary: "Signal 7 (SIGBUS) received by PID 1234" (ProcessFailure.signal_name)
+    "torchrun": "https://github.com/pytorch/pytorch/blob/v2.13.0/torch/distributed/elastic/multiprocessing/errors/__init__.py",
     "watchdog": "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/csrc/distributed/ProcessGroupHCCL.cpp",
     "cublas-fpe": "https://github.com/pytorch/pytorch/issues/133548",
 }
@@ -135,12 +137,24 @@ class ProcessDeath(Analyzer):
             f"Fatal signal: the process crashed ({signal})",
             f"The process was ended by {signal}; Python printed no exception. {cause}",
             (*fixes, "Rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) to get the Python stack of the crashing thread"),
-            lines, (SOURCES["fatal"] if kind == "fatal" else SOURCES["signal"],), key=f"signal:{signal}",
+            lines, (_signal_source(kind, lines),), key=f"signal:{signal}",
             kind=signal_kind, family="memory" if signal_kind in ("process-bus-error", "process-killed") else "",
         )
 
 
 # What each signal says of the death (signal(7)), and where to look first.
+def _signal_source(kind: str, lines: tuple[str, ...]) -> str:
+    """Who printed the death: faulthandler ("Fatal Python error"), torchrun's summary of a worker, else a signal handler."""
+    if kind == "fatal":
+        return SOURCES["fatal"]
+    if any(TORCHRUN_SIGNAL.search(line) for line in lines):
+        return SOURCES["torchrun"]
+    return SOURCES["signal"]
+
+
+TORCHRUN_SIGNAL = re.compile(r"Signal \d+ \(SIG[A-Z]+\) received by PID \d+")
+
+
 SIGNAL_READINGS = {
     "process-segfault": (
         "A bad memory access in native code (a C/C++ extension, the driver or a custom op). At start-up this usually means "

@@ -44,6 +44,14 @@ def test_the_summary_names_the_signal_not_the_wrapper(explain_text, n, name, kin
     assert top is not None and top.entry.id == "DRV-process" and top.kind == kind and name in top.entry.title
 
 
+def test_the_summary_cites_torch_elastic_and_a_handler_cites_glog(explain_text):
+    """Who printed the death is its source: torchrun's summary is torch elastic's, glog's "*** SIGSEGV" is glog's."""
+    _, top = explain_text(SUMMARY.format(n=11, name="SIGSEGV"))
+    assert any("elastic/multiprocessing/errors" in s for s in top.entry.sources)
+    _, top = explain_text("*** SIGSEGV (@0x0) received by PID 42 (TID 0x7f) from PID 0; stack trace: ***\n")
+    assert top.entry.id == "DRV-process" and any("glog" in s for s in top.entry.sources)
+
+
 def test_sigbus_points_at_shared_memory(explain_text):
     _, top = explain_text(SUMMARY.format(n=7, name="SIGBUS"))
     assert "/dev/shm" in top.entry.cause and any("--shm-size" in step for step in top.entry.fix)
