@@ -2,6 +2,8 @@
 
 - ARL-E4178: an RDMA verbs call failing with ENOMEM is the locked-memory limit (NCCL's ibvwrap.cc WARN, UCX's ucs_error);
   the same call failing with another errno (EINVAL: a GPUDirect / peer-memory problem) is not.
+- ARL-E4179: HAMi-core's quota refusal ("Device N OOM used / limit"): the pod's vGPU memory quota, not the card.
+- ARL-E4180: HAMi-core reading an illegal device id inside a hooked CUDA call (NCCL init's cuMemCreate): the interposer.
 """
 
 from __future__ import annotations
@@ -26,3 +28,22 @@ def test_verbs_enomem_is_the_memlock_limit(catalog, line):
 ])
 def test_other_errno_or_plain_oom_is_not(catalog, line):
     assert first_id(catalog, line + "\n") != "ARL-E4178"
+
+
+# ARL-E4179 / E4180: HAMi-core (libvgpu.so) lines, with log_utils.h's prefix and without it (pasted trimmed).
+@pytest.mark.parametrize("line, want", [
+    ("[HAMI-core ERROR (pid:25 thread=139892685178688 allocator.c:53)]: Device 0 OOM 27147995136 / 25757220864", "ARL-E4179"),
+    ("[HAMI-core ERROR]: Device 0 OOM 12889096192 / 12582912000", "ARL-E4179"),
+    ("[HAMI-core ERROR (pid:565 thread=140267266266944 multiprocess_memory_limit.c:831)]: Illegal device id: 850725928", "ARL-E4180"),
+])
+def test_hami_core_lines(catalog, line, want):
+    assert first_id(catalog, line + "\n") == want
+
+
+@pytest.mark.parametrize("line", [
+    "[HAMI-core Msg(30:140387636202368:libvgpu.c:855)]: Initialized",  # its start-up message: a healthy line
+    "[HAMI-core Debug(30:140:allocator.c:60)]: Device 0 current memory 1024 / 3145728000",
+    "ValueError: Illegal device id: 9 (only 8 devices)",
+])
+def test_hami_start_up_and_other_words_are_not(catalog, line):
+    assert first_id(catalog, line + "\n") not in ("ARL-E4179", "ARL-E4180")
