@@ -181,7 +181,7 @@ def entry_for(cls: type[Analyzer], finding: Finding) -> KnownFailure:
 
 
 def registry() -> tuple[Analyzer, ...]:
-    from . import cannrt, cliargs, codes, data, device, emitted, hccl, hub, launchargs, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, ropekeys, socsupport, torchdtype, tracker, triton, verl, verlname, versions, weightname, wire
+    from . import cannrt, cliargs, codes, data, device, divisible, emitted, hccl, hub, launchargs, lengths, library, memory, mindspore, modelarch, names, opbuild, operator, oserror, package, pluginname, process, prose, pythonver, quantload, rendezvous, ropekeys, socsupport, torchdtype, tracker, triton, verl, verlname, versions, weightname, wire
 
     return tuple(cls() for cls in (
         emitted.NpuStreamNoDevice,  # before ProcessDeath: its assert often ends the process via std::terminate
@@ -247,6 +247,7 @@ def registry() -> tuple[Analyzer, ...]:
         verl.HydraKey,
         verl.MergerConcat,
         launchargs.LaunchArguments,  # Megatron / MindSpeed validate_args: after verl's own conditions
+        divisible.SizeDivisibility,  # any other framework's divisibility check, by the names of its two sizes
         cliargs.UnusedArguments,
         cliargs.ExtraArguments,
         operator.NpuOpOnCpuTensors,

@@ -296,6 +296,15 @@ def method_owner(method: str, keyword: str) -> str:
     return owners.pop() if len(owners) == 1 else ""
 
 
+def class_param_owner(cls: str, keyword: str) -> str:
+    """The import name of the one package whose class ``cls`` took ``keyword`` in some releases and not in others, or "":
+    a class name several packages define ("Trainer": transformers, Lightning, YOLO trainers) is told apart by the
+    keyword whose history the table records ("Trainer.__init__() got an unexpected keyword argument 'processing_class'")."""
+    owners = {pkg["import"] for pkg in _table().values()
+              if any(keyword in row.get("params", {}).get(cls, {}) for row in pkg.get("modules", {}).values())}
+    return owners.pop() if len(owners) == 1 else ""
+
+
 def param_history(pip: str, callable_name: str, keyword: str, installed: str | None = None) -> NameHistory | None:
     """The releases in which ``callable_name`` (a function, or a class by its __init__ or dataclass fields) of ``pip``
     takes ``keyword`` ("X() got an unexpected keyword argument 'k'"), where that changed while it existed."""

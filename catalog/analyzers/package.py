@@ -19,7 +19,7 @@ import re
 
 from ..chain import Chain, Link, package_of
 from . import Analyzer, Facts, Finding, evidence
-from .apihistory import NameHistory, attr_history, method_owner, module_history, name_history, param_history, top_level_owner
+from .apihistory import NameHistory, attr_history, class_param_owner, method_owner, module_history, name_history, param_history, top_level_owner
 from .numpyapi import numpy_removed
 from .stdlibapi import stdlib_added, stdlib_removed
 from ...lazyre import lazy
@@ -1521,6 +1521,9 @@ class PackageMismatch(Analyzer):
                 owner = class_owners().get(m.group(1), "")
             if not owner and link.source:  # the call as printed above the error: "uvicorn.Config(app, …)", "EngineArgs("
                 owner = owner_in_call(link.source, m.group(1))
+            if not owner and kw and m.group(1).endswith(".__init__"):
+                # a class name several packages define (Trainer), told apart by the keyword whose history one records
+                owner = class_param_owner(m.group(1)[: -len(".__init__")], m.group(2))
             if not owner and kw and "." not in m.group(1):
                 # a trainer method by its bare name (GRPOTrainer.get_off_policy_mask) whose keyword one release renamed
                 owner = method_owner(m.group(1), m.group(2))

@@ -4,12 +4,14 @@
   the same call failing with another errno (EINVAL: a GPUDirect / peer-memory problem) is not.
 - ARL-E4179: HAMi-core's quota refusal ("Device N OOM used / limit"): the pod's vGPU memory quota, not the card.
 - ARL-E4180: HAMi-core reading an illegal device id inside a hooked CUDA call (NCCL init's cuMemCreate): the interposer.
+- DRV-package: "Trainer.__init__() got an unexpected keyword argument 'processing_class'": the class name is ambiguous, the
+  keyword's recorded history names transformers (apihistory.class_param_owner).
 """
 
 from __future__ import annotations
 
 import pytest
-from kdata_helpers import first_id
+from kdata_helpers import first, first_id
 
 
 @pytest.mark.parametrize("line", [
@@ -47,3 +49,16 @@ def test_hami_core_lines(catalog, line, want):
 ])
 def test_hami_start_up_and_other_words_are_not(catalog, line):
     assert first_id(catalog, line + "\n") not in ("ARL-E4179", "ARL-E4180")
+
+
+# DRV-package: a class name several packages define (Trainer), told apart by the keyword whose history the API table
+# records: transformers' Trainer gained processing_class in 4.46.
+def test_ambiguous_class_named_by_its_keyword_history(catalog):
+    top = first(catalog, "TypeError: Trainer.__init__() got an unexpected keyword argument 'processing_class'\n")
+    assert top is not None and top.entry.id == "DRV-package" and top.kind == "transformers-too-old"
+    assert "4.46" in top.entry.cause
+
+
+def test_ambiguous_class_with_an_unrecorded_keyword_names_no_package(catalog):
+    top = first(catalog, "TypeError: Trainer.__init__() got an unexpected keyword argument 'my_own_option'\n")
+    assert top is None or "transformers" not in top.entry.title

@@ -1,0 +1,103 @@
+"""A size that must divide another did not: a batch over the devices, a batch over its mini-batches, heads over TP ranks.
+
+Trainers and engines outside verl and Megatron (their own checks are read by DRV-verl and DRV-launch-args) check the
+same arithmetic in their own words: "batch-size 64 not multiple of GPU count 3" (YOLOv5's train.py), "rollout_steps (250)
+must be divisible by num_mini_batches (4)", a bare ``assert args.batch_size % len(devices) == 0``. The names of the two
+quantities say which pair failed; the numbers, where printed, give the nearest values that fit.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..chain import Chain, Link
+from . import Analyzer, Facts, Finding, evidence
+from ...lazyre import lazy
+
+# The wordings above, at their emitters: YOLOv5's select_device (f'batch-size {batch_size} not multiple of GPU count {n}').
+YOLOV5_SELECT_DEVICE = "https://github.com/ultralytics/yolov5/blob/70929b0c0521c2842096a2ae54f3c7df708a9ce5/utils/torch_utils.py"
+
+_NAME = r"[A-Za-z_][\w.\-\[\]()]*(?: [A-Za-z_][\w\-]*){0,5}?"
+_NAME_WHOLE = r"[A-Za-z_][\w.\-\[\]()]*(?: [A-Za-z_][\w\-]*){0,5}"
+# "<a> (250) must be [evenly] divisible by <b> (4)", "<a>=60 should be divisible by <b>=8", "<a> 64 not multiple of <b> 3",
+# "<a> (7) is not divisible by <b> (2)", "<a> must be a multiple of <b>".
+SAID = lazy(
+    rf"(?P<a>{_NAME})\s*(?:\(|=|:)?\s*(?P<an>\d+)?\)?,?\s+(?:must|should|has to|needs? to|is not|isn't|are not)?\s*(?:be )?"
+    rf"(?:(?:evenly |exactly )?divisible by|not (?:a )?multiple of|a multiple of)\s+(?:the )?"
+    rf"(?:(?P<b>{_NAME})\s*(?:\(|=|:)?\s*(?P<bn>\d+)\)?|(?P<b2>{_NAME_WHOLE}))",
+    re.I)
+# The printed assert statement: "assert args.batch_size % len(devices) == 0".
+STATEMENT = lazy(r"assert\s+(?P<a>[\w.\[\]()'\"]+)\s*%\s*(?P<b>[\w.\[\]()'\"]+)\s*==\s*0")
+
+WORLD = lazy(r"world[_ ]?size|gpu[_ ]?count|\bgpus\b|num_gpus|n_gpus?|devices|device[_ ]count|\branks\b|nprocs|num_processes|"
+             r"process(?:es)?\b|data[_ ]parallel|\bdp(?:_size)?\b|\bworkers?\b|cpu places", re.I)
+MINI = lazy(r"mini[_ ]?batch|minibatch|num_mini_batches|nminibatches|grad(?:ient)?_accum|micro[_ ]?batch", re.I)
+BATCH = lazy(r"batch|rollout_steps|n_steps|\bsteps\b|buffer_size", re.I)
+HEADS = lazy(r"heads?\b", re.I)
+TP = lazy(r"tensor[_ ]?(?:model[_ ])?parallel|\btp(?:_size)?\b", re.I)
+LAYERS = lazy(r"layers?\b", re.I)
+PP = lazy(r"pipeline|\bpp(?:_size)?\b", re.I)
+
+# (dividend words, divisor words) -> the class, its reading and what to change
+CLASSES = (
+    (HEADS, TP, "tp-size-not-divisor-of-heads", "the attention heads are split evenly over the tensor-parallel ranks",
+     "a tensor-parallel size that divides the head count (and the KV-head count)"),
+    (LAYERS, PP, "pp-size-not-divisor-of-layers", "the layers are split evenly over the pipeline stages",
+     "a pipeline-parallel size that divides the layer count (or uneven first / last stages where the framework allows)"),
+    (MINI, WORLD, "batch-size-not-divisible-by-world-size", "each device gets an equal share of every mini-batch",
+     "a mini-batch size that is a multiple of the device (data-parallel) count, or a device count that divides it"),
+    (BATCH, MINI, "batch-size-not-divisible-by-minibatches", "each update splits the batch into equal mini-batches",
+     "a batch (steps x environments, or the batch size) that is a multiple of the number of mini-batches, or a "
+     "mini-batch count that divides it"),
+    (BATCH, WORLD, "batch-size-not-divisible-by-world-size", "each device (process) gets an equal share of the batch",
+     "a batch size that is a multiple of the device count (the GPUs / NPUs / processes the run was launched with), or "
+     "launch on a device count that divides it"),
+)
+
+
+def _nearest(a: int, b: int) -> str:
+    """The multiples of b around a, and the largest divisor of a not above b."""
+    if b <= 0:
+        return ""
+    lower, upper = (a // b) * b, ((a + b - 1) // b) * b
+    divisor = next((d for d in range(b, 0, -1) if a % d == 0), 1)
+    out = f"{a} is not a multiple of {b}: {upper}" + (f" or {lower}" if lower and lower != upper else "") + " would fit"
+    return out + (f", or {divisor} instead of {b}" if divisor != b else "")
+
+
+class SizeDivisibility(Analyzer):
+    id = "DRV-divisible"
+    title = "A size that must divide another does not"
+    family = "verl-config"
+    stops_run = "a configuration check failed: it fails the same way on a rerun"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if link.kind not in ("python", "remote", "bare"):
+            return None
+        said = SAID.search(link.message)
+        stated = None if said else STATEMENT.search(link.statement or link.source or link.message)
+        m = said or stated
+        if m is None or (stated is None and not any(c.isdigit() for c in link.message)
+                         and link.short_type not in ("AssertionError", "ValueError")):
+            return None
+        a, b = m.group("a").strip(), (m.group("b") or m.group("b2") if said else m.group("b")).strip()
+        numbers = (int(m.group("an")), int(m.group("bn"))) if said and m.group("an") and m.group("bn") else None
+        found = next((c for c in CLASSES if c[0].search(a) and c[1].search(b)), None)
+        if found is None:
+            if not said:
+                return None
+            kind, why, change = "size-not-divisible", "the code splits the first evenly by the second", \
+                "values where the first is a multiple of the second"
+        else:
+            _, _, kind, why, change = found
+        shown = m.group(0) if said else f"assert {a} % {b} == 0"
+        cause = (f"{link.short_type or 'The check'}: {link.message[:200] or shown}. The check requires {a} to be a multiple "
+                 f"of {b}: {why}.")
+        if numbers:
+            cause += " " + _nearest(*numbers) + "."
+        fix = [f"Set {change}", "Set the two values together (the batch and the device count move together when the "
+               "number of GPUs / NPUs or processes per node changes)"]
+        return Finding(
+            f"{a} is not divisible by {b}"[:160], cause, tuple(fix), evidence(link), (YOLOV5_SELECT_DEVICE,),
+            key=f"divisible:{a}:{b}", family="verl-config", kind=kind, weak=found is None,
+        )
