@@ -250,6 +250,7 @@ def registry() -> tuple[Analyzer, ...]:
         divisible.SizeDivisibility,  # any other framework's divisibility check, by the names of its two sizes
         cliargs.UnusedArguments,
         cliargs.ExtraArguments,
+        cliargs.InvalidChoice,  # argparse's refusal of an option value not among its choices
         operator.NpuOpOnCpuTensors,
         operator.OpNoDeviceKernel,
         operator.MindSporeOpPrototype,

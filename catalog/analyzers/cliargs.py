@@ -129,3 +129,45 @@ class ExtraArguments(Analyzer):
                 derived.evidence.setdefault(RAY_START_ENTRY, item.evidence)  # the refusal and the usage line it was read under
             elif item.demoted_by is None:
                 derived.demoted.setdefault(RAY_START_ENTRY, self.id)
+
+
+# argparse refusing an option's value that is not among its declared choices (Lib/argparse.py, _check_value: "invalid
+# choice: %(value)r (choose from %(choices)s)", raised as ArgumentError "argument <option>: <message>", printed under the
+# usage text as "<prog>: error: argument ...") — vllm serve's --scheduling-policy / --dtype / --load-format, torchrun's
+# --rdzv-backend, a training script's own --mode. CPython 3.12.? on drops the repr quotes around the choices. The value is
+# a typo, or a choice of another release of the program (added later, renamed, or removed). The plugin-supplied
+# --quantization 'ascend' value has its own reading (pluginname.PluginNameUnknown) and is left to it.
+INVALID_CHOICE = lazy(r"^argument ([^:]{1,80}): invalid choice: (.{1,200}?)(?: \(choose from (.{0,600})\))?\s*$")
+PLUGIN_QUANT = lazy(r"^--quantization\b.*|(?i:ascend)")
+
+
+class InvalidChoice(Analyzer):
+    id = "DRV-cli-choice"
+    title = "A command-line option got a value that is not one of its choices (argparse invalid choice)"
+    family = "user"
+    stops_run = "the command refuses its command line and exits: nothing starts"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or not (lone(link) or typed(link, ("ArgumentError", "SystemExit"))):
+            return None
+        m = INVALID_CHOICE.match(link.message)
+        if m is None:
+            return None
+        option, value, choices = m.group(1).strip(), m.group(2).strip(), (m.group(3) or "").strip()
+        if option.startswith("--quantization") and PLUGIN_QUANT.search(value):
+            return None  # vllm-ascend's 'ascend' quantization: pluginname reads it as a plugin / vLLM mismatch
+        usage = next((u for d in link.detail if (u := USAGE_CMD.match(d))), None)
+        command = usage.group(1).rsplit("/", 1)[-1] if usage else "the command"
+        shown = f" (choose from {choices[:160]})" if choices else ""
+        return Finding(
+            f"{command} refused {option} {value[:60]}: not one of the option's choices",
+            f"argparse refused the command line of {command}: {option} accepts only a fixed set of values{shown}, and "
+            f"{value[:80]} is not among them. The value is misspelt (case counts), or it is a choice of another release "
+            "of the program (added in a newer one, renamed or removed since), as tutorials and launch scripts written for "
+            "another version often pass. The command exits with a usage error before it does anything.",
+            (f"Use one of the values the message lists for {option}, spelt exactly so",
+             f"If a recipe for another release gave the value, check {command} --help of the installed release (pip show "
+             "the package) and either pick its equivalent or install the release the recipe was written for"),
+            evidence(link), (ARGPARSE,), key=f"cli-choice:{command}:{option}:{value[:40]}", family="user",
+            kind="cli-invalid-choice",
+        )
