@@ -167,6 +167,10 @@ C10D = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/csrc/distributed/c1
 DIST = {  # import name -> pip name
     "torch_npu": "torch-npu", "vllm_ascend": "vllm-ascend", "triton_ascend": "triton-ascend", "flash_attn": "flash-attn",
     "sklearn": "scikit-learn", "yaml": "pyyaml", "PIL": "pillow", "google": "protobuf", "msprobe": "mindstudio-probe",
+    # import names whose distribution is called otherwise (each distribution's PyPI page): a "pip install grpc" is wrong
+    "grpc": "grpcio", "cv2": "opencv-python", "attr": "attrs", "dateutil": "python-dateutil", "bs4": "beautifulsoup4",
+    "Crypto": "pycryptodome", "OpenSSL": "pyopenssl", "zmq": "pyzmq", "dotenv": "python-dotenv", "jwt": "pyjwt",
+    "serial": "pyserial", "skimage": "scikit-image", "fitz": "pymupdf", "magic": "python-magic",
 }
 # Op namespaces (torch.ops.X) and the package whose compiled library registers them.
 OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}

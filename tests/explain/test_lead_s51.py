@@ -62,3 +62,9 @@ def test_ambiguous_class_named_by_its_keyword_history(catalog):
 def test_ambiguous_class_with_an_unrecorded_keyword_names_no_package(catalog):
     top = first(catalog, "TypeError: Trainer.__init__() got an unexpected keyword argument 'my_own_option'\n")
     assert top is None or "transformers" not in top.entry.title
+
+
+@pytest.mark.parametrize("module, pip", [("grpc", "grpcio"), ("cv2", "opencv-python"), ("torch_npu", "torch-npu")])
+def test_a_missing_module_is_installed_by_its_distribution_name(catalog, module, pip):
+    top = first(catalog, f"ModuleNotFoundError: No module named '{module}'\n")
+    assert top is not None and any(f"pip install {pip}" in step for step in top.entry.fix), top.entry.fix
