@@ -84,9 +84,12 @@ def templates(lines: Iterable[str]) -> list[str]:
         if (diag := DIAG_ERROR.match(line)) is not None:
             line = f"Exception: {diag.group(1)}"  # a compiler's diagnostic, as the chain reads it when no entry names it
         for message in extract_errors(line) or [line]:
-            t = template_of(message)[0]
-            if t and t not in out:
-                out.append(t)
+            t, quoted = template_of(message)
+            # A wrapper quoting the message it carries ("Worker failed with error '<the error>'") masks that message
+            # whole: the message, when it is a sentence, is a template of its own, or every such wrapper looks alike.
+            for t in (t, *(template_of(q)[0] for q in quoted if len(q) >= 20 and q.count(" ") >= 2)):
+                if t and t not in out:
+                    out.append(t)
     return out[:MAX_LINES]
 
 
@@ -182,6 +185,7 @@ class Index:
         self.words = _Space([f[0] for f in feats])
         self.grams = _Space([f[1] for f in feats])
         self.content = [content_words(e.lines) for e in examples]
+        self.codes = [error_codes(e.lines) for e in examples]
 
     def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
         """The most similar example (and its cosine) to a set of templates, skipping excluded sources."""
@@ -190,11 +194,14 @@ class Index:
         words, grams = features(tmpls)
         skip = set(exclude_sources)
         said = content_words(tmpls)
+        # Error codes are the most specific words there are: a failure that printed other codes than the query's
+        # (aclnnInplaceCopy failed with 161002 against 561103) is another failure, however alike the rest reads.
+        codes = error_codes(tmpls)
         # A resemblance rests on what the message says: an example that shares no word with it beyond exception class
         # names (an "AssertionError: <*> % <*> != <*>" against any other assertion) resembles it by its type alone.
         scored = [(s, i) for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams)))
                   if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip
-                  and said & self.content[i]]
+                  and said & self.content[i] and not (codes and self.codes[i] and not codes & self.codes[i])]
         if not scored:
             return None
         top = max(scored)[0]
@@ -251,6 +258,48 @@ def eligible(explanation: Explanation) -> bool:
     return not top.fatal or top.entry.generic or bare
 
 
+def _generic_patterns(catalog: Any) -> tuple[Any, ...]:
+    """The compiled signatures of the catalog's generic (wrapper) entries, once per catalog."""
+    import re
+
+    key = id(catalog)
+    if _GENERIC.get("key") != key:
+        out = []
+        for entry in getattr(catalog, "entries", ()):
+            if entry.generic:
+                for sig in entry.signatures:
+                    try:
+                        out.append(re.compile(sig.regex))
+                    except re.error:
+                        continue
+        words = frozenset(w.lower() for entry in getattr(catalog, "entries", ()) if entry.generic
+                          for sig in entry.signatures for w in _WORD.findall(sig.regex))
+        _GENERIC.update(key=key, patterns=tuple(out), words=words)
+    return _GENERIC["patterns"]
+
+
+_GENERIC: dict[str, Any] = {}
+
+
+def _wrapper_only(explanation: Explanation, catalog: Any) -> bool:
+    """Every line the answer rests on is generic wrappers' words and nothing else ("Worker failed with error 'Engine core
+    initialization failed. See root cause above.'"): such a paste resembles, word for word, any labelled failure that
+    kept only its wrapper, whatever the cause was, so a resemblance has nothing to go on."""
+    if catalog is None or explanation.unknown is not None:
+        return False
+    fatal = [d for d in explanation.diagnoses if d.fatal]
+    if not fatal or not all(d.entry.generic for d in fatal):
+        return False
+    patterns = _generic_patterns(catalog)
+    for line in explanation.error_lines():
+        rest = line
+        for pattern in patterns:
+            rest = pattern.sub(" ", rest)
+        if rest.strip() and content_words(templates([rest])) - _GENERIC["words"]:
+            return False  # words of its own beside the wrappers' (an inner message the wrapper quotes)
+    return True
+
+
 def informative(tmpls: Iterable[str]) -> bool:
     """Whether the templates say anything beyond exception types: a bare "RuntimeError:" (a traceback whose message was
     empty or cut off) resembles every other bare RuntimeError, whatever caused it. A masked value counts ("KeyError:
@@ -275,7 +324,7 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
     except (OSError, ValueError, KeyError):
         return explanation
     tmpls = templates(explanation.error_lines())
-    if not informative(tmpls):
+    if not informative(tmpls) or _wrapper_only(explanation, catalog):
         return explanation
     found = index.nearest(tmpls, exclude_sources)
     if found is None or found[1] < threshold:
