@@ -37,8 +37,11 @@ KEYS = (  # words in a message -> the config keys they stand for
 )
 DIVISIBLE = lazy(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
 CONFIG_WORDS = lazy(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus|batch_size \d+ < chunks \d+", re.I)
-# The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition.
-FOREIGN = lazy(r"Check batch related parameters\.")
+# The same words in another library's own batch check (DeepSpeed's config assertion): not a verl condition. Nor is the
+# process group's own buffer-size check of a single-tensor all-gather / reduce-scatter (torch c10d ProcessGroupNCCL,
+# torch_npu ProcessGroupHCCL: ARL-E4960), whose "world_size" names the collective's group, not trainer.n_gpus_per_node.
+FOREIGN = lazy(r"Check batch related parameters\.|output tensor size must be equal to world_size times input tensor size|"
+               r"input tensor must be the same size as output size times world size")
 CHUNK = lazy(r"Got size of DataProto (\d+) and chunk (\d+)")
 # ROLL's DataProto (roll/distributed/scheduler/protocol.py, derived from verl's) splits a batch unevenly but asserts it holds at
 # least one row per chunk: "batch_size 32 < chunks 64" when the batch is smaller than the workers' data-parallel size.
