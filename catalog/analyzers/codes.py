@@ -157,7 +157,7 @@ CONTEXT_KINDS = (
     # opapi's kernel lookup ("Cannot find bin of op X, integral key …" / "Cannot find binary for op X.", op_kernel.h)
     # under whatever code the call reports (EZ1001, EZ9999, 561000): no binary for these dtypes/formats on this SoC.
     (None, lazy(r"does not ha(?:s|ve) any binary|Parse dynamic kernel config fail|No supported Ops kernel and engine"
-                      r"|Cannot find bin(?:ary)? (?:of|for) op \w+"
+                      r"|Cannot find (?:and )?bin(?:ary)? (?:of|for) op \w+"
                       r"|read binary_info_config\.json failed|opp_kernel package"), "op-no-binary"),
     # The aclnn APIs' dtype checks that compare two tensors, or a tensor with the one dtype the operator takes, rather
     # than a dtype with the operator's support list: OP_CHECK_DTYPE_NOT_MATCH ("Tensor %s expected dtype is %s but found

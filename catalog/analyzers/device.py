@@ -69,12 +69,17 @@ CUDA = lazy(
     # memory_allocated, get_device_properties, Stream ...) handed a cuda device: code written for CUDA called the
     # torch.npu API (or transfer_to_npu mapped the call but not its device argument).
     r"|Expected a npu (?:or cpu )?device, but got: cuda"
+    # ltonpu: the mirror in torch itself (torch/cuda/_utils.py _get_device_index, behind torch.cuda.set_device,
+    # current_stream, get_device_properties, mem_get_info ...; the same text from torch 1.x's str.format to 2.x's
+    # f-string) handed an npu device: code written for CUDA called torch.cuda.* with the NPU device it was given.
+    r"|Expected a cuda (?:or cpu )?device, but got: npu"
 )
 TORCH_NPU_ENV = "https://www.hiascend.com/document/detail/zh/canncommercial/83RC1/maintenref/envvar/envref_07_0149.html"
 TRANSFER = "https://github.com/Ascend/pytorch/blob/v26.1.0-pytorch2.12.0/torch_npu/contrib/transfer_to_npu.py"
 TORCH_CUDA = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/__init__.py"
 # torch_npu.npu._get_device_index ("Expected a npu device, but got: ...")
 TORCH_NPU_UTILS = "https://github.com/Ascend/pytorch/blob/v7.3.1-pytorch2.7.1/torch_npu/npu/utils.py"
+TORCH_CUDA_UTILS = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/cuda/_utils.py"
 TORCH_DIST = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/distributed/distributed_c10d.py"
 TORCH_LOAD = "https://github.com/pytorch/pytorch/blob/v2.1.0/torch/serialization.py"
 # "No CUDA GPUs are available" is a CUDA build of torch finding no device (c10/cuda/CUDAFunctions.cpp,
@@ -92,7 +97,8 @@ RAY_ACCEL = "https://docs.ray.io/en/latest/ray-core/scheduling/accelerators.html
 VERL_TASK_RUNNER = "https://github.com/verl-project/verl/blob/8fdc4d3f202f41461f4de9f42a637228e342668b/verl/trainer/main_ppo.py"
 VERL_REWARD_ASYNC = "https://github.com/verl-project/verl/blob/8fdc4d3f202f41461f4de9f42a637228e342668b/verl/trainer/ppo/reward.py"
 # A reward function named in the failure's own words (an issue title, a traceback's message) or a frame in a reward module.
-REWARD_CODE = lazy(r"(?i)\breward[ _]?(?:function|fn|func|manager|model)s?\b|\bcompute_score\b|\bcustom_reward|奖励函数")
+# ASCII word boundaries ((?a)), so the name counts where a Chinese sentence runs into it ("在reward_function里面").
+REWARD_CODE = lazy(r"(?ai)\breward[ _]?(?:function|fn|func|manager|model)s?\b|\bcompute_score\b|\bcustom_reward|奖励函数")
 
 
 def _in_ray_worker(link: Link, chain: Chain) -> bool:
@@ -103,8 +109,12 @@ def _in_ray_worker(link: Link, chain: Chain) -> bool:
 
 
 def _in_reward_code(link: Link) -> bool:
-    """The failure names a reward function (its message) or passes through a reward module (a frame's path)."""
-    return bool(REWARD_CODE.search(link.message)) or any("reward" in f.path.lower() for f in link.frames)
+    """The failure names a reward function (its message, or the words a paste puts before it on its line) or passes
+    through a reward module (a frame's path)."""
+    # ltonpu: also the person's words before the exception on its line in a paste ("在reward_function里面定义model，会报错
+    # `RuntimeError: No CUDA GPUs are available`"), which name where the code ran as an issue title does
+    return (bool(REWARD_CODE.search(link.message)) or bool(link.lead and REWARD_CODE.search(link.lead))
+            or any("reward" in f.path.lower() for f in link.frames))
 
 
 def visible(facts: Facts) -> tuple[str, str] | None:
@@ -247,6 +257,7 @@ class CudaOnNpu(Analyzer):
             ("Change the call to the NPU (device='npu', .npu(), torch.npu.*), or import torch_npu.contrib.transfer_to_npu at the "
              "start of the entry point to map cuda calls to the NPU",
              "If a library hard-codes cuda (a trainer's FSDP/DeepSpeed path), upgrade it to a release with NPU support or select its NPU backend"),
-            evidence(link), (TORCH_NPU_UTILS, TRANSFER) if m.group(0).startswith("Expected a npu") else (TORCH_CUDA, TRANSFER),
+            evidence(link), ((TORCH_NPU_UTILS, TRANSFER) if m.group(0).startswith("Expected a npu") else
+                             (TORCH_CUDA_UTILS, TRANSFER) if m.group(0).startswith("Expected a cuda") else (TORCH_CUDA, TRANSFER)),
             key=f"cuda:{caller}", family="device", kind="cuda-call-on-npu",
         )

@@ -44,6 +44,44 @@ DTYPE_PAIRING = lazy(r"\b(\w+) expected (?:scalar type|dtype is) (DT_\w+) but fo
                      r"|Expected both tensors to have same dtype, but found (\w+) (DT_\w+) and (\w+) (DT_\w+)")
 OP_API_CHECKS = ("https://github.com/hicann/ops-math/blob/ee839ce2ab9632f88231eb3eb78a4bd8c0948eaa/common/inc/external/"
                  "aclnn_kernels/common/op_error_check.h")
+# nnopbase's support-list check (hicann/opbase src/nnopbase/individual_op/executor/indv_executor.cpp): the actual
+# parameters ("Io input dtype or format is not supported, get io input info is x(DT_BFLOAT16, ND) weight(…) …", master
+# "… details of parameter are x(DT_…, ND), …") and, one line each, the rows it accepts ("SupportInfo[1] x(DT_…, ND) …",
+# master "SupportInfo[1]: x(DT_…, ND), …"). Where one row matches every parameter but one, in dtype and format, the
+# operator takes this combination except that input's dtype: the caller passed it in another dtype than the one it
+# pairs with the rest (a quantized matmul's scale in uint8 beside a bf16 activation), as DTYPE_PAIRING states it.
+# The same refusal's head sentence as opbase words it from 2026-06 (commit 7ec8156: "... is not supported, details of
+# parameter are ... but supported list is:") and on master ("... of the operator is inconsistent with that defined in the
+# operator prototype OpDef, details of parameter are ..."): the operator rejected its inputs' dtype / format.
+IO_REFUSED = lazy(r"The dtype or format of the actual input or output parameter (?:is not supported,|of the operator is "
+                  r"inconsistent with that defined in the operator prototype OpDef,) details of parameter are "
+                  r"[^.]*?(?= ?but supported list|$)")
+IO_ACTUAL = lazy(r"(?:get io input info is|details of parameter are) (.*)")
+IO_ROW = lazy(r"SupportInfo\[\d+\]:? (.*)")
+IO_PARAM = lazy(r"(\w+)\((DT_\w+), ?(\w+)\)")
+OPBASE_SUPPORT = ("https://github.com/hicann/opbase/blob/313b0146bf9d5cc334f50052c462a25082938c40/src/nnopbase/"
+                  "individual_op/executor/indv_executor.cpp")
+
+
+def one_input_off(texts) -> tuple[str, str, str] | None:
+    """(parameter, dtype a support row pairs it with, dtype passed) where a SupportInfo row differs from the actual
+    parameters in that one input's dtype alone (at least one other parameter agreeing), else None."""
+    actual: dict[str, tuple[str, str]] | None = None
+    rows: list[dict[str, tuple[str, str]]] = []
+    for text in texts:
+        if (m := IO_ROW.search(text)) is not None:
+            rows.append({n: (d, f) for n, d, f in IO_PARAM.findall(m.group(1))})
+        elif actual is None and (m := IO_ACTUAL.search(text)) is not None:
+            actual = {n: (d, f) for n, d, f in IO_PARAM.findall(m.group(1))}
+    if not actual or len(actual) < 2:
+        return None
+    for row in rows:
+        if set(row) != set(actual):
+            continue
+        off = [n for n in actual if actual[n][0] != row[n][0]]
+        if len(off) == 1 and all(actual[n][1] == row[n][1] for n in actual):
+            return off[0], row[off[0]][0], actual[off[0]][0]
+    return None
 # A required (or, in the named case, conditionally required) input left out: the ops' own null checks, OP_LOGE in the
 # op_host tiling / op_api code of hicann/ops-transformer (and ops-nn): "%s should not be null", "When D is 512,
 # inputlayout %s q_rope and k_rope should not be null!" (incre_flash_attention_tiling.cpp), "attentionOutGrad must not be
@@ -64,6 +102,7 @@ OPS_NULL_CHECKS = (
     "incre_flash_attention/op_host/incre_flash_attention_tiling.cpp",
 )
 OP = lazy(r"\b(aclnn[A-Z]\w+)")
+OPNAME = lazy(r"OpName:\[(\w+?)(?:_\d+)?\]")
 # torch_npu's op-plugin (Ascend/op-plugin op_plugin/ops/**, torch_npu's own NPU kernels) checks an operator's
 # arguments in C++ before any aclnn call: TORCH_CHECK(cond, "<what it wants>", OPS_ERROR(ErrCode::PARAM | TYPE | VALUE)),
 # printed as the check's own text then, on the next line, torch_npu's tag "[ERROR] <time> (PID:…, Device:…, RankID:…)
@@ -121,10 +160,15 @@ class OperatorParams(Analyzer):
         paired = next((m for t in (link.message, *link.detail) if (m := DTYPE_PAIRING.search(t))), None)
         if paired is not None:
             return self._pairing(paired, link, chain)
+        if (off := one_input_off((link.message, *link.detail))) is not None:
+            return self._one_off(off, link, chain)
         if any(SOC_REFUSAL.search(t) for t in (link.message, *link.detail)):
             return None  # the check refuses it because of the chip: DRV-code reads that class (codes.SOC_REFUSAL)
         text = next((t for t in (link.message, *link.detail) if PARAM_CHECK.search(t)), None)
-        if text is not None:
+        refused = next((m for t in (link.message, *link.detail) if (m := IO_REFUSED.search(t))), None)
+        if text is None and refused is not None:
+            text, said, arg, what = refused.string, refused.group(0), "its inputs", "dtype"
+        elif text is not None:
             m = PARAM_CHECK.search(text)
             said = m.group(0)
             arg = (m.group(3) or m.group(5) or m.group(7) or m.group(8) or m.group(10) or m.group(11) or m.group(14)
@@ -236,6 +280,26 @@ class OperatorParams(Analyzer):
              "lists its constraints"),
             evidence(link), OP_PLUGIN, key=f"opplugin:{op}:{said[:60]}", family="operator",
             kind="aclnn-param-unsupported",
+        )
+
+    def _one_off(self, off: tuple[str, str, str], link: Link, chain: Chain) -> Finding:
+        """The support list takes every actual parameter but one input's dtype (one_input_off)."""
+        arg, wanted, got = off
+        op = _op_name(link, chain) or next((m.group(1) for t in (link.message, *link.detail)
+                                            if (m := OPNAME.search(t))), "")
+        return Finding(
+            f"{op or 'An aclnn operator'} takes these inputs with {arg} in {wanted}, not {got}"[:160],
+            (f"{'The operator ' + op if op else 'An aclnn operator'} checked its parameters against its support list "
+             f"and refused them, but one listed combination matches every parameter except {arg}: it is {got} where "
+             f"that combination pairs it with {wanted}. The operator supports these dtypes; the caller passed {arg} "
+             "in another dtype than the one it pairs with the rest (a quantized matmul's scale or offset in another "
+             "dtype than the activation, an output left in another precision)."),
+            (f"Pass {arg} as {wanted} (cast it, or produce it in that dtype: for a quantized weight's scale, the "
+             "dtype the quantization method stores it in for this activation dtype)",
+             "If the call is in a framework (vllm-ascend, a quantization plugin, a model patch), upgrade it or use the "
+             "quantization / dtype setting whose combination the operator lists"),
+            evidence(link), (OPBASE_SUPPORT, OP_API_CHECKS), key=f"pairrow:{op}:{arg}", family="dtype",
+            kind="op-input-dtype-mismatch",
         )
 
     def _pairing(self, m: re.Match, link: Link, chain: Chain) -> Finding:
