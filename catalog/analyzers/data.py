@@ -206,6 +206,13 @@ VERL_REWARD_CALL = "https://github.com/verl-project/verl/blob/v0.9.0/verl/worker
 REWARD_KEYWORD = lazy(r"(?:^|\(\) got an )unexpected keyword argument '(completion_ids|trainer_state|solution_str|ground_truth)'")
 REWARD_NAME = lazy(r"reward|score|verif|accura|(?-i:[OP]RM)\b", re.I)
 TRL_REWARDS = "https://huggingface.co/docs/trl/main/en/grpo_trainer#using-a-custom-reward-function"
+# TRL's GRPOTrainer.compute_loss called "rewards[i] = torch.tensor(reward_func(prompts, completions))" only on main
+# between PR #2606 (a1d295511, custom reward functions) and PR #2650 (2578e9502, every dataset column passed by name);
+# v0.14.0 and every later release call reward_func(prompts=prompts, completions=completions, **reward_kwargs). A
+# "takes 1 positional argument but 2 were given" raised in TRL's frame is that snapshot.
+TRL_POSITIONAL = "https://github.com/huggingface/trl/commit/2578e950238077d1ce421801e19f26a5f74a619c"
+TRL_V014 = "https://github.com/huggingface/trl/blob/v0.14.0/trl/trainer/grpo_trainer.py"
+POSITIONAL_TWO = lazy(r"takes (?:from \d+ to )?\d+ positional arguments? but 2 were given")
 
 
 class RewardArguments(Analyzer):
@@ -248,6 +255,8 @@ class RewardArguments(Analyzer):
         if not REWARD_NAME.search(name) or "Model" in func or name in ("forward", "generate"):
             return None
         keyword = m.group(2)
+        if keyword is None and link.frames and link.frames[-1].package == "trl" and POSITIONAL_TWO.search(link.message):
+            return self._trl_positional(link, func)
         what = f"the keyword argument {keyword!r}" if keyword else "more positional arguments than it takes"
         return Finding(
             f"Reward function {func}() does not take the trainer's arguments"[:160],
@@ -262,6 +271,24 @@ class RewardArguments(Analyzer):
             family="data-model", kind="reward-fn-signature-mismatch",
         )
 
+
+    def _trl_positional(self, link: Link, func: str) -> Finding:
+        """TRL itself passed the reward function two positional arguments: only the main-branch snapshots between
+        TRL PR #2606 and #2650 (January 2025, 0.14.0.dev0) call reward_func(prompts, completions); every release
+        (v0.14.0 on) calls it with keywords, so the installed TRL is a pre-release older than the caller's rewards."""
+        return Finding(
+            f"trl is older than the reward functions expect: a pre-release GRPOTrainer calls {func}() positionally"[:160],
+            f"TypeError: {link.message[:200]}. The call comes from TRL's own GRPOTrainer frame with two positional arguments "
+            "(reward_func(prompts, completions)): that is the interface of TRL main-branch snapshots from before PR #2650 "
+            "(0.14.0.dev0, January 2025). Every TRL release from v0.14.0 on calls reward functions with keywords "
+            "(reward_func(prompts=…, completions=…, **dataset columns)), which reward functions written for TRL "
+            "(open-r1's, def reward(completions, **kwargs)) expect. The installed TRL is older than the code using it.",
+            ("Install a TRL release (pip install -U 'trl>=0.14.0', or the version the recipe pins) instead of the old "
+             "main-branch snapshot, then rerun",
+             f"Or, to keep that snapshot, give {func}() the positional signature it calls: def {func.rsplit('.', 1)[-1]}(prompts, completions, **kwargs)"),
+            evidence(link), (TRL_POSITIONAL, TRL_V014), key=f"reward-trl-positional:{func}", family="compat",
+            kind="trl-too-old",
+        )
 
     def _reward_keyword(self, link: Link) -> Finding | None:
         """A keyword only a trainer's reward call passes (TRL's completion_ids / trainer_state, verl's solution_str /
