@@ -68,3 +68,37 @@ def test_ambiguous_class_with_an_unrecorded_keyword_names_no_package(catalog):
 def test_a_missing_module_is_installed_by_its_distribution_name(catalog, module, pip):
     top = first(catalog, f"ModuleNotFoundError: No module named '{module}'\n")
     assert top is not None and any(f"pip install {pip}" in step for step in top.entry.fix), top.entry.fix
+
+
+# similar.py: what a resemblance may rest on.
+def test_a_quoted_sentence_is_a_template_of_its_own():
+    from ascendrl.catalog.similar import templates
+
+    out = templates(["RuntimeError: Worker failed with error 'rope_scaling must have a type field'", "KeyError: 'lm_head.weight'"])
+    assert "rope_scaling must have a type field" in out and "KeyError: <*>" in out  # a quoted name stays masked
+
+
+def test_a_wrapper_only_paste_resembles_nothing(catalog):
+    from ascendrl.catalog import Classifier
+    from ascendrl.catalog.similar import with_similar
+    import io
+
+    for text in ("RuntimeError: Worker failed with error 'Engine core initialization failed. See root cause above.'\n",
+                 "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"):
+        classifier = Classifier(catalog)
+        classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+        plain = classifier.result()
+        assert plain.diagnoses and all(d.entry.generic for d in plain.diagnoses if d.fatal)
+        answer = with_similar(plain, catalog, threshold=0.0)
+        assert not any(d.basis == "similar" for d in answer.diagnoses), text
+
+
+def test_an_example_with_other_error_codes_is_not_offered():
+    from ascendrl.catalog.similar import Example, Index, templates
+
+    line = "RuntimeError: copy_d2d_baseformat_opapi: NPU function error: call aclnnInplaceCopy failed, error code is {}"
+    index = Index([Example("dev/a.log", "https://x/a", "aclnn-param-invalid", None, "", "operator", tuple(templates([line.format(161002)]))),
+                   Example("dev/b.log", "https://x/b", "aclnn-inner-error", None, "", "operator", tuple(templates([line.format(561103)])))])
+    found = index.nearest(templates([line.format(561103)]))
+    assert found is not None and found[0].label == "aclnn-inner-error"
+    assert index.nearest(templates([line.format(507035)])) is None  # both printed other codes
