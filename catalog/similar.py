@@ -185,7 +185,6 @@ class Index:
         self.words = _Space([f[0] for f in feats])
         self.grams = _Space([f[1] for f in feats])
         self.content = [content_words(e.lines) for e in examples]
-        self.codes = [error_codes(e.lines) for e in examples]
 
     def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
         """The most similar example (and its cosine) to a set of templates, skipping excluded sources."""
@@ -194,14 +193,11 @@ class Index:
         words, grams = features(tmpls)
         skip = set(exclude_sources)
         said = content_words(tmpls)
-        # Error codes are the most specific words there are: a failure that printed other codes than the query's
-        # (aclnnInplaceCopy failed with 161002 against 561103) is another failure, however alike the rest reads.
-        codes = error_codes(tmpls)
         # A resemblance rests on what the message says: an example that shares no word with it beyond exception class
         # names (an "AssertionError: <*> % <*> != <*>" against any other assertion) resembles it by its type alone.
         scored = [(s, i) for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams)))
                   if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip
-                  and said & self.content[i] and not (codes and self.codes[i] and not codes & self.codes[i])]
+                  and said & self.content[i]]
         if not scored:
             return None
         top = max(scored)[0]

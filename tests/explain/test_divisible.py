@@ -1,6 +1,6 @@
 """DRV-divisible: a divisibility check of any framework, read by the names of its two sizes (stop 20, lead).
 
-verl's own conditions stay DRV-verl's and Megatron's DRV-launch-args'; YOLOv5's select_device, a trainer's spec check
+verl's own conditions stay DRV-verl's, Megatron's DRV-launch-args' and YOLOv5's DRV-own-check's; a trainer's spec check
 and a bare printed ``assert a % b == 0`` are read here, the class chosen from the names (batch / devices, batch /
 mini-batches, heads / TP, layers / PP), the nearest fitting values from the numbers.
 """
@@ -30,8 +30,13 @@ ValueError: num_heads (28) must be divisible by tp_size (8)
 """
 
 
+def test_yolos_own_wording_stays_its_own_check(catalog):
+    """YOLOv5's select_device has a row of its own (DRV-own-check, the same kind): it keeps it."""
+    top = first(catalog, YOLO)
+    assert top is not None and top.entry.id == "DRV-own-check" and top.kind == "batch-size-not-divisible-by-world-size"
+
+
 @pytest.mark.parametrize("text, kind", [
-    (YOLO, "batch-size-not-divisible-by-world-size"),
     (BARE_ASSERT, "batch-size-not-divisible-by-world-size"),
     (SPEC, "batch-size-not-divisible-by-minibatches"),
     (HEADS, "tp-size-not-divisor-of-heads"),
@@ -42,7 +47,8 @@ def test_the_names_choose_the_class(catalog, text, kind):
 
 
 def test_the_numbers_give_the_nearest_fit(catalog):
-    top = first(catalog, YOLO)
+    top = first(catalog, "ValueError: global batch size (64) must be divisible by the number of data parallel ranks (3)\n")
+    assert top.entry.id == "DRV-divisible" and top.kind == "batch-size-not-divisible-by-world-size"
     assert "66" in top.entry.cause and "63" in top.entry.cause  # multiples of 3 around 64
 
 

@@ -92,13 +92,3 @@ def test_a_wrapper_only_paste_resembles_nothing(catalog):
         answer = with_similar(plain, catalog, threshold=0.0)
         assert not any(d.basis == "similar" for d in answer.diagnoses), text
 
-
-def test_an_example_with_other_error_codes_is_not_offered():
-    from ascendrl.catalog.similar import Example, Index, templates
-
-    line = "RuntimeError: copy_d2d_baseformat_opapi: NPU function error: call aclnnInplaceCopy failed, error code is {}"
-    index = Index([Example("dev/a.log", "https://x/a", "aclnn-param-invalid", None, "", "operator", tuple(templates([line.format(161002)]))),
-                   Example("dev/b.log", "https://x/b", "aclnn-inner-error", None, "", "operator", tuple(templates([line.format(561103)])))])
-    found = index.nearest(templates([line.format(561103)]))
-    assert found is not None and found[0].label == "aclnn-inner-error"
-    assert index.nearest(templates([line.format(507035)])) is None  # both printed other codes
