@@ -1,5 +1,5 @@
 """Readings added by helper ltonpu (2026-12-06) while generalising the leave-thread-out misses of the operator / device /
-dtype / HCCL / CANN-environment classes (/work/briefs/lto_npu.txt). Each test input is a short excerpt around the exact
+dtype / HCCL / CANN-environment classes (the lead's list of them). Each test input is a short excerpt around the exact
 emitted message; each class also has a near miss (similar words, another failure).
 
 - ARL-E5520 (new): NCCL found no network interface to bootstrap over: "Bootstrap : no socket interface found"
