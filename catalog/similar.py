@@ -258,8 +258,7 @@ def _generic_patterns(catalog: Any) -> tuple[Any, ...]:
     """The compiled signatures of the catalog's generic (wrapper) entries, once per catalog."""
     import re
 
-    key = id(catalog)
-    if _GENERIC.get("key") != key:
+    if _GENERIC.get("catalog") is not catalog:  # the object itself, not its id: an id is reused once it is freed
         out = []
         for entry in getattr(catalog, "entries", ()):
             if entry.generic:
@@ -270,7 +269,7 @@ def _generic_patterns(catalog: Any) -> tuple[Any, ...]:
                         continue
         words = frozenset(w.lower() for entry in getattr(catalog, "entries", ()) if entry.generic
                           for sig in entry.signatures for w in _WORD.findall(sig.regex))
-        _GENERIC.update(key=key, patterns=tuple(out), words=words)
+        _GENERIC.update(catalog=catalog, patterns=tuple(out), words=words)
     return _GENERIC["patterns"]
 
 

@@ -1,8 +1,9 @@
 """A size that must divide another did not: a batch over the devices, a batch over its mini-batches, heads over TP ranks.
 
 Trainers and engines outside verl and Megatron (their own checks are read by DRV-verl and DRV-launch-args) check the
-same arithmetic in their own words: "batch-size 64 not multiple of GPU count 3" (YOLOv5's train.py), "rollout_steps (250)
-must be divisible by num_mini_batches (4)", a bare ``assert args.batch_size % len(devices) == 0``. The names of the two
+same arithmetic in their own words: "rollout_steps (250) must be divisible by
+num_mini_batches (4)" (a robotics trainer's spec check), a bare ``assert args.batch_size % len(devices) == 0`` (MatchSum);
+YOLOv5's own wording has its own row (DRV-own-check). The names of the two
 quantities say which pair failed; the numbers, where printed, give the nearest values that fit.
 """
 
@@ -14,8 +15,9 @@ from ..chain import Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
-# The wordings above, at their emitters: YOLOv5's select_device (f'batch-size {batch_size} not multiple of GPU count {n}').
-YOLOV5_SELECT_DEVICE = "https://github.com/ultralytics/yolov5/blob/70929b0c0521c2842096a2ae54f3c7df708a9ce5/utils/torch_utils.py"
+# The failures this reading was written from (the two forms above), each a public thread.
+SPEC_CHECK = "https://github.com/strands-labs/robots/issues/988"
+BARE_ASSERT = "https://github.com/maszhongming/MatchSum/issues/11"
 
 _NAME = r"[A-Za-z_][\w.\-\[\]()]*(?: [A-Za-z_][\w\-]*){0,5}?"
 _NAME_WHOLE = r"[A-Za-z_][\w.\-\[\]()]*(?: [A-Za-z_][\w\-]*){0,5}"
@@ -77,9 +79,10 @@ class SizeDivisibility(Analyzer):
         said = SAID.search(link.message)
         stated = None if said else STATEMENT.search(link.statement or link.source or link.message)
         m = said or stated
-        if m is None or (stated is None and not any(c.isdigit() for c in link.message)
-                         and link.short_type not in ("AssertionError", "ValueError")):
+        if m is None:
             return None
+        if said and not any(c.isdigit() for c in link.message) and link.short_type not in ("AssertionError", "ValueError"):
+            return None  # words without numbers in another exception: prose about a size, not the check that failed
         a, b = m.group("a").strip(), (m.group("b") or m.group("b2") if said else m.group("b")).strip()
         numbers = (int(m.group("an")), int(m.group("bn"))) if said and m.group("an") and m.group("bn") else None
         found = next((c for c in CLASSES if c[0].search(a) and c[1].search(b)), None)
@@ -98,6 +101,6 @@ class SizeDivisibility(Analyzer):
         fix = [f"Set {change}", "Set the two values together (the batch and the device count move together when the "
                "number of GPUs / NPUs or processes per node changes)"]
         return Finding(
-            f"{a} is not divisible by {b}"[:160], cause, tuple(fix), evidence(link), (YOLOV5_SELECT_DEVICE,),
+            f"{a} is not divisible by {b}"[:160], cause, tuple(fix), evidence(link), (SPEC_CHECK, BARE_ASSERT),
             key=f"divisible:{a}:{b}", family="verl-config", kind=kind, weak=found is None,
         )
