@@ -176,7 +176,8 @@ DIST = {  # import name -> pip name
 OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}
 # Subpackages that are distributions of their own (a namespace shared with another package):
 # "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
-SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "google.protobuf": "protobuf",
+SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "megatron.energon": "megatron-energon",
+            "google.protobuf": "protobuf",
             "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}
 # Modules a distribution once shipped and removed in a release: module -> (distribution, the release that removed it, the
 # last release line with it, source). "No module named" for one of them is that distribution too new for the caller.
@@ -633,6 +634,36 @@ def ray_unpickle_import(link: Link, module: str, name: str) -> Finding:
          "then restart Ray (ray stop; ray start)",
          "The worker's own log says which node failed: /tmp/ray/session_latest/logs/worker-*.err"),
         evidence(link), (RAY_ENV_DOC,), key=f"missing:{module}", kind="missing-dependency",
+    )
+
+
+# The megatron-core wheel packages megatron.core alone (Megatron-LM's pyproject.toml: [tool.setuptools.packages.find]
+# include = ["megatron.core", "megatron.core.*"]); Megatron-Bridge and Megatron-Energon ship megatron.bridge and
+# megatron.energon. Every other megatron.<x> (training, legacy, inference, post_training, rl, and the pre-2024 layout's
+# optimizer, model, mpu, tokenizer ...) lives only in a Megatron-LM source checkout.
+MEGATRON_WHEEL = "https://github.com/NVIDIA/Megatron-LM/blob/000c4ac24f61159c138b0975def722c65245983c/pyproject.toml"
+
+
+def megatron_lm_source_missing(link: Link, module: str, caller: str | None) -> Finding | None:
+    """`No module named 'megatron.training'`: only a Megatron-LM checkout has it, pip's megatron-core never does."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "megatron" or ".".join(parts[:2]) in SEPARATE:
+        return None
+    sub = ".".join(parts[:2])
+    who = caller or "the code that imports it"
+    return Finding(
+        f"Megatron-LM's own modules are not importable: no {module} (megatron-core ships megatron.core only)"[:160],
+        f"{link.short_type}: No module named '{module}'. {who} uses Megatron-LM's training code ({sub}), which is not part "
+        "of the megatron-core package: that wheel contains megatron.core alone. The rest of Megatron-LM (megatron.training, "
+        "megatron.legacy, ... ; before 2024 megatron.optimizer, megatron.model, megatron.mpu at the top level) is importable "
+        "only from a Megatron-LM source checkout on the path. Either none is on PYTHONPATH, or the one found is a release "
+        f"whose layout has no {sub} (the modules moved between releases).",
+        (f"Clone Megatron-LM at the release {who} was written for (its docs or Dockerfile name the tag) and put it on the "
+         "path of every process, Ray workers included: export PYTHONPATH=/path/to/Megatron-LM:$PYTHONPATH (or pip install -e "
+         "it from that checkout)",
+         "Check what is found: python -c 'import megatron, sys; print(megatron.__path__)'; a checkout of another release "
+         f"than the one {who} expects lacks {sub}: switch the tag"),
+        evidence(link), (MEGATRON_WHEEL,), key=f"megatron-lm:{sub}", kind="megatron-lm-source-not-on-pythonpath",
     )
 
 
@@ -1389,6 +1420,8 @@ class PackageMismatch(Analyzer):
                      "cluster to the client's"),
                     evidence(link), (RAY_CLIENT_DOC,), key=f"ray-versions:{module}", kind="ray-version-mismatch",
                 )
+            if (megatron := megatron_lm_source_missing(link, module, caller)) is not None:
+                return megatron
             if (removed := next((REMOVED_MODULES[k] for k in (module, ".".join(module.split(".")[:2]), module.split(".")[0])
                                  if k in REMOVED_MODULES), None)) is not None:
                 return removed_module(link, module, removed, caller)

@@ -52,6 +52,9 @@ DATA_FIELDS = ("ground_truth", "reward_model", "data_source", "prompt", "extra_i
 # KeyError naming one, even without frames, is a row that lacks it.
 DATA_COLUMN = lazy(r"^(?:input_ids|attention_mask|labels|chosen|rejected|prompt|response|answer|question|messages|solution|"
                          r"ground_truth|reward_model|data_source|extra_info|raw_prompt|images)(?:_\w+)?$")
+# DataProto.union (verl/protocol.py union_tensor_dict: an assert, a ValueError in later rewrites) joins the prompt batch and
+# the rollout's output row by row; its sizes tell how the two sides disagree.
+UNION = lazy(r"Two tensor dicts? must have identical batch size\. Got (?:torch\.Size\(\[)?(\d+)\]?\)? and (?:torch\.Size\(\[)?(\d+)")
 NOT_IN_STRUCT = lazy(r"Key '([^']*)' is not in struct|Could not override '([^']+)'|Key '([^']*)' not in '(\w+)'")
 FULL_KEY = lazy(r"full_key: (\S+)")
 
@@ -134,6 +137,8 @@ class VerlCondition(Analyzer):
                  "pass your own scorer: custom_reward_function.path=/path/reward.py custom_reward_function.name=compute_score"),
                 evidence(link), (REWARD, PREPROCESS), key=f"reward:{name}", family="data-model", kind="reward-data-source-unknown",
             )
+        if typed(link, ("AssertionError", "ValueError")) and (m := UNION.search(msg)):
+            return union_sizes(link, int(m.group(1)), int(m.group(2)))
         # A ZeroDivisionError or TypeError raised while verl evaluates its own assert: a size in the condition is 0 or None.
         in_assert = link.short_type in ("ZeroDivisionError", "TypeError") and CONFIG_WORDS.search(link.statement)
         condition = f"{msg} ({link.statement})" if in_assert else msg
@@ -187,6 +192,31 @@ class VerlCondition(Analyzer):
             (VERL_CONFIG, PROTOCOL, ROLL_PROTOCOL) if FEWER_ROWS.search(msg) else (VERL_CONFIG, PROTOCOL),
             key=f"cond:{re.sub(r'[0-9]+', 'N', msg[:80])}", kind="dataproto-equal-chunk" if "equal chunk" in msg else "verl-batch-config",
         )
+
+
+def union_sizes(link: Link, first: int, second: int) -> Finding:
+    """DataProto.union of two batches whose sizes differ: which side was repeated or filtered, from the two numbers."""
+    big, small = max(first, second), min(first, second)
+    if small and big % small == 0:
+        ratio = big // small
+        how = (f"one side holds {ratio} times the rows of the other ({first} and {second}): the samples per prompt the "
+               f"rollout returned and the times the prompts were repeated differ by a factor of {ratio} (verl repeats the prompt "
+               "batch actor_rollout_ref.rollout.n times, interleaved, before the union; a custom rollout, agent loop or trainer "
+               "that generates or repeats by a count of its own breaks that)")
+    else:
+        how = (f"the sizes ({first} and {second}) are not multiples of each other: rows were dropped or added on one side "
+               "only (a filter, dynamic sampling, aborted or failed requests, padding for the data-parallel split)")
+    return Finding(
+        f"verl's DataProto.union joined two batches of different sizes ({first} vs {second})",
+        f"{link.short_type}: {link.message[:160]}. DataProto.union (verl/protocol.py union_tensor_dict) joins the prompt "
+        f"batch with the rollout's output row by row and needs both the same size; {how}.",
+        ("Make both sides agree on the samples per prompt: one actor_rollout_ref.rollout.n, read by the rollout and by the "
+         "trainer that repeats the prompts; a custom rollout, reward loop or trainer must return batch x n rows in verl's "
+         "interleaved order",
+         "Where rows are filtered or dropped after generation, drop the same rows from the prompt batch (or pad both), and "
+         "keep verl's trainer, rollout worker and recipe from one release"),
+        evidence(link), (PROTOCOL, VERL_CONFIG), key=f"union:{first}:{second}", kind="dataproto-union-batch-size-mismatch",
+    )
 
 
 class HydraKey(Analyzer):
