@@ -6,12 +6,15 @@
 - DRV-verl, kind dataproto-union-batch-size-mismatch: verl's DataProto.union refusing two batches of different sizes
   (protocol.py union_tensor_dict, an assert; a ValueError in later rewrites); the two sizes say whether one side was
   repeated by another count or filtered.
+- ARL-E4181: "Cannot prepare for replay during capturing stage": a captured graph replayed while another capture runs
+  (torch_npu's NPUGeneratorState::replay_prologue, PyTorch's CUDAGeneratorState alike); other operations refused during
+  capture stay ARL-E382's.
 """
 
 from __future__ import annotations
 
 import pytest
-from kdata_helpers import top
+from kdata_helpers import first, first_id, top
 
 
 def _tb(frames: str, last: str) -> str:
@@ -56,7 +59,6 @@ UNION_FRAMES = (
     ("ValueError: Two tensor dict must have identical batch size. Got torch.Size([60]) and torch.Size([64])", "not multiples"),
 ])
 def test_union_of_different_batch_sizes(catalog, last, words):
-    from kdata_helpers import first
 
     found = first(catalog, _tb(UNION_FRAMES, last))
     assert (found.entry.id, found.kind) == ("DRV-verl", "dataproto-union-batch-size-mismatch")
@@ -67,3 +69,20 @@ def test_other_verl_batch_asserts_are_not_the_union(catalog):
     found = top(catalog, _tb(UNION_FRAMES.replace("union_tensor_dict", "chunk"),
                              "AssertionError: only support equal chunk. Got size of DataProto 30 and chunk 8."))
     assert found is not None and found[1] != "dataproto-union-batch-size-mismatch"
+
+
+@pytest.mark.parametrize("line", [
+    "RuntimeError: Cannot prepare for replay during capturing stage. during NPU graph capture. If you need this call to be "
+    "captured, please file an issue. Current npuStreamCaptureStatus: npuStreamCaptureStatusActive",
+    "RuntimeError: Cannot prepare for replay during capturing stage. Current cudaStreamCaptureStatus: cudaStreamCaptureStatusActive",
+])
+def test_a_replay_inside_a_capture_is_the_nested_capture(catalog, line):
+
+    assert first_id(catalog, line + "\n") == "ARL-E4181"
+
+
+def test_other_operations_during_capture_are_not_the_nested_replay(catalog):
+
+    line = ("RuntimeError: Cannot run aclop operators during NPU graph capture. Current working aclop is MatMul. "
+            "Current npuStreamCaptureStatus: npuStreamCaptureStatusActive")
+    assert first_id(catalog, line + "\n") not in (None, "ARL-E4181")
