@@ -9,6 +9,8 @@
 - ARL-E4181: "Cannot prepare for replay during capturing stage": a captured graph replayed while another capture runs
   (torch_npu's NPUGeneratorState::replay_prologue, PyTorch's CUDAGeneratorState alike); other operations refused during
   capture stay ARL-E382's.
+- ARL-E4182: "'Parameter' object has no attribute 'weight_loader'" (or a load_*_parallel_weight method): vLLM's loader
+  missing from a parameter that was replaced after the first load, met by RL weight syncs.
 """
 
 from __future__ import annotations
@@ -86,3 +88,17 @@ def test_other_operations_during_capture_are_not_the_nested_replay(catalog):
     line = ("RuntimeError: Cannot run aclop operators during NPU graph capture. Current working aclop is MatMul. "
             "Current npuStreamCaptureStatus: npuStreamCaptureStatusActive")
     assert first_id(catalog, line + "\n") not in (None, "ARL-E4181")
+
+
+@pytest.mark.parametrize("attribute", ["weight_loader", "load_column_parallel_weight", "load_merged_column_parallel_weight"])
+def test_a_parameter_without_vllms_loader(catalog, attribute):
+    line = f"AttributeError: 'Parameter' object has no attribute '{attribute}'"
+    assert first_id(catalog, line + "\n") == "ARL-E4182"
+
+
+@pytest.mark.parametrize("line", [
+    "AttributeError: 'Parameter' object has no attribute 'main_grad'",  # Megatron's fused wgrad on a frozen weight
+    "AttributeError: 'QKVParallelLinear' object has no attribute 'weight'",  # a layer, not a parameter
+])
+def test_other_missing_attributes_are_not_the_loader(catalog, line):
+    assert first_id(catalog, line + "\n") != "ARL-E4182"
