@@ -69,13 +69,13 @@ PROCESS_DEATH = lazy(
     r"(terminate called after throwing an instance of '([^']+)'"
     r"|Fatal Python error: (\w[\w ]*)"
     r"|\*\*\* (SIG[A-Z]+) \(@?[^)]*\) received by PID"
-    r"|^(Segmentation fault|Aborted|Bus error|Killed|Floating point exception|段错误|已放弃|总线错误|已杀死)(?: ?\((?:core dumped|核心已转储|吐核)\))?\s*$"
+    r"|^(Segmentation fault|Aborted|Bus error|Killed|Floating point exception|段错误|已放弃|总线错误|已杀死|浮点数例外)(?: ?\((?:core dumped|核心已转储|吐核)\))?\s*$"
     r"|Watchdog caught collective operation timeout: (Work\w+)\((.*)"
     # (glibc's strsignal texts, sysdeps/generic/siglist.h: SIGFPE's is "Floating point exception", which bash prints for a
-    # job that died of it, "Floating point exception (core dumped)")
+    # job that died of it, "Floating point exception (core dumped)"; po/zh_CN.po's 浮点数例外 in a Chinese locale)
     # bash reporting a job of a script it ran: "./run.sh: line 12: 4242 Segmentation fault (core dumped) python3 …",
     # in a Chinese locale "./run.sh: 行 12: 4242 段错误 (核心已转储) python3 …"
-    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|Floating point exception|段错误|已放弃|总线错误|已杀死)\b"
+    r"|^\S+: (?:line \d+|行 ?\d+|第 ?\d+ ?行)[:：] +\d+ (Segmentation fault|Aborted|Bus error|Killed|Floating point exception|段错误|已放弃|总线错误|已杀死|浮点数例外)\b"
     # tvm-ffi's SIGSEGV handler (src/ffi/backtrace.cc), installed in every process that imports it (vLLM through
     # flashinfer / tvm_ffi): its banner, then a native backtrace, then the signal re-raised
     r"|^!{7} (Segfault) encountered !{7}\s*$"

@@ -105,7 +105,7 @@ WARNING_OPEN = re.compile(r"\b[A-Z]\w*Warning: .*:\s*$")
 # message may follow a prefix (container timestamp, Ray's "(pid=N)", vLLM's logger, a spelled-out colour escape): these are only
 # candidates, the prefix is stripped before the chain builder reads them.
 # glibc's zh_CN strerror texts (glibc_zh.STRERROR) are read as the English text the rest of the engine knows.
-ZH_STRERROR = glibc_zh.STRERROR
+ZH_STRERROR = {**glibc_zh.STRERROR, **glibc_zh.BASH, **glibc_zh.LOADER}  # and bash's zh_CN texts (command not found, bad interpreter)
 GENERIC_PREFILTER = (
     r"Traceback \(most recent call last\)",
     r'File "[^"\n]+", line \d+',
@@ -119,7 +119,7 @@ GENERIC_PREFILTER = (
     r"Error executing job with overrides",
     r"(?i:dcmi)|The error from device\(|\[ERROR\] ?HCC[LP]\(|Failed to bind the IP port|The network port is down|Set visible device failed|runtime result = [125]\d{5}|\bErrCode=\d|[Kk]ernel execute failed, device_id=\d|init soc version failed|\] \[c10d\] |ERR\d{5} [A-Z]|\bE[A-Z]\d{4}\)?:|\bE\d{5}:|[A-Za-z]\(E\d{5}\):|\[Error\]: |error code(?: is|:|=) ?-?\d|failed(?:, errorCode =|\. ERROR:) [125]\d{5}|\bdrv_?(?:Err|RetCode|Ret|ret) ?[=:] ?\d|\bhal[A-Z]\w* [^\n]{0,60}?failed[ ,]{0,4}ret ?[=:] ?\d",
     r"terminate called after throwing|Fatal Python error: |\*\*\* SIG[A-Z]+ |what\(\): |Watchdog caught collective|!!!!!!! Segfault encountered !!!!!!!|ProcessGroup\w*(?:'s)? watchdog |dump debug info, due to collective|Heartbeat monitor timed out!|[Ss]ignal \d+ \(SIG[A-Z]+\) received by PID",
-    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error|Floating point exception)|段错误|已放弃|总线错误|已杀死|\d Killed\b|full_key: ",
+    r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:Segmentation fault|Aborted|Bus error|Floating point exception)|段错误|已放弃|总线错误|已杀死|浮点数例外|\d Killed\b|full_key: ",
     r"(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:[Nn]o module named '|module '[\w.]+' has no attribute |The model's max seq len \()|cannot import name '|undefined symbol: |\.so[\w.]*: undefined symbol\s*$|got an unexpected keyword argument '",
     r"'_OpNamespace' '|No available memory for the cache blocks|[Nn]o module named '|cannot open shared object file|" + glibc_zh.CANNOT_OPEN_SHARED + r"|Attempted to set the storage of a tensor|Expected all tensors to be on the same device|(?:^|[ \t\]|)>:]|\[[\d;]*m)(?:the \w+'s (?:dtype|shape|format) should be |Error is in the aclnn)",
     r"\b[a-z]+[A-Z]\w* should be [^.\n]{1,80}?,? (?:but )?[Aa]ctual\b",  # chains.PROSE: a camelCase argument's check
@@ -252,7 +252,7 @@ PASTE_LINES = 40
 # program's output does not say it so; they are candidates in short pastes only (Classifier._paste_lines).
 PASTE_ONLY = lazy(
     r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|" + chains.WORDED_EXC.pattern
-    + r"|段错误|核心已转储|总线错误|Segmentation fault|Bus error|Floating point exception|" + glibc_zh.CANNOT_OPEN_SHARED + r"|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
+    + r"|段错误|核心已转储|总线错误|浮点数例外|Segmentation fault|Bus error|Floating point exception|" + glibc_zh.CANNOT_OPEN_SHARED + r"|(?:找不到|未找到|无法找到|缺少|缺失)\s*lib[A-Za-z0-9_+-]+\.so[0-9.]*|(?<![A-Za-z0-9_])lib[A-Za-z0-9_+-]+\.so[0-9.]*\s*(?:找不到|未找到|无法找到|不存在)"
 )
 # Chinese words for "cannot find" around a shared library's name ("导致报错libatb.so找不到"), and the loader's own
 # "cannot open shared object file" in a zh_CN locale (glibc_zh.CANNOT_OPEN_SHARED): the loader's failure in Chinese.
@@ -272,7 +272,7 @@ EN_SO_MISSING = lazy(
 )
 # A process death named in a sentence of a short paste ("910B3 import torch_npu 出现段错误", "import torch_npu gives
 # Segmentation fault (core dumped)"): the death itself, as the shell prints it on its own line.
-SENTENCE_DEATH = lazy(r"(段错误|总线错误|Segmentation fault|Bus error|Floating point exception)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
+SENTENCE_DEATH = lazy(r"(段错误|总线错误|浮点数例外|Segmentation fault|Bus error|Floating point exception)(?:\s*\(?(?:core dumped|核心已转储|吐核)\)?)?")
 WORDED_TYPES = {"permission": "PermissionError", "permissions": "PermissionError", "permissiondenied": "PermissionError", "filenotfound": "FileNotFoundError", "fileexists": "FileExistsError",
                 "isadirectory": "IsADirectoryError", "notadirectory": "NotADirectoryError", "connectionrefused": "ConnectionRefusedError",
                 "connectionreset": "ConnectionResetError", "brokenpipe": "BrokenPipeError", "modulenotfound": "ModuleNotFoundError"}
@@ -303,6 +303,12 @@ SUGGESTION_LABEL = lazy(r"^(?:Possible Cause|Solution)\s*:")
 
 
 ZH_STRERROR_TEXT = lazy("|".join(ZH_STRERROR))
+# Typographic quotes an editor puts in place of a program's ASCII ones (‘ ’ “ ”) and the non-breaking / ideographic
+# spaces it puts in place of its spaces, read back as ASCII; a byte-order mark (a log saved by a Windows editor) and
+# zero-width characters (a web page's copy) dropped (Classifier._line).
+TYPOGRAPHIC = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060]")
+ASCII_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " ", "\u3000": " ",
+                              "\ufeff": None, "\u200b": None, "\u200c": None, "\u200d": None, "\u2060": None})
 # A one-sentence paste read as the error message it states (Classifier._lone_sentence): words that state a failure, and the
 # heads that make a line a log record rather than a message (a level word or tag, glog's "E1204 11:18:17" head).
 MAX_LONE = 400
@@ -1220,6 +1226,11 @@ class Classifier:
     def _line(self, raw: bytes, name: str, number: int, block: bytes = b"", end: int = 0) -> None:
         text = raw.decode("utf-8", "replace").rstrip("\r\n")
         text, prefix = strip_prefixes(text)
+        if not text.isascii() and TYPOGRAPHIC.search(text) is not None:
+            # a message a blog or chat editor retyped with typographic quotes ("No module named ‘torch_npu’") or whose
+            # spaces it made non-breaking (U+00A0; U+3000 in Chinese posts): read with the ASCII quotes and spaces the
+            # program printed, for the catalog's signatures too
+            text = text.translate(ASCII_QUOTES)
         settings_line = SETTINGS_LINE.search(text) is not None
         if settings_line:
             self.settings.feed(name, text)
@@ -1252,6 +1263,11 @@ class Classifier:
             # "AclNN_Parameter_Error(EZ1001): …", "Communication_Error_Get_Socket(EI0006): …": CANN's error title
             # and code (with its text on this line or the lines below), read below as a CANN line, not Ray's RayTaskError(X)
             exc = None
+        if exc is not None and not stripped.isascii() and (english := _english_strerror(stripped)) is not stripped:
+            # an exception whose message holds glibc's zh_CN strerror text ("socket.gaierror: [Errno -2] 未知的名称或服务"):
+            # read as its C-locale twin, so the catalog's signatures for the English text find it
+            stripped, text = english, _english_strerror(text)
+            exc = EXCEPTION.match(stripped)
         if exc is None and not stripped.isascii():
             if (english := _english_strerror(stripped)) is not stripped:
                 stripped, text = english, _english_strerror(text)  # also for the catalog's signatures

@@ -204,6 +204,11 @@ CONTEXT_KINDS = (
     # (CANN's own E30008 text names GetNext preprocessing; troubleshooting_0145 of the CANN 8.0.RC3 maintenance guide).
     (("E30008",), lazy(r"GetNext"), "getnext-aicpu-timeout"),
     (("207005", "EE9999", "EE1001", "507000"), lazy(r"(?s)(?=.*Alloc sq cq fail|.*\b207005\b)(?=.*[Cc]apture)"), "aclgraph-stream-exhausted"),
+    # The runtime's own EE1023 reasons for an ACL graph that ran out of streams or notifies (hicann/runtime
+    # src/runtime/feature/aclgraph/capture_model.cc, context_aclgraph.cc: "Alloc Stream resource failed. Reason: Too many
+    # streams are captured to the ACL Graph", "Alloc Notify resource failed. Reason: Too many ACL graphs are executed
+    # concurrently"; the runtime FAQ docs/zh/FAQ/EE1023资源不足问题.md prints "ACL graph (model_id=N)")
+    (("EE1023",), lazy(r"(?i)streams are captured to the ACL graph|ACL graphs are executed concurrently"), "aclgraph-stream-exhausted"),
     # The runtime's task timeout (507048) returned by a synchronize while HCCL's Notify wait timed out (EI0002):
     # a rank waited for a peer in a collective.
     (("507048",), lazy(r"\bEI0002\b|Notify register times out"), "collective-timeout"),
@@ -247,6 +252,7 @@ CONTEXT_TITLES = {
     "stream-sync-timeout": "A stream did not finish within the synchronize timeout",
     "aicore-timeout": "An AI Core / vector core kernel timed out",
     "aclgraph-capture-failed": "ACL graph capture refused an operation on a captured stream (synchronize or copy inside capture)",
+    "aclgraph-stream-exhausted": "The ACL graph (NPU graph mode) ran out of device streams or notifies (too many streams captured, or too many graphs at once)",
     "kernel-launch-empty-grid": "A kernel was launched with an empty grid (0 blocks), which the NPU runtime rejects",
     "aclnn-inner-error": "The operator failed inside CANN (an aclnn inner error: its shape inference or tiling), not on a rejected argument",
     "op-tiling-failed": "The operator's tiling step failed inside CANN (an aclnn inner error), not on a rejected argument",

@@ -318,6 +318,9 @@ class RewardArguments(Analyzer):
 # extractor found no final answer in a completion (or a ground-truth field is empty) and the reward code
 # uses the None as a value. Told apart from a trainer's own frames by the innermost frame's name.
 NONE_USED = re.compile(r"NoneType")
+# A helper of a reward module whose own name says nothing (verl's verl/utils/reward_score/math_dapo.py remove_boxed, given
+# last_boxed_only_string's None for a ground truth with no \boxed{...}): the folder of the reward functions.
+REWARD_DIR = re.compile(r"/reward_score/|/rewards?/")
 
 
 class RewardNone(Analyzer):
@@ -329,7 +332,11 @@ class RewardNone(Analyzer):
         if not raised(link) or link.short_type not in ("TypeError", "AttributeError") or not link.frames:
             return None
         inner = link.frames[-1]
-        in_reward = REWARD_NAME.search(inner.func) or REWARD_NAME.search(inner.path.rsplit("/", 1)[-1])
+        in_reward = (REWARD_NAME.search(inner.func) or REWARD_NAME.search(inner.path.rsplit("/", 1)[-1])
+                     or REWARD_DIR.search(inner.path)
+                     # a helper of the same module that a reward-named function just called (MindSpeed-RL's
+                     # mindspeed_rl/models/math_dapo.py: compute_score -> verify -> is_correct_minerva -> remove_boxed)
+                     or any(f.path == inner.path and REWARD_NAME.search(f.func) for f in link.frames[-4:-1]))
         if not in_reward or not NONE_USED.search(link.message):
             return None
         return Finding(

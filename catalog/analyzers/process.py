@@ -26,7 +26,7 @@ SOURCES = {
 # What a shell prints for a job a signal ended, in the C and the zh_CN locale (bash's and glibc's translations).
 SHELL_DEATHS = {"Segmentation fault": "SIGSEGV", "段错误": "SIGSEGV", "Aborted": "SIGABRT", "已放弃": "SIGABRT",
                 "Bus error": "SIGBUS", "总线错误": "SIGBUS", "Killed": "SIGKILL", "已杀死": "SIGKILL",
-                "Floating point exception": "SIGFPE"}
+                "Floating point exception": "SIGFPE", "浮点数例外": "SIGFPE"}
 # Each signal's own class: only SIGKILL is a kill from outside (the OOM killer, a container limit); SIGABRT is the
 # process aborting itself (std::terminate, a failed check), SIGSEGV / SIGBUS a bad memory access, SIGFPE an arithmetic
 # trap (integer division by zero) in native code. faulthandler names them by glibc's strsignal text.
