@@ -1906,7 +1906,10 @@ class Classifier:
                 if consequence in matched and consequence != h.entry.id:
                     cause_of.setdefault(consequence, h.entry.id)
         for entry_id, cause in derived.demoted.items():
-            if entry_id not in derived.roots:
+            # k52dist: an entry the catalog itself names as this one's consequence (NCCL's bare result code, e.g.
+            # "unhandled system error", under the WARN / "Last error:" line that says why) is not its cause, wherever
+            # the chain placed the two lines
+            if entry_id not in derived.roots and cause_of.get(cause) != entry_id:
                 cause_of.setdefault(entry_id, cause)
 
         candidates: list[tuple[tuple, Diagnosis]] = []

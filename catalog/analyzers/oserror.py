@@ -39,7 +39,10 @@ RAY_SPILL_DIR = "/tmp/ray/session_latest"  # where Ray spills when nothing else 
 # multiprocessing's recvfds when the descriptor a DataLoader worker sent was dropped at the open-file limit
 # (https://github.com/pytorch/pytorch/pull/34768): EMFILE without the word.
 ANCDATA = lazy(r"received 0 items of ancdata")
-C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)")  # torch c10d's socket messages
+# torch c10d's socket messages; k52dist: and the libuv TCPStore backend's (TCPStoreLibUvBackend.cpp, the default since
+# torch 2.4): "The server socket has failed to listen on any local network address. port: N, useIpv6: 0, code: -99,
+# name: EADDRNOTAVAIL, message: cannot assign requested address" (a negated errno, uv_err_name, uv_strerror)
+C10D_ERRNO = lazy(r"\(errno: (\d+) - ([^)]+)\)|useIpv6: \w+, code: -(\d{1,3}), name: E[A-Z]+, message: ([^,.]+)")
 PORT = lazy(r"(?:port[ =:\[]+|:|', )(\d{4,5})\b")  # "port 29500", "host:8000", asyncio's "('0.0.0.0', 8000)"
 # A socket call refused by the network, quoted inside another library's message (urllib3's NewConnectionError inside
 # requests' ConnectionError, httpx, a plain ConnectionRefusedError): the errno may not end the line.
@@ -246,7 +249,7 @@ class OSErrors(Analyzer):
         if net:
             errno, text, path = int(net.group(1)), net.group(2), ""
         elif c10d:
-            errno, text, path = int(c10d.group(1)), c10d.group(2).strip(), ""
+            errno, text, path = int(c10d.group(1) or c10d.group(3)), (c10d.group(2) or c10d.group(4)).strip(), ""
         elif m:
             errno, text, path = int(m.group(1)), m.group(2).strip(), m.group(3) or ""
         elif link.kind == "code" and link.type[6:].isdigit() and int(link.type[6:]) in PHRASES.values():

@@ -27,7 +27,10 @@ CLIENT = lazy(
     # [host]:port (errno: N - ...)" with a network errno (timed out, refused, no route, unreachable, reset); the
     # localhost IPv6 warnings (errno 97 / 99) a healthy run prints are not raised and not read.
     r"|client socket has failed to connect to any network address of \(([^,)\s]+), ?(\d+)"
-    r"|client socket has failed to connect to \[?([^\]\s]+?)\]?:(\d+) \(errno: (?:101|104|110|111|113)\b",
+    r"|client socket has failed to connect to \[?([^\]\s]+?)\]?:(\d+) \(errno: (?:101|104|110|111|113)\b"
+    # k52dist: torchrun's c10d rendezvous backend (c10d_rendezvous_backend.py _create_tcp_store / _call_store) re-raising
+    # the store client's failure as RendezvousConnectionError when the inner exception was cut from the paste
+    r"|The connection to the C10d store has failed\. See inner exception",
     re.I,
 )
 # TCPStore's own wait for keys the other ranks set ("wait timeout after {}ms, keys: {}", DistStoreError from
