@@ -175,7 +175,8 @@ DIST = {  # import name -> pip name
 # Op namespaces (torch.ops.X) and the package whose compiled library registers them.
 OP_OWNERS = {"_C_ascend": "vllm_ascend", "npu": "torch_npu", "_C": "vllm", "atb": "torch_npu", "mindspeed": "mindspeed"}
 # Subpackages that are distributions of their own (a namespace shared with another package):
-# "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong.
+# "No module named 'megatron.bridge'" means Megatron-Bridge is not installed, not that megatron-core is wrong. Megatron-Energon's
+# data loaders are imported as megatron.energon (its README's `from megatron.energon import get_train_dataset`).
 SEPARATE = {"megatron.bridge": "megatron-bridge", "megatron.core": "megatron-core", "megatron.energon": "megatron-energon",
             "google.protobuf": "protobuf",
             "mindspeed_llm": "mindspeed-llm", "vllm_ascend.vllm_ascend_C": "vllm-ascend (its compiled ops)"}

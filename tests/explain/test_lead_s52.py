@@ -90,7 +90,7 @@ def test_other_operations_during_capture_are_not_the_nested_replay(catalog):
     assert first_id(catalog, line + "\n") not in (None, "ARL-E4181")
 
 
-@pytest.mark.parametrize("attribute", ["weight_loader", "load_column_parallel_weight", "load_merged_column_parallel_weight"])
+@pytest.mark.parametrize("attribute", ["weight_loader", "load_column_parallel_weight", "load_row_parallel_weight", "load_qkv_weight"])
 def test_a_parameter_without_vllms_loader(catalog, attribute):
     line = f"AttributeError: 'Parameter' object has no attribute '{attribute}'"
     assert first_id(catalog, line + "\n") == "ARL-E4182"
