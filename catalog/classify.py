@@ -1417,6 +1417,9 @@ class Classifier:
             # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed). Read as
             # the failure whether or not an entry names it, so an analyzer's reading of it folds into the entry.
             exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
+        if exc is None and (linker := chains.LINKER_MISSING_LIB.match(stripped)) is not None:
+            # the linker's missing -l library: the link step stopped there, whether or not an entry names it
+            exc = EXCEPTION.match(f"Exception: {linker.group(1)}"[:MAX_EXCERPT])
         if not entries and exc is None and self._paste and (tool := chains.TOOL_ERROR.match(stripped)) is not None:
             # a tool's "error: <message>" (git, uv, cargo, an MLIR pass manager) in a short paste: the message is the failure
             exc = EXCEPTION.match(f"Exception: {tool.group(1)}")

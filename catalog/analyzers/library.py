@@ -73,6 +73,16 @@ NPU_INTERCEPT = "https://github.com/Ascend/pytorch/blob/v7.2.0-pytorch2.7.1/torc
 LDSO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 CANN_ENV = "https://github.com/vllm-project/vllm-ascend/blob/v0.23.0/docs/source/installation.md"
 ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
+# The linker's "-l<name>" not found (GNU ld "cannot find -lX", lld "unable to find library -lX": ARL-E2614's reading): for a
+# library of CANN, NNAL or the NPU driver, where that library lives says which -L the build lacks. The linker searches -L,
+# LIBRARY_PATH and the system folders, never LD_LIBRARY_PATH, so a sourced set_env.sh does not make a link find it.
+LINK_LIB = lazy(r"(?:cannot find|unable to find library) -l([\w+.-]+?)(?=[\s:;,'\"]|$)")
+# The driver's libraries are in /usr/local/Ascend/driver/lib64/driver (libascend_hal, libdrvdsmi_host) and lib64/common,
+# outside the toolkit: torch_npu's container instructions list these folders, and vllm-ascend's ai_qos build searches
+# driver/lib64/driver for libdrvdsmi_host.
+DRIVER_DIRS = ("https://github.com/Ascend/pytorch/blob/9e73e708ab9350d203475609f36f8a43f6a0c2ab/docker/devel/README.md",
+               "https://github.com/vllm-project/vllm-ascend/blob/182b75ea84ff13ece27b57391331ef8935410aea/tools/ai_qos/CMakeLists.txt")
+LINKER = "https://github.com/bminor/binutils-gdb/blob/0381901e629115f5f0d92a27fe74b1814f6f389a/ld/ldfile.c"
 
 
 # A CANN custom operator package (OPP): a vendors/<vendor_name> folder (op_impl, op_proto, op_api/lib/libcust_opapi.so)
@@ -152,6 +162,8 @@ class SharedLibrary(Analyzer):
                  "On the host, check the driver: ls /usr/local/dcmi/libdcmi.so; npu-smi info"),
                 evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
             )
+        if (link_lib := LINK_LIB.search(text)) is not None:
+            return self._link_step(link, f"lib{link_lib.group(1)}.so")
         m = CANNOT_OPEN.search(text) or CANNOT_FIND.search(text)
         if m is None and (env := CANN_VARS.search(text)) is not None:
             return Finding(
@@ -251,6 +263,37 @@ class SharedLibrary(Analyzer):
             (f"Find it: find / -name '{lib}*' 2>/dev/null; then export LD_LIBRARY_PATH=<its folder>:$LD_LIBRARY_PATH in the launch script",
              "If it is not installed, install the package that provides it (the one whose import failed)"),
             evidence(link), (LDSO,), key=f"lib:{lib}", family="cann-env", kind="ld-library-path-missing",
+        )
+
+
+    def _link_step(self, link: Link, lib: str) -> Finding | None:
+        """A build's link step lacks an Ascend library's folder (ARL-E2614 reads any library; this names the folder)."""
+        if DRIVER_LIBS.match(lib):
+            where, dirs, kind = ("the NPU driver, outside the CANN toolkit",
+                                 "/usr/local/Ascend/driver/lib64/driver (and lib64/common)", "driver-library-not-on-link-path")
+            sources = DRIVER_DIRS + (LINKER,)
+        elif NNAL_LIBS.match(lib):
+            where, dirs, kind = "CANN's NNAL package (ATB)", "$ATB_HOME_PATH/lib", "cann-library-not-on-link-path"
+            sources = (ATB_LIBS, LINKER)
+        elif CANN_LIBS.match(lib):
+            where, dirs, kind = "the CANN toolkit", "$ASCEND_HOME_PATH/lib64", "cann-library-not-on-link-path"
+            sources = (CANN_ENV, LINKER)
+        else:
+            return None
+        name = lib[3:-3]
+        return Finding(
+            f"A build's link step cannot find {lib}: the folder of {where} is not on its link path",
+            f"{link.short_type + ': ' if link.short_type else ''}{link.message[:200]}. The linker looks for -l{name} in the -L "
+            f"folders of the command line, LIBRARY_PATH and the system folders, never in LD_LIBRARY_PATH (that is the "
+            f"loader's, at run time; sourcing set_env.sh does not help a link). {lib} belongs to {where} and is installed "
+            f"in {dirs}: the build's link flags (its Makefile, CMakeLists.txt or setup.py) do not name that folder, or the "
+            "package that provides it is not installed or not mounted where the build runs.",
+            (f"Add the folder to the link: -L{dirs.split(' ')[0]} in the build's link flags (CMake: target_link_directories "
+             f"or find_library with that PATHS), or export LIBRARY_PATH={dirs.split(' ')[0]}:$LIBRARY_PATH before building",
+             f"Check it is there: ls {dirs.split(' ')[0]}/{lib}"
+             + ("; in a container, mount /usr/local/Ascend/driver from the host (or use Ascend Docker Runtime)"
+                if kind.startswith("driver") else "; install or source the package if it is not")),
+            evidence(link), sources, key=f"link:{lib}", family="cann-env", kind=kind,
         )
 
 

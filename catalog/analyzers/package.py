@@ -419,6 +419,31 @@ def _own_libraries_mixed(link: Link, pkg: str, lib: str, symbol: str) -> Finding
     )
 
 
+# NCCL's API grows by release (ncclCommRegister first in nccl.h of 2.19): a library built against a newer NCCL that finds
+# one of those functions missing has an older libnccl.so.2 loaded in its place.
+NCCL_H = "https://github.com/NVIDIA/nccl/blob/v2.19.3-1/src/nccl.h.in"
+NCCL_OLDER_THREAD = "https://github.com/pytorch/pytorch/issues/119072"
+
+
+def _nccl_older(link: Link, lib: str, symbol: str) -> Finding:
+    """A library (torch's libtorch_cuda.so, an extension) needs an NCCL function the libnccl.so.2 loaded does not define."""
+    return Finding(
+        f"An older NCCL is loaded than {lib} was built with ({symbol[:60]} is missing)"[:160],
+        f"{link.short_type}: {lib} needs symbol {symbol[:80]}, one of NCCL's API functions, and the libnccl.so.2 the loader "
+        f"found does not define it. {lib} was built against a newer NCCL (torch's wheels pin theirs, nvidia-nccl-cu*), and "
+        "another, older copy is loaded first: a directory on LD_LIBRARY_PATH holding the system's or a CUDA toolkit's NCCL, "
+        "another package that ships its own NCCL (MSCCL / msccl-executor, an old nvidia-nccl wheel, a conda nccl package), or "
+        "a downgrade of the nvidia-nccl wheel by pip.",
+        ("See which libnccl is loaded: ldd <the library in the error> | grep nccl (and echo $LD_LIBRARY_PATH); it should be "
+         "the site-packages/nvidia/nccl/lib copy of the NCCL torch pins (pip show nvidia-nccl-cu12 or -cu11; torch's "
+         "requirements name the version)",
+         "Remove the older copy from the loader's path (the LD_LIBRARY_PATH entry, the package that ships it), or reinstall "
+         "the pinned NCCL: pip install --force-reinstall nvidia-nccl-cu12==<the version torch requires>",
+         "Or use a torch release built for the NCCL you must keep"),
+        evidence(link), (NCCL_H, NCCL_OLDER_THREAD, LD_SO), key=f"nccl-older:{lib}:{symbol[:40]}", kind="nccl-too-old",
+    )
+
+
 def owner_of_symbol(symbol: str) -> str:
     """Whose library defines a missing symbol, from its (mangled) name: the first component of a mangled name (the
     function's namespace or class), not the types of its parameters (an extension's own function taking an at::Tensor
@@ -427,6 +452,8 @@ def owner_of_symbol(symbol: str) -> str:
         return "atb"  # CANN NNAL's ATB library
     if re.match(r"_?(?:aclnn|aclrt|acl[A-Z]|Hccl|hccl)", symbol):
         return "cann"  # CANN's operator / runtime / HCCL API
+    if re.match(r"_?(?:nccl|pnccl)[A-Z]", symbol):
+        return "nccl"  # NCCL's C API (nccl.h: ncclCommInitRank, ncclCommRegister, …; pnccl* its profiling aliases)
     head = _first_component(symbol)
     if head is not None:
         if head in TORCH_NAMESPACES or head.startswith(("THP", "at_", "torch_")):
@@ -1523,6 +1550,8 @@ class PackageMismatch(Analyzer):
             if m.group(2):
                 owner = owner_of_symbol(m.group(2))
                 what = f"{lib} needs symbol {m.group(2)[:60]}"
+                if owner == "nccl":
+                    return _nccl_older(link, lib, m.group(2))
                 if not owner and (own := _extension_own_function(m.group(2))):
                     return _unbuilt_own_function(link, lib, own, m.group(2))
                 if owner and owner == package_of(m.group(1)):
