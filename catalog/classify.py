@@ -368,6 +368,8 @@ LONE_RECORD = lazy(r"^\W{0,3}(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|NOTICE|CRITICA
                    r"|^\[?[EFWI]\d{4} \d\d:\d\d|" + chains.QUIET_ANYWHERE.pattern)
 
 
+# Code a person's sentence quotes in backticks (Markdown's inline code span).
+INLINE_CODE = lazy(r"`[^`\n]*`")
 # A shell line in a paste (a prompt, a command the person ran): what they did, not what failed.
 COMMAND_LINE = lazy(r"^(?:[$#>]\s|\S+@\S+[:#$]|(?:export|set|source|sudo|python3?|bash|sh|pip3?|vllm|torchrun|ray|docker|npu-smi|cd)\s)")
 
@@ -1162,8 +1164,12 @@ class Classifier:
         as a lone sentence for analyzers.prose. Not a program's record, a setting, a command or a line of code."""
         for index, raw in lines:
             text = _persons_sentence(raw)
+            # code a sentence quotes in backticks ("a loop written with `tl.static_range(0, N)` fails with UB overflow")
+            # does not make the sentence a line of code: judged on its words outside the quotes
+            prose = INLINE_CODE.sub(" ", text) if text is not None else None
             if (text is None or NAME_HEAD.match(text) is not None or COMMAND_LINE.match(text) is not None
-                    or chains.CODE_LINE.search(text) is not None or not _names_a_class(text)):
+                    or len(prose.split()) < 3 and prose.strip() != text.strip()
+                    or chains.CODE_LINE.search(prose) is not None or not _names_a_class(text)):
                 continue
             at = index if unfolded is None else unfolded.original(index)
             self._line(f"Exception: {text}".encode(), name, base + at + 1)
