@@ -1,0 +1,121 @@
+"""Readings generalised by helper lto53rl (2026-12-07) for dev logs of the Ray / verl-config / data-model classes that
+leave-thread-out scoring missed although another dev thread shows the same root cause.
+
+- DRV-divisible: a divisibility check whose divisor is GRPO's group (num_generations / "the number of generations
+  [per prompt | used for evaluation]") over a batch is read as grpo-num-generations-batch-mismatch, and one whose
+  divisor is a quantization unit (weight quantization block_n / block_k, min_thread_n / k, group_size, pack_factor)
+  over a weight / partition size as quant-tp-size-misaligned, whatever the framework's wording; before, both were the
+  generic size-not-divisible. Wordings: TRL grpo_trainer.py v0.14-v0.17 and grpo_config.py v0.18-v1.x (ARL-E421's
+  signatures), vLLM / SGLang fp8.py and marlin_utils.py (ARL-E4168 / ARL-E4164's signatures).
+- DRV-trl-check: the same GRPO batch-versus-group check raised in a TRL frame (where DRV-trl-check reads first) now
+  carries the kind grpo-num-generations-batch-mismatch instead of trl-config-check.
+- ARL-E4161 widened: Megatron-Core dist_checkpointing's strict-load key checks ("Missing keys (for which sharded
+  tensors / objects ...)" / "Unexpected keys (not expected to be in the checkpoint)"), the sharded-checkpoint form of
+  torch's load_state_dict key mismatch.
+
+The analyzer tests use the catalog without the entries that state these classes, so the reading itself is tested (as a
+held-out log with a wording no entry has meets it); with the full catalog the entries keep ranking first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from ascendrl.catalog import load_catalog
+from kdata_helpers import first, first_id
+
+CATALOG = load_catalog()
+_top = functools.partial(first, CATALOG)
+_id = functools.partial(first_id, CATALOG)
+WITHOUT = dataclasses.replace(
+    CATALOG, entries=tuple(e for e in CATALOG.entries if e.id not in ("ARL-E421", "ARL-E4164", "ARL-E4168")))
+_bare = functools.partial(first, WITHOUT)
+
+TB = 'Traceback (most recent call last):\n  File "/home/user/x.py", line 3, in <module>\n    main()\n'
+TRL_TB = ('Traceback (most recent call last):\n  File "/home/user/grpo.py", line 40, in <module>\n    trainer = GRPOTrainer(\n'
+          '  File "/usr/lib/python3.10/site-packages/trl/trainer/grpo_trainer.py", line 431, in __init__\n'
+          '    raise ValueError(\n')
+
+
+# DRV-divisible / DRV-trl-check: GRPO's batch over num_generations ----------------------------------------------------
+
+GRPO_WORDINGS = (
+    # trl/trainer/grpo_trainer.py v0.14 .. v0.17
+    "ValueError: The global train batch size (7 x 1) must be evenly divisible by the number of generations per prompt "
+    "(8). Given the current train batch size, the valid values for the number of generations are: [7].",
+    "ValueError: The global eval batch size (3 x 2) must be evenly divisible by the number of generations per prompt (4).",
+    # trl/trainer/grpo_config.py v0.18 .. v1.x
+    "ValueError: generation_batch_size (12) must be divisible by num_generations (8).",
+    "ValueError: The global eval batch size (1 * 2) must be divisible by num_generations (4).",
+    "ValueError: The global eval batch size (1 * 2) must be divisible by the number of generations used for evaluation (4).",
+)
+
+
+def test_grpo_batch_over_generations_is_its_class_without_the_entry():
+    for line in GRPO_WORDINGS:
+        top = _bare(TB + line + "\n")
+        assert top is not None and top.entry.id == "DRV-divisible", line
+        assert top.kind == "grpo-num-generations-batch-mismatch", line
+
+
+def test_grpo_check_in_a_trl_frame_carries_the_class():
+    top = _bare(TRL_TB + GRPO_WORDINGS[0] + "\n")
+    assert top is not None and top.entry.id == "DRV-trl-check"
+    assert top.kind == "grpo-num-generations-batch-mismatch"
+
+
+def test_grpo_batch_over_generations_keeps_e421_with_the_full_catalog():
+    assert _id(TB + GRPO_WORDINGS[0] + "\n") == "ARL-E421"
+    assert _id(TRL_TB + GRPO_WORDINGS[2] + "\n") == "ARL-E421"
+
+
+def test_other_trl_checks_and_other_generation_counts_are_not_the_class():
+    # a fork's extra-generations check: the dividend is no batch
+    top = _bare(TB + "ValueError: Number of extra generations (12) must be divisible by the number of generations (8).\n")
+    assert top is None or top.kind != "grpo-num-generations-batch-mismatch"
+    # GRPO's group too small: another class (grpo-num-generations-too-small), another sentence
+    top = _bare(TRL_TB + "ValueError: GRPO requires at least 2 generations per prompt to calculate the advantages. You "
+                "provided 1, which is less than the minimum required.\n")
+    assert top is None or top.kind != "grpo-num-generations-batch-mismatch"
+    # a batch over the devices stays the world-size class
+    top = _bare(TB + "ValueError: global batch size (64) must be divisible by the number of data parallel ranks (6)\n")
+    assert top is not None and top.kind == "batch-size-not-divisible-by-world-size"
+
+
+# DRV-divisible: a quantized weight's TP shard over its quantization unit ---------------------------------------------
+
+QUANT_WORDINGS = (
+    # vLLM / SGLang fp8.py (Fp8LinearMethod.create_weights; later fp8_utils.validate_fp8_block_shape)
+    "ValueError: Weight output_partition_size = 8 is not divisible by weight quantization block_n = 128.",
+    "ValueError: Weight input_size_per_partition = 64 is not divisible by weight quantization block_k = 128.",
+    # fp8.py Fp8MoEMethod.create_weights
+    "ValueError: The output_size of gate's and up's weight = 192 is not divisible by weight quantization block_n = 128.",
+    "ValueError: The input_size of down's weight = 96 is not divisible by weight quantization block_k = 128.",
+    # marlin_utils.py verify_marlin_supports_shape
+    "ValueError: Weight output_size_per_partition = 1376 is not divisible by  min_thread_n = 64. Consider reducing "
+    "tensor_parallel_size or running with --quantization gptq.",
+    "ValueError: Weight input_size_per_partition = 1408 is not divisible by group_size = 128. Consider reducing "
+    "tensor_parallel_size or running with --quantization gptq.",
+)
+
+
+def test_quant_shard_over_block_is_its_class_without_the_entries():
+    for line in QUANT_WORDINGS:
+        top = _bare(TB + line + "\n")
+        assert top is not None and top.entry.id == "DRV-divisible", line
+        assert top.kind == "quant-tp-size-misaligned", line
+
+
+def test_quant_shard_over_block_keeps_the_entries_with_the_full_catalog():
+    assert _id(TB + QUANT_WORDINGS[0] + "\n") == "ARL-E4168"
+    assert _id(TB + QUANT_WORDINGS[4] + "\n") == "ARL-E4164"
+
+
+def test_other_group_and_head_checks_are_not_the_quant_class():
+    # GRPO's group_size over a batch: no weight shard
+    top = _bare(TB + "ValueError: train_batch_size (12) must be divisible by group_size (5)\n")
+    assert top is None or top.kind != "quant-tp-size-misaligned"
+    # heads over TP: its own class
+    top = _bare(TB + "ValueError: num_heads (28) must be divisible by tp_size (8)\n")
+    assert top is not None and top.kind == "tp-size-not-divisor-of-heads"
