@@ -119,3 +119,29 @@ def test_other_group_and_head_checks_are_not_the_quant_class():
     # heads over TP: its own class
     top = _bare(TB + "ValueError: num_heads (28) must be divisible by tp_size (8)\n")
     assert top is not None and top.kind == "tp-size-not-divisor-of-heads"
+
+
+# ARL-E4161: Megatron-Core dist_checkpointing's strict-load key checks ------------------------------------------------
+
+def test_megatron_dist_ckpt_key_mismatch_is_e4161():
+    for line in (
+        "megatron.core.dist_checkpointing.core.CheckpointingException: Some keys found in the checkpoint are missing in "
+        "the provided sharded state dict. ",
+        "megatron.core.dist_checkpointing.core.CheckpointingException: Unexpected keys (not found in the checkpoint) "
+        "encountered in the provided sharded state dict. ",
+        "CheckpointingException: Some keys found in the checkpoint are missing in the provided sharded state dict. "
+        "Unexpected keys (not found in the checkpoint) encountered in the provided sharded state dict. ",
+    ):
+        text = TB + line + "\nMissing keys (for all ranks): {'decoder.layers.0.mlp.linear_fc1.weight'}. \n"
+        assert _id(text) == "ARL-E4161", line
+
+
+def test_megatron_dist_ckpt_other_failures_are_not_e4161():
+    # the same titles logged as a warning (LOG_ALL): the load goes on
+    text = ("[WARNING | megatron.core.dist_checkpointing.validation]: Some keys found in the checkpoint are missing in the "
+            "provided sharded state dict. \nMissing keys (for all ranks): {'decoder.final_layernorm.weight'}. \n"
+            " iteration       10/     100 | consumed samples:          640 | lm loss: 2.1E+00 |\n")
+    assert _id(text) != "ARL-E4161"
+    # a sharded checkpoint folder that is not there: another failure
+    text = TB + "megatron.core.dist_checkpointing.core.CheckpointingException: /ckpt/iter_0000100 is not a distributed checkpoint\n"
+    assert _id(text) != "ARL-E4161"
