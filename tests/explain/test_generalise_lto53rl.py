@@ -12,6 +12,9 @@ leave-thread-out scoring missed although another dev thread shows the same root 
 - ARL-E4161 widened: Megatron-Core dist_checkpointing's strict-load key checks ("Missing keys (for which sharded
   tensors / objects ...)" / "Unexpected keys (not expected to be in the checkpoint)"), the sharded-checkpoint form of
   torch's load_state_dict key mismatch.
+- ARL-E1766 widened: the empty ZeRO-3 checkpoint as accelerate's set_module_tensor_to_device refuses it (from_pretrained
+  with device_map / low_cpu_mem_usage: "Trying to set a tensor of shape torch.Size([0]) in ... this look(s) incorrect.",
+  accelerate 0.22 .. 1.14), ranked over ARL-E1682's generic reading of the same line (E1766 lists it as consequence).
 
 The analyzer tests use the catalog without the entries that state these classes, so the reading itself is tested (as a
 held-out log with a wording no entry has meets it); with the full catalog the entries keep ranking first.
@@ -145,3 +148,29 @@ def test_megatron_dist_ckpt_other_failures_are_not_e4161():
     # a sharded checkpoint folder that is not there: another failure
     text = TB + "megatron.core.dist_checkpointing.core.CheckpointingException: /ckpt/iter_0000100 is not a distributed checkpoint\n"
     assert _id(text) != "ARL-E4161"
+
+
+# ARL-E1766: the empty (ZeRO-3 placeholder) checkpoint met through accelerate's set_module_tensor_to_device --------------
+
+ACCEL_TB = ('Traceback (most recent call last):\n  File "/home/user/infer.py", line 9, in <module>\n'
+            '    model = AutoModelForCausalLM.from_pretrained(path, device_map="auto")\n'
+            '  File "/usr/lib/python3.10/site-packages/accelerate/utils/modeling.py", line 285, in set_module_tensor_to_device\n'
+            '    raise ValueError(\n')
+
+
+def test_accelerate_empty_checkpoint_tensor_is_e1766():
+    for tail in ("this looks incorrect.", "this look incorrect."):  # accelerate >= 0.33 / 0.22 .. 0.32
+        line = ('ValueError: Trying to set a tensor of shape torch.Size([0]) in "weight" (which has shape '
+                f'torch.Size([2560, 2560])), {tail}')
+        assert _id(ACCEL_TB + line + "\n") == "ARL-E1766", tail
+
+
+def test_accelerate_other_shape_refusals_are_not_e1766():
+    # a checkpoint of another size: accelerate's generic reading
+    line = ('ValueError: Trying to set a tensor of shape torch.Size([32000, 4096]) in "weight" (which has shape '
+            'torch.Size([32001, 4096])), this looks incorrect.')
+    assert _id(ACCEL_TB + line + "\n") == "ARL-E1682"
+    # the target parameter is the empty one (a partitioned model loaded into), not the checkpoint
+    line = ('ValueError: Trying to set a tensor of shape torch.Size([4096]) in "weight" (which has shape '
+            'torch.Size([0])), this looks incorrect.')
+    assert _id(ACCEL_TB + line + "\n") == "ARL-E1682"
