@@ -62,6 +62,22 @@ def test_grpo_batch_over_generations_is_its_class_without_the_entry():
         assert top.kind == "grpo-num-generations-batch-mismatch", line
 
 
+def test_grpo_check_copied_by_other_trainers_is_the_class():
+    """ms-swift's GRPO trainer (swift/trainers/rlhf_trainer/grpo_trainer.py) copies TRL's check, with a per-SP-group
+    form; TRL 0.18's effective batch multiplies steps per generation: read by DRV-divisible, not by the TRL frame."""
+    swift = ('Traceback (most recent call last):\n  File "/usr/lib/python3.10/site-packages/swift/trainers/rlhf_trainer/'
+             'grpo_trainer.py", line 120, in __init__\n    raise ValueError(\n')
+    for line in (
+        "ValueError: The global train batch size per SP group (2 x 1) must be evenly divisible by the number of "
+        "generations per prompt (8). Given the current train batch size, the valid values for the number of generations are: [2].",
+        "ValueError: The effective train batch size (4 x 2 x 1) must be evenly divisible by the number of generations "
+        "per prompt (16).",
+    ):
+        top = _bare(swift + line + "\n")
+        assert top is not None and top.entry.id == "DRV-divisible", line
+        assert top.kind == "grpo-num-generations-batch-mismatch", line
+
+
 def test_grpo_check_in_a_trl_frame_carries_the_class():
     top = _bare(TRL_TB + GRPO_WORDINGS[0] + "\n")
     assert top is not None and top.entry.id == "DRV-trl-check"
