@@ -100,6 +100,8 @@ class SizeDivisibility(Analyzer):
         found = next((c for c in CLASSES if c[0].search(a) and c[1].search(b)), None)
         head = link.message[:m.start("b") if said and m.group("b") else len(link.message)]
         if said and GENERATIONS.search(b) and BATCH.search(head):
+            if not BATCH.search(a):  # "The global train batch size (7 x 1) must ...": the name is before the product
+                a, numbers = "the global batch size", None
             found = (None, None, "grpo-num-generations-batch-mismatch",
                      "GRPO scores each prompt's completions as one group, so every batch of completions must hold whole "
                      "groups of num_generations", "a global batch (per-device batch x processes, x steps per generation "
