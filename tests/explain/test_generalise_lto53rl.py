@@ -12,6 +12,8 @@ leave-thread-out scoring missed although another dev thread shows the same root 
 - ARL-E4161 widened: Megatron-Core dist_checkpointing's strict-load key checks ("Missing keys (for which sharded
   tensors / objects ...)" / "Unexpected keys (not expected to be in the checkpoint)"), the sharded-checkpoint form of
   torch's load_state_dict key mismatch.
+- ARL-E2778 widened: accelerate's refusal of a bitsandbytes-quantized model spread over several devices in a distributed run
+  ("loaded in 8-bit [or 4-bit ]precision on multiple devices in any distributed mode", accelerate v0.20 .. v1.14).
 - ARL-E1766 widened: the empty ZeRO-3 checkpoint as accelerate's set_module_tensor_to_device refuses it (from_pretrained
   with device_map / low_cpu_mem_usage: "Trying to set a tensor of shape torch.Size([0]) in ... this look(s) incorrect.",
   accelerate 0.22 .. 1.14), ranked over ARL-E1682's generic reading of the same line (E1766 lists it as consequence).
@@ -190,3 +192,27 @@ def test_accelerate_other_shape_refusals_are_not_e1766():
     line = ('ValueError: Trying to set a tensor of shape torch.Size([4096]) in "weight" (which has shape '
             'torch.Size([0])), this looks incorrect.')
     assert _id(ACCEL_TB + line + "\n") == "ARL-E1682"
+
+
+# ARL-E2778: accelerate's quantized-model form of the device_map-in-a-distributed-run refusal --------------------------
+
+def test_accelerate_quantized_model_over_devices_in_distributed_run_is_e2778():
+    for line in (
+        # accelerate v0.20 .. v0.34
+        "ValueError: You can't train a model that has been loaded in 8-bit precision on multiple devices in any "
+        "distributed mode. In order to use 8-bit models that have been loaded across multiple GPUs the solution is to use "
+        "Naive Pipeline Parallelism. Therefore you should not specify that you are under any distributed regime in your "
+        "accelerate config.",
+        # accelerate v1.0 .. v1.14
+        "ValueError: You can't train a model that has been loaded in 8-bit or 4-bit precision on multiple devices in any "
+        "distributed mode. In order to use 8-bit or 4-bit models that have been loaded across multiple GPUs the solution "
+        "is to use Naive Pipeline Parallelism.",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E2778", line
+
+
+def test_accelerate_quantized_model_offload_is_not_e2778():
+    # the same function's offload check: another failure (weights on CPU / disk, not a distributed run)
+    text = TB + ("ValueError: You can't train a model that has been loaded in 8-bit or 4-bit precision with CPU or disk "
+                 "offload. If you want train the 8-bit or 4-bit model in CPU, please install bitsandbytes with multi-backend\n")
+    assert _id(text) != "ARL-E2778"
