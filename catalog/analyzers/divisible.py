@@ -39,6 +39,18 @@ HEADS = lazy(r"heads?\b", re.I)
 TP = lazy(r"tensor[_ ]?(?:model[_ ])?parallel|\btp(?:_size)?\b", re.I)
 LAYERS = lazy(r"layers?\b", re.I)
 PP = lazy(r"pipeline|\bpp(?:_size)?\b", re.I)
+# GRPO's group: a batch of completions split into groups of num_generations per prompt. TRL's wordings across releases
+# (trl/trainer/grpo_trainer.py v0.14-v0.17, grpo_config.py v0.18-v1.x; ms-swift and open-r1 copy them): "The global
+# train batch size (N x B) must be evenly divisible by the number of generations per prompt (G)", "The effective train
+# batch size (N x B x S) ...", "generation_batch_size (X) must be divisible by num_generations (G)", "The global eval
+# batch size (a * b) must be divisible by num_generations (G)" / "by the number of generations used for evaluation (G)".
+GENERATIONS = lazy(r"\bgenerations\b|num_generations", re.I)
+# A quantized layer's tensor-parallel shard that is not a whole number of quantization blocks / groups / kernel tiles:
+# vLLM and SGLang fp8.py "Weight output_partition_size = 8 is not divisible by weight quantization block_n = 128",
+# "The output_size of gate's and up's weight = 192 is not divisible by weight quantization block_n = 128" (Fp8MoEMethod),
+# marlin_utils.py "Weight input_size_per_partition = 1408 is not divisible by min_thread_k = 128" / "by group_size = 128".
+QUANT_UNIT = lazy(r"quantiz|\bblock_[nk]\b|min_thread_[nk]|min_[nk]_threads|pack_factor|group_size|\bgroup size", re.I)
+QUANT_PART = lazy(r"weight|partition|(?:input|output)_size|in_features|out_features", re.I)
 
 # (dividend words, divisor words) -> the class, its reading and what to change
 CLASSES = (
@@ -86,6 +98,21 @@ class SizeDivisibility(Analyzer):
         a, b = m.group("a").strip(), (m.group("b") or m.group("b2") if said else m.group("b")).strip()
         numbers = (int(m.group("an")), int(m.group("bn"))) if said and m.group("an") and m.group("bn") else None
         found = next((c for c in CLASSES if c[0].search(a) and c[1].search(b)), None)
+        head = link.message[:m.start("b") if said and m.group("b") else len(link.message)]
+        if said and GENERATIONS.search(b) and BATCH.search(head):
+            if not BATCH.search(a):  # "The global train batch size (7 x 1) must ...": the name is before the product
+                a, numbers = "the global batch size", None
+            found = (None, None, "grpo-num-generations-batch-mismatch",
+                     "GRPO scores each prompt's completions as one group, so every batch of completions must hold whole "
+                     "groups of num_generations", "a global batch (per-device batch x processes, x steps per generation "
+                     "where the release multiplies it) that is a multiple of num_generations, or a num_generations that "
+                     "divides it")
+        elif said and QUANT_UNIT.search(b) and QUANT_PART.search(a):
+            found = (None, None, "quant-tp-size-misaligned",
+                     "each tensor-parallel rank holds a slice of the quantized weight, and a slice must be a whole number "
+                     "of quantization blocks / groups (the checkpoint's weight_block_size or group_size)",
+                     "a tensor-parallel size whose shards are whole blocks (a smaller TP, or expert parallelism for MoE "
+                     "experts so they stay whole), or the unquantized checkpoint")
         if found is None:
             if not said:
                 return None

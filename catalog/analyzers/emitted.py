@@ -361,6 +361,9 @@ TRL_FRAME = lazy(r"(?:^|/)trl/(?:trainer/\w+_(?:trainer|config)|data_utils|train
 TRL_TRAINER = lazy(r"/trl/trainer/(\w+?)_(?:trainer|config)\.py$")
 OPENRLHF_CLI = lazy(r"(?:^|/)openrlhf/cli/(train_\w+)\.py$")
 TRL_ARG = lazy(r"`(\w+)(?:=[^`]*)?`|(--[\w.-]+)")
+# Of TRL's checks, GRPO's batch-versus-group one has a label of its own (the batch must hold whole groups of
+# num_generations): its wordings across releases are listed at divisible.GENERATIONS.
+TRL_GEN_DIVIDE = lazy(r"(?i)batch\w*\b.*?\b(?:divisible by|a multiple of)\b.*?(?:\bgenerations\b|num_generations)")
 
 
 class TrlCheck(Analyzer):
@@ -406,10 +409,12 @@ class TrlCheck(Analyzer):
             f"If the option comes from a script or recipe written for another {lib} release, compare with the docs of the "
             f"installed version (pip show {lib.lower()}) or install the version the script was written for",
         ]
+        label = f"{kind}-data-check" if data else f"{kind}-config-check"
+        if lib == "TRL" and TRL_GEN_DIVIDE.search(msg):
+            data, label = False, "grpo-num-generations-batch-mismatch"
         return Finding(
             f"{lib}'s own check refused the configuration: {msg[:90]}", cause, tuple(fix), evidence(link), sources,
-            key=f"{kind}:{msg[:60]}", family="data-model" if data else "verl-config",
-            kind=f"{kind}-data-check" if data else f"{kind}-config-check",
+            key=f"{kind}:{msg[:60]}", family="data-model" if data else "verl-config", kind=label,
         )
 
 
