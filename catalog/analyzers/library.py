@@ -285,7 +285,7 @@ class CudaOnlyPackage(Analyzer):
         if link.kind not in ("python", "remote", "bare", "cut"):
             return None
         if CUDA_HOME_UNSET.search(link.message):
-            return self._cuda_build(link)
+            return self._cuda_build(link) if facts.npu else self._no_toolkit(link)
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
         if UNDEFINED_SYMBOL.search(link.message):
@@ -328,6 +328,23 @@ class CudaOnlyPackage(Analyzer):
              "built for an empty target, torch_npu's fused attention instead of flash-attn), or drop it from the requirements",
              "If a requirements file pulls it in (flash-attn, deepspeed ops), install the rest with that line removed"),
             evidence(link), (CPP_EXTENSION,), key="cuda-build", family="compat", kind="cuda-only-package-on-npu",
+        )
+
+    def _no_toolkit(self, link: Link) -> Finding:
+        """The same CUDA extension build on a host the log shows no Ascend stack on: the CUDA toolkit (nvcc) is missing.
+
+        torch.utils.cpp_extension._join_cuda_home raises it when neither CUDA_HOME / CUDA_PATH is set nor nvcc is on PATH
+        nor /usr/local/cuda exists: a conda / pip torch brings the CUDA runtime libraries, not the compiler."""
+        package = next((f.package for f in reversed(link.frames) if f.package and f.package not in ("torch", "setuptools")), None)
+        return Finding(
+            f"No CUDA toolkit found to build the CUDA extension of {package or 'a package'} (CUDA_HOME not set, no nvcc)",
+            f"{link.short_type or 'Error'}: {link.message[:160]}. torch's C++-extension builder looks for the CUDA toolkit "
+            "(CUDA_HOME / CUDA_PATH, then nvcc on PATH, then /usr/local/cuda) to compile the package's CUDA kernels and found "
+            "none: the CUDA that comes with a conda / pip torch (cudatoolkit, nvidia-* wheels) is the runtime only, without nvcc.",
+            ("Install the CUDA toolkit whose major.minor matches torch.version.cuda (NVIDIA's installer, or conda's "
+             "cuda-toolkit / cuda-nvcc package) and export CUDA_HOME at its root (the folder holding bin/nvcc)",
+             "Then rebuild the extension (pip install --no-build-isolation ... / python setup.py build_ext)"),
+            evidence(link), (CPP_EXTENSION,), key="cuda-build", family="compat", kind="cuda-toolkit-missing",
         )
 
     def _imported(self, link: Link, module: str, package: str) -> Finding:
