@@ -276,6 +276,21 @@ CPP_EXTENSION = "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/utils/cpp_
 UNDEFINED_SYMBOL = lazy(r"\.so[\w.]*\s?: undefined symbol\b")
 
 
+# What says the host is an NVIDIA GPU machine: its driver / toolkit / GPU names, or a torch or CUDA wheel built for CUDA
+# ("2.1.0+cu121", nvidia-cublas-cu12, cudatoolkit=11.8). Without such words (or with NPU words) the CUDA_HOME error
+# reads as a CUDA build on the Ascend host, the question this tool is usually asked.
+GPU_WORDS = lazy(r"(?i)\bnvidia\b|\bnvcc\b|\bnvidia-smi\b|\bgeforce\b|\brtx ?\d{3,4}|\btesla [vtpak]\d+|\b[ah]100\b"
+                 r"|\bcudatoolkit\b|\bcuda[ -]toolkit\b|\+cu1\d\d\b|-cu1[12]\b|/usr/local/cuda")
+
+
+def gpu_host(chain: Chain, facts: Facts) -> bool:
+    """Whether the failure's chain or the versions the log printed show an NVIDIA GPU host."""
+    if any("+cu" in str(v) for v in facts.versions.values()):
+        return True
+    return any(GPU_WORDS.search(text) for link in chain.links
+               for text in (link.text, link.lead, link.message, *link.detail, *(f.path for f in link.frames)) if text)
+
+
 class CudaOnlyPackage(Analyzer):
     id = "DRV-cuda-only"
     title = "A CUDA-only package runs on the Ascend host"
@@ -285,7 +300,7 @@ class CudaOnlyPackage(Analyzer):
         if link.kind not in ("python", "remote", "bare", "cut"):
             return None
         if CUDA_HOME_UNSET.search(link.message):
-            return self._cuda_build(link) if facts.npu else self._no_toolkit(link)
+            return self._no_toolkit(link) if not facts.npu and gpu_host(chain, facts) else self._cuda_build(link)
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
         if UNDEFINED_SYMBOL.search(link.message):
