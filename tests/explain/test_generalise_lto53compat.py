@@ -21,6 +21,8 @@ give the same answer.
   BFloat16" and linalg's "<op>: Low precision dtypes not supported. Got Half": torch-op-dtype-unsupported.
 - ARL-E501: sglang ModelSlim's other scheme refusals ("No ModelSlim MoE scheme found for layer X", "ModelSlim linear
   quantization scheme is missing. Check quant_model_description.json ...").
+- ARL-E4166: the CUDA runtime's own text for cudaErrorInsufficientDriver ("CUDA driver version is insufficient for CUDA
+  runtime version"), as older torch, C10_CUDA_CHECK, JAX and CuPy print it.
 """
 
 from __future__ import annotations
@@ -171,3 +173,19 @@ def test_sglang_modelslim_scheme_refusals_are_e501():
 def test_sglang_modelslim_mismatched_w13_is_not_e501():
     text = TB + "ValueError: Mismatched ModelSlim quantization for W13 in layer model.layers.3.mlp.experts: {}\n"
     assert _id(text) != "ARL-E501"
+
+
+# ARL-E4166 -----------------------------------------------------------------------------------------------------------
+
+def test_cuda_runtime_insufficient_driver_is_e4166():
+    for line in (
+        "RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version at "
+        "/pytorch/aten/src/THC/THCGeneral.cpp:74",
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E4166", line
+
+
+def test_driver_library_mismatch_is_not_e4166():
+    text = TB + "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"
+    assert _id(text) != "ARL-E4166"
