@@ -16,7 +16,8 @@ give the same answer.
 - ARL-E601: vLLM 0.8-0.10's fall-back forms of its V1 device check ("npu is experimental on VLLM_USE_V1=1. Falling back
   to V0 Engine.", "device type=npu is not supported by the V1 Engine. Falling back to V0."), non-fatal.
 - ARL-E387: ATen's "expected scalar type X but found Y" without its "RuntimeError: " prefix (a lower-cased paste) and
-  with Double; addmm's "self and mat2 must have the same dtype, but got X and Y" (ADDMM_META).
+  with Double; addmm's "self and mat2 must have the same dtype, but got X and Y" (ADDMM_META); dot's "dot : expected
+  both vectors to have same dtype, but found X and Y" for floating operands.
 - DRV-torch-dtype: native ops' own half-precision refusals, isin's "Unsupported input type encountered for isin():
   BFloat16" and linalg's "<op>: Low precision dtypes not supported. Got Half": torch-op-dtype-unsupported.
 - ARL-E501: sglang ModelSlim's other scheme refusals ("No ModelSlim MoE scheme found for layer X", "ModelSlim linear
@@ -135,12 +136,14 @@ def test_scalar_type_check_without_prefix_and_addmm_self_check_are_e387():
         " runtimeerror: expected scalar type BFloat16 but found Float",
         "RuntimeError: expected scalar type Double but found Float",
         "RuntimeError: self and mat2 must have the same dtype, but got Float and BFloat16",
+        "RuntimeError: dot : expected both vectors to have same dtype, but found Float and BFloat16",
     ):
         assert _id(TB + line + "\n") == "ARL-E387", line
 
 
 def test_index_scalar_type_is_not_e387():
     assert _id(TB + "RuntimeError: expected scalar type Long but found Int\n") != "ARL-E387"
+    assert _id(TB + "RuntimeError: dot : expected both vectors to have same dtype, but found Long and Double\n") != "ARL-E387"
 
 
 # DRV-torch-dtype -----------------------------------------------------------------------------------------------------
