@@ -24,6 +24,8 @@ give the same answer.
   quantization scheme is missing. Check quant_model_description.json ...").
 - ARL-E4166: the CUDA runtime's own text for cudaErrorInsufficientDriver ("CUDA driver version is insufficient for CUDA
   runtime version"), as older torch, C10_CUDA_CHECK, JAX and CuPy print it.
+- ARL-E4093: the missing nvcc met by a shell or make running it directly ("/bin/sh: 1: nvcc: not found", "bash: nvcc:
+  command not found", "make: nvcc: No such file or directory").
 """
 
 from __future__ import annotations
@@ -192,3 +194,15 @@ def test_cuda_runtime_insufficient_driver_is_e4166():
 def test_driver_library_mismatch_is_not_e4166():
     text = TB + "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"
     assert _id(text) != "ARL-E4166"
+
+
+# ARL-E4093 -----------------------------------------------------------------------------------------------------------
+
+def test_shell_or_make_without_nvcc_is_e4093():
+    for line in ("/bin/sh: 1: nvcc: not found", "bash: nvcc: command not found", "make: nvcc: No such file or directory",
+                 "make: nvcc: Command not found"):
+        assert _id(line + "\n") == "ARL-E4093", line
+
+
+def test_nvcc_that_ran_and_failed_is_not_e4093():
+    assert _id("nvcc fatal   : Unsupported gpu architecture 'compute_90'\n") != "ARL-E4093"
