@@ -109,6 +109,8 @@ def test_unbracketed_logger_tag_is_not_stripped_from_plain_info_lines():
 
     assert strip_prefixes("worker_base.py:572] KeyError: 'a.b'")[0] == "KeyError: 'a.b'"
     assert strip_prefixes("worker_base.py:572] Loading weights took 8.76 seconds")[0].startswith("worker_base.py:572]")
+    # the bracketed tag keeps an exception line (its level is unknown: test_derived's rule stands)
+    assert strip_prefixes("[core.py:710] RuntimeError: x")[0] == "[core.py:710] RuntimeError: x"
 
 
 # ARL-E601 ------------------------------------------------------------------------------------------------------------
