@@ -36,8 +36,12 @@ PREFIX = re.compile(
             # vllm-ascend#3785)
             r"(?:ERROR|CRITICAL) (?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? (?:\[[^\]\s]+\]|[\w.]+:\d+\]|\([\w.]+:\d+\)) ",
             # vLLM's logger trimmed to its location tag ("[core.py:710] "), level and date cut off by the paster
-            # (verl-project/verl#4504): only before a traceback's own lines, whose exception line ends the story
+            # (verl-project/verl#4504): only before a traceback's own lines, whose exception line ends the story. The
+            # older unbracketed tag of vLLM <= 0.7's format ("worker_base.py:572] ", vllm-ascend#183: a Ray worker's
+            # logger.exception lines, repeated across the cluster) also before the source lines and the exception line,
+            # which would otherwise leave its traceback without an end
             r"\[[\w.]+\.py:\d+\] (?=Traceback \(most recent call last\)|\s+File \")",
+            r"[a-z_][\w.]*\.py:\d+\] (?=Traceback \(most recent call last\)|\s+File \"|\s{4}\S|[A-Za-z_][\w.]*(?:Error|Exception): )",
             # Python logging's "%(asctime)s - %(name)s - %(levelname)s - " after its timestamp, ERROR level only, with
             # or without a "%(filename)s:%(lineno)d - " field (lmdeploy's logger: InternLM/lmdeploy#2722)
             r"- [\w.]+ - (?:ERROR|CRITICAL) - (?:[\w.]+:\d+ - )?",

@@ -294,7 +294,10 @@ def derive(
     """
     analyzers = analyzers if analyzers is not None else registry()
     # vLLM's "Platform plugin ascend is activated" (run_settings.PLATFORM) says the engine runs on the NPU too.
-    npu = npu_seen(chains, versions) or (settings is not None and "ascend" in settings.platforms())
+    # torch_npu's own error tag (ARL-E332: "ERR00100 PTA call acl api failed", "ERR99999 UNKNOWN applicaiton exception")
+    # matched on a line of its own, outside the chains, says the same (vllm-ascend#183: a Ray worker's KeyError, then the tag).
+    npu = (npu_seen(chains, versions) or (settings is not None and "ascend" in settings.platforms())
+           or any(i in (positions or {}) for i in NPU_TAG_ENTRIES))
     facts = Facts(dict(versions), _overrides(chains), settings, unloaded, npu, (positions or {}).get(FEATURE_REFUSED_ENTRY))
     positions = positions or {}
     out = Derived([], {}, set(), {}, set(), matched=frozenset(positions))
@@ -405,7 +408,13 @@ def ray_daemon_log(name: str) -> bool:
 # What says a log comes from an Ascend run: the NPU packages' versions (logversions' keys), or these words in the lines and
 # frame paths of its failures (torch_npu / vllm_ascend code, CANN and HCCL reports, the davinci device nodes).
 NPU_PACKAGES = ("torch_npu", "cann", "vllm_ascend", "mindspore", "mindie")
-NPU_WORDS = lazy(r"(?i)torch_npu|vllm_ascend|\bnpu\b|\bascend|\bcann\b|\bhccl\b|davinci|\b(?:910[ABC]\d?|310P\d?)\b")
+# torch_npu's error tag ("[ERROR] <time> (PID:n, Device:n, RankID:n) ERRnnnnn <submodule> <text>", torch_npu/utils/
+# _error_code.py and csrc/core/npu/NPUException.cpp) names no NPU word but is printed by torch_npu alone.
+NPU_WORDS = lazy(r"(?i)torch_npu|vllm_ascend|\bnpu\b|\bascend|\bcann\b|\bhccl\b|davinci|\b(?:910[ABC]\d?|310P\d?)\b"
+                 r"|\(PID:\d+, Device:-?\d+, RankID:-?\d+\) ERR\d{5}\b")
+
+
+NPU_TAG_ENTRIES = ("ARL-E332",)
 
 
 def npu_seen(chains: list[Chain], versions: dict[str, str]) -> bool:

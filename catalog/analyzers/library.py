@@ -319,6 +319,21 @@ CPP_EXTENSION = "https://github.com/pytorch/pytorch/blob/v2.5.1/torch/utils/cpp_
 UNDEFINED_SYMBOL = lazy(r"\.so[\w.]*\s?: undefined symbol\b")
 
 
+# What says the host is an NVIDIA GPU machine: its driver / toolkit / GPU names, or a torch or CUDA wheel built for CUDA
+# ("2.1.0+cu121", nvidia-cublas-cu12, cudatoolkit=11.8). Without such words (or with NPU words) the CUDA_HOME error
+# reads as a CUDA build on the Ascend host, the question this tool is usually asked.
+GPU_WORDS = lazy(r"(?i)\bnvidia\b|\bnvcc\b|\bnvidia-smi\b|\bgeforce\b|\brtx ?\d{3,4}|\btesla [vtpak]\d+|\b[ah]100\b"
+                 r"|\bcudatoolkit\b|\bcuda[ -]toolkit\b|\+cu1\d\d\b|-cu1[12]\b|/usr/local/cuda")
+
+
+def gpu_host(chain: Chain, facts: Facts) -> bool:
+    """Whether the failure's chain or the versions the log printed show an NVIDIA GPU host."""
+    if any("+cu" in str(v) for v in facts.versions.values()):
+        return True
+    return any(GPU_WORDS.search(text) for link in chain.links
+               for text in (link.text, link.lead, link.message, *link.detail, *(f.path for f in link.frames)) if text)
+
+
 class CudaOnlyPackage(Analyzer):
     id = "DRV-cuda-only"
     title = "A CUDA-only package runs on the Ascend host"
@@ -328,7 +343,7 @@ class CudaOnlyPackage(Analyzer):
         if link.kind not in ("python", "remote", "bare", "cut"):
             return None
         if CUDA_HOME_UNSET.search(link.message):
-            return self._cuda_build(link)
+            return self._no_toolkit(link) if not facts.npu and gpu_host(chain, facts) else self._cuda_build(link)
         if (missing := MISSING_CUDA_MODULE.search(link.message)) and missing.group(2) in CUDA_ONLY:
             return self._imported(link, missing.group(1), missing.group(2))
         if UNDEFINED_SYMBOL.search(link.message):
@@ -371,6 +386,23 @@ class CudaOnlyPackage(Analyzer):
              "built for an empty target, torch_npu's fused attention instead of flash-attn), or drop it from the requirements",
              "If a requirements file pulls it in (flash-attn, deepspeed ops), install the rest with that line removed"),
             evidence(link), (CPP_EXTENSION,), key="cuda-build", family="compat", kind="cuda-only-package-on-npu",
+        )
+
+    def _no_toolkit(self, link: Link) -> Finding:
+        """The same CUDA extension build on a host the log shows no Ascend stack on: the CUDA toolkit (nvcc) is missing.
+
+        torch.utils.cpp_extension._join_cuda_home raises it when neither CUDA_HOME / CUDA_PATH is set nor nvcc is on PATH
+        nor /usr/local/cuda exists: a conda / pip torch brings the CUDA runtime libraries, not the compiler."""
+        package = next((f.package for f in reversed(link.frames) if f.package and f.package not in ("torch", "setuptools")), None)
+        return Finding(
+            f"No CUDA toolkit found to build the CUDA extension of {package or 'a package'} (CUDA_HOME not set, no nvcc)",
+            f"{link.short_type or 'Error'}: {link.message[:160]}. torch's C++-extension builder looks for the CUDA toolkit "
+            "(CUDA_HOME / CUDA_PATH, then nvcc on PATH, then /usr/local/cuda) to compile the package's CUDA kernels and found "
+            "none: the CUDA that comes with a conda / pip torch (cudatoolkit, nvidia-* wheels) is the runtime only, without nvcc.",
+            ("Install the CUDA toolkit whose major.minor matches torch.version.cuda (NVIDIA's installer, or conda's "
+             "cuda-toolkit / cuda-nvcc package) and export CUDA_HOME at its root (the folder holding bin/nvcc)",
+             "Then rebuild the extension (pip install --no-build-isolation ... / python setup.py build_ext)"),
+            evidence(link), (CPP_EXTENSION,), key="cuda-build", family="compat", kind="cuda-toolkit-missing",
         )
 
     def _imported(self, link: Link, module: str, package: str) -> Finding:

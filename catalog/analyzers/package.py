@@ -137,7 +137,7 @@ QUANT_PARAM = lazy(r"^(?:w13_|w2_)?(?:aclnn_input_(?:scale|scale_reciprocal|offs
                    r"|deq_scale|quant_bias)$")
 QUANT_LAYER = lazy(r"(?:Linear|MoE|Experts)\w*$")
 ASCEND_W8A8 = "https://github.com/vllm-project/vllm-ascend/blob/00a69bff4efda1f988cf5c5a6a20ed740beeb597/vllm_ascend/quantization/w8a8.py"
-UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+UNEXPECTED_KW = lazy(r"([\w.]+)\(\) got (?:an )?unexpected keyword(?: argument)? '(\w+)'")
 # CPython's other argument-binding TypeErrors ("%U() got multiple values for argument '%S'", "%U() takes %U positional
 # argument%s but %zd%U %s given", "%U() missing %i required %s argument%s: %U"); Python 3.10+ prints the qualified name.
 CALL_ARGS = lazy(

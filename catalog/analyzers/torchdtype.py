@@ -45,6 +45,17 @@ RELEASE_GAP = lazy(r"Half|BFloat16|Float8_\w+|ComplexHalf")
 # CPU kernels by their dispatch names: the '_cpu' / '_cpu_' suffix ATen gives host kernels, and the CPU-only kernels
 # named '...Impl' (LayerNormKernelImpl, GroupNormKernelImpl) or 'slow_conv2d_cpu'.
 CPU_KERNEL = lazy(r"(?i)(?:^|_)cpu_?$|_cpu_|KernelImpl$")
+# ATen's per-op dtype checks that say the same as the dispatch message, in their own words (lto53compat): isin's
+# (TensorCompare.cpp check_for_unsupported_isin_dtype: "Unsupported input type encountered for isin(): BFloat16", the
+# bfloat16 / half / complex inputs older releases' isin kernels lacked) and linalg's (LinearAlgebraUtils.h
+# checkFloatingOrComplex, mirrored by torch/_prims_common: "linalg.inv: Low precision dtypes not supported. Got Half";
+# cuSOLVER / LAPACK have no half-precision factorisations).
+TENSOR_COMPARE = "https://github.com/pytorch/pytorch/blob/v2.1.0/aten/src/ATen/native/TensorCompare.cpp"
+LINALG_UTILS = "https://github.com/pytorch/pytorch/blob/v2.1.0/aten/src/ATen/native/LinearAlgebraUtils.h"
+OP_REFUSALS = (
+    (lazy(r"Unsupported input type encountered for (isin)\(\): (\w+)"), TENSOR_COMPARE),
+    (lazy(r"([\w.]{1,40}): Low precision dtypes not supported\. Got (\w+)"), LINALG_UTILS),
+)
 CONVOLUTION = "https://github.com/pytorch/pytorch/blob/v2.1.0/aten/src/ATen/native/Convolution.cpp"
 SAME_TYPE = lazy(r"Input type \(([^()]{1,60})\) and (weight|bias) type \(([^()]{1,60})\) should be the same")
 LEGACY_TYPE = lazy(r"torch\.(?:(\w+)\.)?(\w+)Tensor")
@@ -107,7 +118,7 @@ class TorchDtypeDispatch(Analyzer):
             return None
         m = NOT_IMPLEMENTED.search(link.message)
         if m is None:
-            return None
+            return self._op_check(link)
         kernel, scalar = m.group(1).strip(), m.group(2)
         if scalar in HALF and CPU_KERNEL.search(kernel):
             kind = "half-model-on-cpu"
@@ -150,6 +161,25 @@ class TorchDtypeDispatch(Analyzer):
         sources = (DISPATCH, AMP_DOC) if kind == "torch-op-dtype-unsupported" else (DISPATCH,)
         return Finding(title, cause, fix, evidence(link), sources, key=f"torch-dtype:{kernel}:{scalar}", family="dtype",
                        kind=kind)
+
+
+    def _op_check(self, link: Link) -> Finding | None:
+        """An op's own dtype check (isin, linalg) refusing a half-precision dtype: the same release gap, other words."""
+        for pattern, source in OP_REFUSALS:
+            if (m := pattern.search(link.message)) is not None and RELEASE_GAP.fullmatch(m.group(2)):
+                op, scalar = m.group(1), m.group(2)
+                return Finding(
+                    f"PyTorch's {op} does not take {scalar} tensors",
+                    f"{link.short_type}: {m.group(0)}. Native PyTorch's {op} checks its input's dtype and has no {scalar} "
+                    "implementation in the installed torch (not an Ascend operator: the op's own check refuses it on any "
+                    "device). A bfloat16 / half model or autocast hands it a dtype it cannot compute in.",
+                    (f"Cast the input of {op} to float32 (x.float()) and the result back, or run that step outside autocast",
+                     "Or use a torch release whose op covers the dtype (isin gained bfloat16 / half in later releases; "
+                     "the linalg factorisations have no half-precision kernels at all)"),
+                    evidence(link), (source, AMP_DOC), key=f"torch-dtype:{op}:{scalar}", family="dtype",
+                    kind="torch-op-dtype-unsupported",
+                )
+        return None
 
 
 class TorchSameType(Analyzer):
