@@ -1,0 +1,92 @@
+"""Readings widened by helper lto53npu (2026-12-07) for NPU-area classes (CANN environment, devices, HCCL, operators)
+whose knowledge did not reach other wordings of the same emitted message. Each test input is a short excerpt around the
+exact emitted line; each widening also has a near miss (similar words, another failure) that must not take it.
+
+- ARL-E383 widened (stream-sync-timeout): AscendCL's own error-log line when the runtime returns
+  ACL_ERROR_RT_STREAM_SYNC_TIMEOUT to aclrtSynchronizeStreamWithTimeout / aclrtSynchronizeDeviceWithTimeout
+  ("synchronize stream timeout, timeout = Nms", "synchronize device timeout, timeout = Nms"; hicann/runtime
+  src/acl/aclrt_impl/stream.cpp and device.cpp). Before, a resemblance or a bare EE9999. The same calls' other failures
+  ("synchronize stream with timeout failed, runtime result = N") are not timeouts and stay out.
+- ARL-E375 widened (hccn-device-ip-missing): vllm-ascend's LLM-DataDist KV connector and its find_device_ips.py example
+  looking the NPU device IPs up from hccn_tool / /etc/hccn.conf, every wording its releases had ("Failed to find
+  information for rank_table, please check the existence of hccn_tool and hccn.conf", "Failed to extract device ip from
+  hccn_tool output", "npu-smi or hccn_tool is not available. Please check your environment configuration.", "Failed to
+  retrieve IP address for device N using hccn_tool.", "No npu-smi/hccn_tool tools provided for NPU.", "Cannot parse IP
+  from hccn_tool for device N"). Before, nothing specific (an unexplained RuntimeError).
+- ARL-E4444 widened (hccn-device-ip-missing): MindSpore models' rank-table generator utils/hccl_tools/hccl_tools.py when
+  neither hccn_tool nor /etc/hccn.conf gives the device IPs ("Failed to read /etc/hccn.conf", "SystemError: Failed to
+  find information for hccl"). Before, nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ascendrl.catalog import load_catalog
+from kdata_helpers import first, first_id
+
+CATALOG = load_catalog()
+_top = functools.partial(first, CATALOG)
+_id = functools.partial(first_id, CATALOG)
+
+TB = 'Traceback (most recent call last):\n  File "/home/user/x.py", line 3, in <module>\n    main()\n'
+
+
+# ARL-E383 ------------------------------------------------------------------------------------------------------------
+
+def test_acl_synchronize_timeout_log_lines_are_e383():
+    for text in (
+        "[ERROR] ASCENDCL(12345,python):2026-01-01-10:00:00.000.000 [stream.cpp:196]12345 "
+        "aclrtSynchronizeStreamWithTimeoutImpl: synchronize stream timeout, timeout = 1800000ms\n"
+        "RuntimeError: synchronize stream failed\n",
+        "EE9999: Inner Error!\n"
+        "        synchronize device timeout, timeout = 600000ms[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:148]\n",
+    ):
+        assert _id(text) == "ARL-E383", text
+
+
+def test_synchronize_with_timeout_other_failure_is_not_e383():
+    # the same API failing for another reason (a model stream execute failure, 507011): not a timeout
+    text = ("EE9999: Inner Error!\n"
+            "        rtStreamSynchronizeWithTimeout execute failed, reason=[the model stream execute failed]"
+            "[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:53]\n"
+            "        synchronize stream with timeout failed, runtime result = 507011"
+            "[FUNC:ReportCallError][FILE:log_inner.cpp][LINE:162]\n")
+    assert _id(text) != "ARL-E383"
+
+
+# ARL-E375 ------------------------------------------------------------------------------------------------------------
+
+def test_vllm_ascend_device_ip_lookup_wordings_are_e375():
+    for line in (
+        "RuntimeError: Failed to find information for rank_table, please check the existence of hccn_tool and hccn.conf",
+        "ValueError: Failed to extract device ip from hccn_tool output.",
+        "RuntimeError: npu-smi or hccn_tool is not available. Please check your environment configuration.",
+        "RuntimeError: Failed to retrieve IP address for device 3 using hccn_tool.",
+        "RuntimeError: No npu-smi/hccn_tool tools provided for NPU.",
+        "RuntimeError: Cannot parse IP from hccn_tool for device 5",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E375", line
+
+
+def test_npu_smi_device_id_parse_is_not_e375():
+    # the same helper failing to read device ids from npu-smi: no device IP question yet
+    text = TB + "RuntimeError: Failed to parse any valid device ID from npu-smi output.\n"
+    assert _id(text) != "ARL-E375"
+
+
+# ARL-E4444 -----------------------------------------------------------------------------------------------------------
+
+def test_hccl_tools_without_hccn_tool_and_conf_is_e4444():
+    text = ("Failed to call hccn_tool, try to read /etc/hccn.conf instead\n"
+            "Failed to read /etc/hccn.conf\n" + TB + "SystemError: Failed to find information for hccl\n")
+    assert _id(text) == "ARL-E4444"
+    assert _id(TB + "SystemError: Failed to find information for hccl\n") == "ARL-E4444"
+
+
+def test_hccn_conf_read_fallback_notice_alone_is_not_e4444():
+    # hccl_tools falling back to the file is only a notice; the file then answering is a healthy run
+    text = ("Failed to call hccn_tool, try to read /etc/hccn.conf instead\n"
+            "rank_id:0, device_id:0, device_ip:192.168.100.101\n"
+            "Completed: hccl file was save in : /home/user/hccl_8p_01234567_127.0.0.1.json\n")
+    assert _id(text) != "ARL-E4444"
