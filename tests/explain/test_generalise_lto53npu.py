@@ -16,6 +16,10 @@ exact emitted line; each widening also has a near miss (similar words, another f
 - ARL-E4444 widened (hccn-device-ip-missing): MindSpore models' rank-table generator utils/hccl_tools/hccl_tools.py when
   neither hccn_tool nor /etc/hccn.conf gives the device IPs ("Failed to read /etc/hccn.conf", "SystemError: Failed to
   find information for hccl"). Before, nothing.
+- ARL-E012 widened (cuda-call-on-npu): the CPU build of torch that torch_npu runs on reached through a torch.cuda call
+  that skips _lazy_init (torch.cuda.set_device -> torch._C._cuda_setDevice): a build without USE_CUDA registers no
+  _cuda_* binding (torch/csrc/Module.cpp), so Python says "module 'torch._C' has no attribute '_cuda_setDevice'".
+  Before, a resemblance to a package mismatch.
 """
 
 from __future__ import annotations
@@ -90,3 +94,21 @@ def test_hccn_conf_read_fallback_notice_alone_is_not_e4444():
             "rank_id:0, device_id:0, device_ip:192.168.100.101\n"
             "Completed: hccl file was save in : /home/user/hccl_8p_01234567_127.0.0.1.json\n")
     assert _id(text) != "ARL-E4444"
+
+
+# ARL-E012 ------------------------------------------------------------------------------------------------------------
+
+def test_torch_c_without_cuda_bindings_is_e012():
+    text = ('Traceback (most recent call last):\n  File "train.py", line 62, in <module>\n'
+            '    torch.cuda.set_device(args.local_rank)\n'
+            '  File "/usr/local/lib/python3.10/site-packages/torch/cuda/__init__.py", line 404, in set_device\n'
+            '    torch._C._cuda_setDevice(device)\n'
+            "AttributeError: module 'torch._C' has no attribute '_cuda_setDevice'\n")
+    assert _id(text) == "ARL-E012"
+    assert _id(TB + "AttributeError: module 'torch._C' has no attribute '_cuda_getDevice'\n") == "ARL-E012"
+
+
+def test_torch_c_other_missing_binding_is_not_e012():
+    # a torch / torch_npu version mismatch (an extension asking torch._C for a binding this torch lacks): not CUDA
+    text = TB + "AttributeError: module 'torch._C' has no attribute '_set_default_mobile_cpu_allocator'\n"
+    assert _id(text) != "ARL-E012"
