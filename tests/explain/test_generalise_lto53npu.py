@@ -24,6 +24,10 @@ exact emitted line; each widening also has a near miss (similar words, another f
   branches) refusing the same CPU fallback it otherwise warns about ("The operator 'X' would execute its main
   computation on CPU through dispatcher backend fallback / explicit CPU kernel ..., but CPU fallback is disabled by
   TORCH_NPU_FALLBACK_CPU_DISABLE=1.", CpuFallbackUtils.h); that signature is fatal, the warnings stay non-fatal.
+- ARL-E5680 (new, nccl-ib-transport-failed): NCCL's socketFinalizeAccept refusing a connection whose socket type is the
+  other network transport's ("wrong type 4 != 3" / "3 != 4": ncclSocketTypeNetIb vs ncclSocketTypeNetSocket, socket.h
+  2.16 .. 2.30; "socketFinalizeAccept from <addr>: wrong type" from 2.27): one node uses InfiniBand, its peer TCP
+  sockets. Before, nothing (or NCCL's generic internal error).
 """
 
 from __future__ import annotations
@@ -142,3 +146,23 @@ def test_allowed_fallback_warning_stays_non_fatal_and_missing_kernel_is_not_e335
     assert found is not None and found.entry.id == "ARL-E335" and not found.fatal
     text = TB + ("NotImplementedError: Could not run 'aten::_foo' with arguments from the 'PrivateUse1' backend.\n")
     assert _id(text) != "ARL-E335"
+
+
+# ARL-E5680 -----------------------------------------------------------------------------------------------------------
+
+def test_nccl_transport_type_mismatch_is_e5680():
+    for line in (
+        "node2:51873:51903 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 4 != 3",
+        "node1:2214:2360 [0] misc/socket.cc:533 NCCL WARN socketFinalizeAccept from 10.0.0.12<45678>: wrong type 3 != 4",
+    ):
+        text = line + "\nnode2: Test NCCL failure common.cu:961 'internal error - please report this issue to the NCCL developers / '\n"
+        assert _id(text) == "ARL-E5680", line
+
+
+def test_nccl_other_socket_type_or_magic_mismatch_is_not_e5680():
+    for line in (
+        # a bootstrap connection reaching a proxy listener: another port reuse, not the IB / socket transports
+        "node1:2214:2360 [0] misc/socket.cc:441 NCCL WARN socketFinalizeAccept: wrong type 1 != 2",
+        "node1:2214:2360 [0] misc/socket.cc:431 NCCL WARN socketFinalizeAccept: wrong magic 3e2a1b0c != 5a4b3c2d",
+    ):
+        assert _id(line + "\n") != "ARL-E5680", line
