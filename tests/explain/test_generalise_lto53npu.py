@@ -20,10 +20,6 @@ exact emitted line; each widening also has a near miss (similar words, another f
   that skips _lazy_init (torch.cuda.set_device -> torch._C._cuda_setDevice): a build without USE_CUDA registers no
   _cuda_* binding (torch/csrc/Module.cpp), so Python says "module 'torch._C' has no attribute '_cuda_setDevice'".
   Before, a resemblance to a package mismatch.
-- ARL-E335 widened (op-cpu-fallback): torch_npu's strict mode (TORCH_NPU_FALLBACK_CPU_DISABLE=1, v2.7.1 .. v2.12.0
-  branches) refusing the same CPU fallback it otherwise warns about ("The operator 'X' would execute its main
-  computation on CPU through dispatcher backend fallback / explicit CPU kernel ..., but CPU fallback is disabled by
-  TORCH_NPU_FALLBACK_CPU_DISABLE=1.", CpuFallbackUtils.h); that signature is fatal, the warnings stay non-fatal.
 - ARL-E5680 (new, nccl-ib-transport-failed): NCCL's socketFinalizeAccept refusing a connection whose socket type is the
   other network transport's ("wrong type 4 != 3" / "3 != 4": ncclSocketTypeNetIb vs ncclSocketTypeNetSocket, socket.h
   2.16 .. 2.30; "socketFinalizeAccept from <addr>: wrong type" from 2.27): one node uses InfiniBand, its peer TCP
@@ -120,32 +116,6 @@ def test_torch_c_other_missing_binding_is_not_e012():
     # a torch / torch_npu version mismatch (an extension asking torch._C for a binding this torch lacks): not CUDA
     text = TB + "AttributeError: module 'torch._C' has no attribute '_set_default_mobile_cpu_allocator'\n"
     assert _id(text) != "ARL-E012"
-
-
-# ARL-E335 ------------------------------------------------------------------------------------------------------------
-
-def test_strict_mode_refused_cpu_fallback_is_fatal_e335():
-    for line in (
-        "RuntimeError: The operator 'aten::linalg_lstsq.out' would execute its main computation on CPU through "
-        "dispatcher backend fallback because no kernel is registered for the NPU PrivateUse1 backend, but CPU fallback "
-        "is disabled by TORCH_NPU_FALLBACK_CPU_DISABLE=1.",
-        "RuntimeError: The operator 'aten::_sparse_csr_sum.dim_dtype' would execute its main computation on CPU through "
-        "explicit CPU kernel because torch_npu currently provides only a CPU implementation for this Sparse CSR "
-        "reduction, but CPU fallback is disabled by TORCH_NPU_FALLBACK_CPU_DISABLE=1.",
-    ):
-        found = _top(TB + line + "\n[ERROR] 2026-09-01-10:00:00 (PID:6547, Device:0, RankID:-1) ERR01007 OPS feature "
-                     "not supported\n")
-        assert found is not None and found.entry.id == "ARL-E335" and found.fatal, line
-
-
-def test_allowed_fallback_warning_stays_non_fatal_and_missing_kernel_is_not_e335():
-    warn = ("[W compiler_depend.ts:51] Warning: CPU fallback is allowed because TORCH_NPU_FALLBACK_CPU_DISABLE=0. Since "
-            "the NPU interface does not support operator 'aten::_sparse_csr_sum.dim_dtype', the operator will fall back "
-            "to CPU. (function operator())\n")
-    found = _top(warn)
-    assert found is not None and found.entry.id == "ARL-E335" and not found.fatal
-    text = TB + ("NotImplementedError: Could not run 'aten::_foo' with arguments from the 'PrivateUse1' backend.\n")
-    assert _id(text) != "ARL-E335"
 
 
 # ARL-E5680 -----------------------------------------------------------------------------------------------------------
