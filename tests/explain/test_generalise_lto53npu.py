@@ -12,7 +12,9 @@ exact emitted line; each widening also has a near miss (similar words, another f
   information for rank_table, please check the existence of hccn_tool and hccn.conf", "Failed to extract device ip from
   hccn_tool output", "npu-smi or hccn_tool is not available. Please check your environment configuration.", "Failed to
   retrieve IP address for device N using hccn_tool.", "No npu-smi/hccn_tool tools provided for NPU.", "Cannot parse IP
-  from hccn_tool for device N"). Before, nothing specific (an unexplained RuntimeError).
+  from hccn_tool for device N"); and Mooncake's own Ascend transport (HcclTransport::rankInfoParse, v0.3.5 ..) reading
+  /etc/hccn.conf ("can't open conf 文件：/etc/hccn.conf", "HcclTransport: Invalid Device IP format"). Before, nothing
+  specific (an unexplained RuntimeError, or nothing).
 - ARL-E4444 widened (hccn-device-ip-missing): MindSpore models' rank-table generator utils/hccl_tools/hccl_tools.py when
   neither hccn_tool nor /etc/hccn.conf gives the device IPs ("Failed to read /etc/hccn.conf", "SystemError: Failed to
   find information for hccl"). Before, nothing.
@@ -75,6 +77,19 @@ def test_vllm_ascend_device_ip_lookup_wordings_are_e375():
         "RuntimeError: Cannot parse IP from hccn_tool for device 5",
     ):
         assert _id(TB + line + "\n") == "ARL-E375", line
+
+
+def test_mooncake_hccl_transport_hccn_conf_is_e375():
+    for line in (
+        "E0601 10:00:00.000000 12345 hccl_transport.cpp:330] can't open conf 文件：/etc/hccn.conf",
+        "E0601 10:00:00.000000 12345 hccl_transport.cpp:375] HcclTransport: Invalid Device IP format: 29.0.0",
+    ):
+        assert _id(line + "\n") == "ARL-E375", line
+
+
+def test_mooncake_host_ip_format_is_not_e375():
+    # the host IP given to the transport, not the device NIC's address from hccn.conf
+    assert _id("E0601 10:00:00.000000 12345 hccl_transport.cpp:360] HcclTransport: Invalid Host IP format: node-1\n") != "ARL-E375"
 
 
 def test_npu_smi_device_id_parse_is_not_e375():
