@@ -12,6 +12,10 @@ the exact emitted message; each class also has a near miss (similar words, anoth
 - ARL-E5724: triton-ascend's EnvironmentError for an unset ASCEND_HOME_PATH (fatal, unlike torch_npu's ARL-E303 warning).
 - ARL-E5725: A5-only (Ascend910_95) extension operations used on A2/A3; before, unknown.
 - ARL-E5726: triton-ascend's backend asked for a non-'npu' target; before, unknown.
+- ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
+  reads HIVM's verifier "Current hardware doesn't support fp8 type".
+- ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
+  reads HIVM's "Current hardware doesn't support fp8 type".
 """
 
 from __future__ import annotations
@@ -127,3 +131,21 @@ def test_non_npu_backend_is_e5726():
 def test_two_active_drivers_is_not_e5726():
     text = TB + "RuntimeError: 2 active drivers ([<NPUDriver>, <CudaDriver>]). There should only be one.\n"
     assert _id(text) != "ARL-E5726"
+
+
+# ARL-E5721 (fp8 verifier) / ARL-E5727 ----------------------------------------------------------------------------------
+
+def test_fp8_verifier_is_e5721():
+    text = WRAP + LOC + "'hivm.hir.vcast' op Current hardware doesn't support fp8 type\n"
+    assert _id(text) == "ARL-E5721"
+
+
+def test_non_tail_sort_is_e5727():
+    for op in ("hfusion.sort", "hivm.hir.vsort"):
+        text = WRAP + LOC + f"'{op}' op Currently only tail axis sorting is supported\n"
+        assert _id(text) == "ARL-E5727", op
+
+
+def test_sort_rank_check_is_not_e5727():
+    text = TB + "ValueError: ascend.sort requires tensor rank >= 1\n"
+    assert _id(text) != "ARL-E5727"
