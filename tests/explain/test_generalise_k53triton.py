@@ -14,6 +14,9 @@ the exact emitted message; each class also has a near miss (similar words, anoth
 - ARL-E5726: triton-ascend's backend asked for a non-'npu' target; before, unknown.
 - ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
   reads HIVM's verifier "Current hardware doesn't support fp8 type".
+- ARL-E5728..E5731: Triton's front-end checks, in upstream triton and triton-ascend alike (block numel over
+  TRITON_MAX_TENSOR_NUMEL, tl.arange range not a power of 2, autotuned parameter passed again, @triton.jit called on
+  the host); before, unknown.
 - ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
   reads HIVM's "Current hardware doesn't support fp8 type".
 """
@@ -149,3 +152,46 @@ def test_non_tail_sort_is_e5727():
 def test_sort_rank_check_is_not_e5727():
     text = TB + "ValueError: ascend.sort requires tensor rank >= 1\n"
     assert _id(text) != "ARL-E5727"
+
+
+# ARL-E5728 .. ARL-E5731: Triton's front-end checks -------------------------------------------------------------------
+
+def test_block_numel_limit_is_e5728():
+    for line in ("ValueError: numel (2097152) exceeds triton maximum tensor numel (1048576)",
+                 "ValueError('numel (4194304) exceeds triton maximum tensor numel (1048576)')"):
+        assert _id(TB + line + "\n") == "ARL-E5728", line
+
+
+def test_ub_overflow_is_not_e5728():
+    text = WRAP + LOC + "ub overflow, requires 3072256 bits while 1572864 bits available!\n"
+    assert _id(text) != "ARL-E5728"
+
+
+def test_arange_power_of_two_is_e5729():
+    text = ("triton.compiler.errors.CompilationError: at 8:11:\n    d = tl.arange(0, HEAD_DIM)\n        ^\n"
+            "ValueError(\"arange's range must be a power of 2\")\n")
+    assert _id(text) == "ARL-E5729"
+
+
+def test_arange_bounds_is_not_e5729():
+    text = TB + "ValueError: arange's end argument must be greater than the start argument\n"
+    assert _id(text) != "ARL-E5729"
+
+
+def test_conflicting_autotune_parameter_is_e5730():
+    for names in ("BLOCK_SIZE", "BLOCK_M, BLOCK_N"):
+        text = TB + (f"ValueError: Conflicting meta-parameters: {names}. Make sure that you don't re-define auto-tuned "
+                     "symbols.\n")
+        assert _id(text) == "ARL-E5730", names
+
+
+def test_no_valid_configs_is_not_e5730():
+    assert _id(TB + "RuntimeError: No valid triton configs. OutOfResources: out of resource\n") != "ARL-E5730"
+
+
+def test_jit_called_on_host_is_e5731():
+    assert _id(TB + "RuntimeError: Cannot call @triton.jit'd outside of the scope of a kernel\n") == "ARL-E5731"
+
+
+def test_interpreter_limit_is_not_e5731():
+    assert _id(TB + "NotImplementedError: inline_asm not supported in interpreter mode\n") != "ARL-E5731"
