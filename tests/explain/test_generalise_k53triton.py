@@ -17,6 +17,8 @@ the exact emitted message; each class also has a near miss (similar words, anoth
 - ARL-E5728..E5731: Triton's front-end checks, in upstream triton and triton-ascend alike (block numel over
   TRITON_MAX_TENSOR_NUMEL, tl.arange range not a power of 2, autotuned parameter passed again, @triton.jit called on
   the host); before, unknown.
+- ARL-E5732: triton-ascend's launcher failing aclrtPointerGetAttributes on a kernel argument ("Failed to query pointer
+  attributes at argument N"); before, unknown.
 - ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
   reads HIVM's "Current hardware doesn't support fp8 type".
 """
@@ -195,3 +197,17 @@ def test_jit_called_on_host_is_e5731():
 
 def test_interpreter_limit_is_not_e5731():
     assert _id(TB + "NotImplementedError: inline_asm not supported in interpreter mode\n") != "ARL-E5731"
+
+
+# ARL-E5732 -----------------------------------------------------------------------------------------------------------
+
+def test_pointer_attribute_query_failure_is_e5732():
+    for code in ("107002", "507899", "-1"):
+        text = TB + (f"RuntimeError: Failed to query pointer attributes at argument 3. Error code: {code}. This may "
+                     "indicate invalid memory address or NPU device error.\n")
+        assert _id(text) == "ARL-E5732", code
+
+
+def test_cpu_tensor_pointer_is_not_e5732():
+    text = TB + "ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)\n"
+    assert _id(text) == "ARL-E2872"
