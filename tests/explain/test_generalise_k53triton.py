@@ -44,7 +44,7 @@ LOC = 'loc("/tmp/tmpab12/kernel.ttadapter.mlir":59:15): error: '
 def test_hivm_memory_scope_failures_are_e5720():
     for line in (
         LOC + "'arith.select' op Unsupported user for root alloc op.",
-        LOC + "'builtin.unrealized_conversion_cast' op Unsupported user for root alloc op.",
+        LOC + "'memref.subview' op Unsupported user for root alloc op.",
         LOC + "'memref.alloc' op Failed to propagate memory scope ub for allocOp",
         LOC + "'memref.alloc' op Failed to propagate memory scope for allocOp",
         LOC + "'hivm.hir.load' op Unsupported op for finding the root alloc.",
