@@ -19,6 +19,8 @@ the exact emitted message; each class also has a near miss (similar words, anoth
   the host); before, unknown.
 - ARL-E5732: triton-ascend's launcher failing aclrtPointerGetAttributes on a kernel argument ("Failed to query pointer
   attributes at argument N"); before, unknown.
+- ARL-E5733: CANN's bisheng compiler crashing on a kernel ("bisheng: error: clang frontend command failed with exit code
+  139"); before, the stage wrapper ARL-E403.
 - ARL-E5727: tl.sort along a non-last axis (BiShengIR "Currently only tail axis sorting is supported"); ARL-E5721 also
   reads HIVM's "Current hardware doesn't support fp8 type".
 """
@@ -211,3 +213,16 @@ def test_pointer_attribute_query_failure_is_e5732():
 def test_cpu_tensor_pointer_is_not_e5732():
     text = TB + "ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)\n"
     assert _id(text) == "ARL-E2872"
+
+
+# ARL-E5733 -----------------------------------------------------------------------------------------------------------
+
+def test_bisheng_compiler_crash_is_e5733():
+    for code in ("139", "134"):
+        text = WRAP + f"bisheng: error: clang frontend command failed with exit code {code} (use -v to see invocation)\n"
+        assert _id(text) == "ARL-E5733", code
+
+
+def test_host_clang_crash_is_not_e5733():
+    text = "clang++: error: clang frontend command failed with exit code 139 (use -v to see invocation)\n"
+    assert _id(text) != "ARL-E5733"
