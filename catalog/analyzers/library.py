@@ -265,7 +265,6 @@ class SharedLibrary(Analyzer):
             evidence(link), (LDSO,), key=f"lib:{lib}", family="cann-env", kind="ld-library-path-missing",
         )
 
-
     def _link_step(self, link: Link, lib: str) -> Finding | None:
         """A build's link step lacks an Ascend library's folder (ARL-E2614 reads any library; this names the folder)."""
         if DRIVER_LIBS.match(lib):

@@ -162,7 +162,6 @@ class TorchDtypeDispatch(Analyzer):
         return Finding(title, cause, fix, evidence(link), sources, key=f"torch-dtype:{kernel}:{scalar}", family="dtype",
                        kind=kind)
 
-
     def _op_check(self, link: Link) -> Finding | None:
         """An op's own dtype check (isin, linalg) refusing a half-precision dtype: the same release gap, other words."""
         for pattern, source in OP_REFUSALS:
