@@ -11,6 +11,7 @@
 - ARL-E451 reads op-plugin's "<Name>Operation CreateOperation failed!" (ATB refusing to create the operation), the step
   before its setup.
 - DRV-named-in-words, kind ub-overflow: a person's sentence naming a kernel's UB overflow (ARL-E231's class).
+- The indented message lines of a CMake warning report are not read as a title quoting a known message.
 """
 
 from __future__ import annotations
@@ -93,3 +94,16 @@ def test_ub_overflow_named_in_words(catalog, line):
 def test_ub_overflow_words_without_a_kernel_are_not_it(catalog):
     found = top(catalog, "[Bug]: the UB overflow counter in the dashboard is wrong\n")
     assert found is None or found[1] != "ub-overflow"
+
+
+@pytest.mark.parametrize("heading", ["CMake Warning at CMakeLists.txt:12 (message):",
+                                     "CMake Deprecation Warning at cmake/ascend.cmake:3 (cmake_policy):"])
+def test_a_cmake_warnings_message_is_not_a_title(catalog, heading):
+    # the indented message of a CMake warning opens with the first words of triton-ascend's ARL-E5724: a warning the
+    # configure goes on after, not a person's title quoting that error
+    text = f"{heading}\n  ASCEND_HOME_PATH is not set, using the default\n\n-- Configuring done\n-- Generating done\n"
+    assert first(catalog, text) is None
+
+
+def test_the_same_words_as_a_title_are_still_read(catalog):
+    assert first_id(catalog, "ASCEND_HOME_PATH is not set, using the default\n") == "ARL-E5724"
