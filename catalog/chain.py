@@ -304,8 +304,10 @@ PIP_ERROR = lazy(r"^ERROR: (?!pip's dependency resolver )(\S.{6,}[^:\s])\s*$")
 # The linker's missing -l library (GNU ld, ld/ldfile.c: "%P: cannot find %s", newer releases adding ": No such file or
 # directory"; LLVM lld, lld/ELF/Driver.cpp: "unable to find library -l" + name), after the linker's own name or (a paste)
 # without it. The build stops at its link step: read as the failure whether or not an entry names it (ARL-E2614 does), so
-# an analyzer's reading of the library (catalog/analyzers/library.py) folds into the entry. Group 1 is the message.
-LINKER_MISSING_LIB = lazy(r"^(?:\S*?(?:\bld|ld\.\w+|-ld|rust-lld|ld64\.lld): (?:error: )?)?((?:cannot find|unable to find library) -l\S+.*)$")
+# an analyzer's reading of the library (catalog/analyzers/library.py) folds into the entry. Group 1 is the message;
+# LINKER_LIB_MESSAGE is the message's head, its group "lib" the name after -l (ld's "-l:<file>" form too).
+LINKER_LIB_MESSAGE = r"(?:cannot find|unable to find library) -l:?(?P<lib>[\w+.-]+)"
+LINKER_MISSING_LIB = lazy(r"^(?:\S*?(?:\bld|ld\.\w+|-ld|rust-lld|ld64\.lld): (?:error: )?)?(" + LINKER_LIB_MESSAGE + r".*)$")
 # A command-line tool's own error line, lower case, with no location and no exception type: git (usage.c, error_builtin:
 # vreportf("error: ", …), https://github.com/git/git/blob/v2.55.0/usage.c), uv and cargo (their top-level handlers print
 # "error: <message>", e.g. uv's crates/uv/src/lib.rs), MLIR-based compilers' pass-manager failures printed without a

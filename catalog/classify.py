@@ -770,28 +770,6 @@ def _usage_above(block: bytes, start: int) -> str:
     return block[at:stop if stop >= 0 else start].decode("utf-8", "replace").strip()[:300] or "usage:"
 
 
-# CMake's warning report (cmMessenger: "CMake Warning at <file>:<line> (<command>):", "CMake Deprecation Warning …", the
-# message on the lines below, each indented): the configure goes on after it.
-CMAKE_WARNING = lazy(r"^CMake (?:Deprecation |Developer )?Warning\b")
-
-
-def _under_cmake_warning(block: bytes, start: int) -> bool:
-    """Whether the line at ``start`` is an indented message line of a CMake warning report (the nearest line above it
-    that is not indented or blank opens the report): a warning's words, not a person's title."""
-    if not block or start <= 0 or block[start:start + 1] not in (b" ", b"\t"):
-        return False
-    at = start
-    for _ in range(40):  # a report's message is a few lines
-        prev = block.rfind(b"\n", 0, max(0, at - 1))
-        line = block[prev + 1:at].rstrip(b"\r\n")
-        if line.strip() and line[:1] not in (b" ", b"\t"):
-            return CMAKE_WARNING.match(line.decode("utf-8", "replace")) is not None
-        if prev < 0:
-            return False
-        at = prev + 1
-    return False
-
-
 class Classifier:
     """Feed it files, streams or folders; then ask for the ranked explanation."""
 
@@ -1410,7 +1388,9 @@ class Classifier:
             stripped = f"Exception: {tail}"[:MAX_EXCERPT]
             exc = EXCEPTION.match(stripped)
         if not entries and exc is None and self._paste and not prefix and raising is None and len(stripped) <= MAX_TITLE \
-                and _a_report(stripped) and not LEVEL_TAG.match(stripped) and not _under_cmake_warning(block, end - len(raw)):
+                and _a_report(stripped) and not LEVEL_TAG.match(stripped) and raw[:1] not in (b" ", b"\t"):
+            # a title is a line of its own at the margin: an indented line is a message's continuation (a CMake warning's
+            # text under its heading, a traceback's source line), not a person's words
             entries = self._opening_words(stripped) or self._quoted_head(stripped)
         if not entries and exc is not None:
             for joined in self._wrapped(text, block, end):
@@ -1445,7 +1425,7 @@ class Classifier:
             # pip's "ERROR: <message>" in a short paste: the install stopped there (no exception type is printed). Read as
             # the failure whether or not an entry names it, so an analyzer's reading of it folds into the entry.
             exc = EXCEPTION.match(f"Exception: {pip.group(1)}")
-        if exc is None and (linker := chains.LINKER_MISSING_LIB.match(stripped)) is not None:
+        if exc is None and " -l" in stripped and (linker := chains.LINKER_MISSING_LIB.match(stripped)) is not None:
             # the linker's missing -l library: the link step stopped there, whether or not an entry names it
             exc = EXCEPTION.match(f"Exception: {linker.group(1)}"[:MAX_EXCERPT])
         if not entries and exc is None and self._paste and (tool := chains.TOOL_ERROR.match(stripped)) is not None:

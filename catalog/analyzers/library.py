@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .. import glibc_zh
-from ..chain import Chain, Link
+from ..chain import LINKER_LIB_MESSAGE, Chain, Link
 from . import Analyzer, Facts, Finding, evidence
 from ...lazyre import lazy
 
@@ -76,7 +76,7 @@ ASCEND_DOCKER = "https://github.com/Ascend/ascend-docker-runtime"
 # The linker's "-l<name>" not found (GNU ld "cannot find -lX", lld "unable to find library -lX": ARL-E2614's reading): for a
 # library of CANN, NNAL or the NPU driver, where that library lives says which -L the build lacks. The linker searches -L,
 # LIBRARY_PATH and the system folders, never LD_LIBRARY_PATH, so a sourced set_env.sh does not make a link find it.
-LINK_LIB = lazy(r"(?:cannot find|unable to find library) -l([\w+.-]+?)(?=[\s:;,'\"]|$)")
+LINK_LIB = lazy(LINKER_LIB_MESSAGE)
 # The driver's libraries are in /usr/local/Ascend/driver/lib64/driver (libascend_hal, libdrvdsmi_host) and lib64/common,
 # outside the toolkit: torch_npu's container instructions list these folders, and vllm-ascend's ai_qos build searches
 # driver/lib64/driver for libdrvdsmi_host.
@@ -163,7 +163,7 @@ class SharedLibrary(Analyzer):
                 evidence(link), (ASCEND_DOCKER, LDSO), key="lib:dcmi", family="device", kind="dcmi-library-missing",
             )
         if (link_lib := LINK_LIB.search(text)) is not None:
-            return self._link_step(link, f"lib{link_lib.group(1)}.so")
+            return self._link_step(link, f"lib{link_lib.group('lib')}.so")
         m = CANNOT_OPEN.search(text) or CANNOT_FIND.search(text)
         if m is None and (env := CANN_VARS.search(text)) is not None:
             return Finding(
@@ -279,7 +279,7 @@ class SharedLibrary(Analyzer):
             sources = (CANN_ENV, LINKER)
         else:
             return None
-        name = lib[3:-3]
+        name, folder = lib[3:-3], dirs.split(" ")[0]
         return Finding(
             f"A build's link step cannot find {lib}: the folder of {where} is not on its link path",
             f"{link.short_type + ': ' if link.short_type else ''}{link.message[:200]}. The linker looks for -l{name} in the -L "
@@ -287,9 +287,9 @@ class SharedLibrary(Analyzer):
             f"loader's, at run time; sourcing set_env.sh does not help a link). {lib} belongs to {where} and is installed "
             f"in {dirs}: the build's link flags (its Makefile, CMakeLists.txt or setup.py) do not name that folder, or the "
             "package that provides it is not installed or not mounted where the build runs.",
-            (f"Add the folder to the link: -L{dirs.split(' ')[0]} in the build's link flags (CMake: target_link_directories "
-             f"or find_library with that PATHS), or export LIBRARY_PATH={dirs.split(' ')[0]}:$LIBRARY_PATH before building",
-             f"Check it is there: ls {dirs.split(' ')[0]}/{lib}"
+            (f"Add the folder to the link: -L{folder} in the build's link flags (CMake: target_link_directories "
+             f"or find_library with that PATHS), or export LIBRARY_PATH={folder}:$LIBRARY_PATH before building",
+             f"Check it is there: ls {folder}/{lib}"
              + ("; in a container, mount /usr/local/Ascend/driver from the host (or use Ascend Docker Runtime)"
                 if kind.startswith("driver") else "; install or source the package if it is not")),
             evidence(link), sources, key=f"link:{lib}", family="cann-env", kind=kind,

@@ -11,7 +11,8 @@
 - ARL-E451 reads op-plugin's "<Name>Operation CreateOperation failed!" (ATB refusing to create the operation), the step
   before its setup.
 - DRV-named-in-words, kind ub-overflow: a person's sentence naming a kernel's UB overflow (ARL-E231's class).
-- The indented message lines of a CMake warning report are not read as a title quoting a known message.
+- A title is a line at the margin: an indented line (a CMake warning report's message, a traceback's source line) is not read
+  as a title quoting a known message.
 """
 
 from __future__ import annotations
