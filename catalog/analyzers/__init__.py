@@ -361,8 +361,11 @@ def derive(
                 best = best_item = best_from = None
             # An exception raised while handling another ("During handling of the above exception …", no ``from``) is
             # the handler's own failure: the earlier one was caught and a fallback ran (datasets' pandas reader after
-            # Arrow's refusal). When both are named specifically, the fallback's failure is what stopped the run.
+            # Arrow's refusal). When both are named specifically, the fallback's failure is what stopped the run. A handler
+            # whose raise only a wrapper entry names (SGLang's "torch_npu is required when run on npu device." over the
+            # ImportError it caught) re-raised the handled exception in other words: that one stays the cause.
             handler_failed = (link.joined == "context" and best is not None and best[0] == 3 and tier == 3
+                              and (bool(specific) or item is not None)
                               and top != best[1] and (item is None or item is not best_item))
             if best is not None and not handler_failed and (best[0] >= tier or (item is not None and item.weak)):
                 for e in catalog:
