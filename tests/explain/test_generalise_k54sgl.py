@@ -6,10 +6,12 @@ emitted message; each class also has a near miss (similar words, another failure
   SGLang allocates or resumes a pauseable region) and the CUDA build's "CUresult error: 2 (out of memory)"; before,
   silent.
 - ARL-E5761: torch_memory_saver refusing expandable_segments:True in PYTORCH_CUDA_ALLOC_CONF; before, unknown.
-- ARL-E5762: verl's SGLang / TensorRT-LLM rollout accepting only quantization=fp8; before, a similar-log guess (vLLM's
-  NPU quantization entry).
+- verl's SGLang / TensorRT-LLM rollout accepting only quantization=fp8: written here as ARL-E5762 and, independently, by
+  k54verl as ARL-E5813 (every rollout's quantization refusal); merged into E5813 at review; before, a similar-log guess
+  (vLLM's NPU quantization entry).
 - ARL-E5763: verl's MTP rollout needing sglang >= 0.5.6; before, unknown.
-- ARL-E5764: verl's rollouts refusing pipeline_model_parallel_size > 1; before, unknown.
+- verl's rollouts refusing pipeline_model_parallel_size > 1: written here as ARL-E5764 and by k54verl as ARL-E5800, the
+  same check; merged into E5800 at review (its regex takes the name with or without quotes, as this one's did).
 - ARL-E5765: SGLang's "torch_npu is required when run on npu device." (a wrapper of torch_npu's import error: generic,
   so a chained cause an entry names, such as ARL-E300's missing libhccl.so, ranks first); before, unknown.
 - ARL-E5766: CANN FusedInferAttentionScore refusing the paged KV block size ("In NO_QUANT situation, block_size should
@@ -73,15 +75,15 @@ def test_vllm_ascend_expandable_segments_assert_is_not_e5761():
     assert _id(text) != "ARL-E5761"
 
 
-# ARL-E5762 -----------------------------------------------------------------------------------------------------------
+# ARL-E5813 (was ARL-E5762) -----------------------------------------------------------------------------------------
 
-def test_sglang_rollout_non_fp8_quantization_is_e5762():
+def test_sglang_rollout_non_fp8_quantization_is_e5813():
     for method in ("w8a8_int8", "modelslim", "awq", "torchao"):
         text = TB + SGL + f"ValueError: Currently only support fp8 quantization, got: {method}\n"
-        assert _id(text) == "ARL-E5762", method
+        assert _id(text) == "ARL-E5813", method
 
 
-def test_vllm_npu_quantization_refusal_is_not_e5762():
+def test_vllm_npu_quantization_refusal_is_not_e5813():
     text = TB + "ValueError: awq quantization is currently not supported in npu.\n"
     assert _id(text) == "ARL-E1564"
 
@@ -98,18 +100,18 @@ def test_other_version_refusal_is_not_e5763():
     assert _id(TB + "ValueError: vllm version 0.6.3 not supported and SGLang also not Found\n") != "ARL-E5763"
 
 
-# ARL-E5764 -----------------------------------------------------------------------------------------------------------
+# ARL-E5800 (was ARL-E5764) -----------------------------------------------------------------------------------------
 
-def test_rollout_pipeline_parallel_is_e5764():
+def test_rollout_pipeline_parallel_is_e5800():
     for name in ("sglang", "vllm", "trtllm"):
         text = TB + (f"NotImplementedError: Current rollout self.name='{name}' not implemented "
                      "pipeline_model_parallel_size > 1 yet.\n")
-        assert _id(text) == "ARL-E5764", name
+        assert _id(text) == "ARL-E5800", name
 
 
-def test_other_pipeline_message_is_not_e5764():
+def test_other_pipeline_message_is_not_e5800():
     text = TB + "AssertionError: expert_parallel_size must be equal to tensor_model_parallel_size * data_parallel_size\n"
-    assert _id(text) != "ARL-E5764"
+    assert _id(text) != "ARL-E5800"
 
 
 # Widened: ARL-E222, ARL-E4889 ----------------------------------------------------------------------------------------
