@@ -9,6 +9,8 @@ a near miss (similar words, another failure).
   nothing.
 - ARL-E5782: the driver installer finding the installed firmware outside the driver's required range ("driver and
   firmware version relationship check fail"); ranks over torch_npu's ARL-E307 warning it leads to; before, nothing.
+- ARL-E5783: containerd without an "ascend" runtime handler for a pod's runtime class ("no runtime for \"ascend\" is
+  configured"); before, nothing.
 - ARL-E4203 widened: HAMi ascend-device-plugin's "npu-smi not found in [...] or PATH" (and its callers' shorter "npu-smi
   not found"); before, unknown.
 - ARL-E333 widened: npu-smi's "Failed to execute npu-smi <cmd>. ret is -8020." and MindCluster's / the Ascend Docker
@@ -120,3 +122,21 @@ def test_e5782_ranks_over_torch_npu_mismatch_warning():
             "[W compiler_depend.ts:51] Warning: Feature is not supportted and the possible cause is that driver and "
             "firmware packages do not match. (function operator())\n")
     assert _id(text) == "ARL-E5782"
+
+
+# ARL-E5783 -----------------------------------------------------------------------------------------------------------
+
+def test_containerd_without_ascend_handler_is_e5783():
+    for line in (
+        "  Warning  FailedCreatePodSandBox  2s (x15 over 3m)   kubelet            Failed to create pod sandbox: rpc error: "
+        'code = Unknown desc = failed to get sandbox runtime: no runtime for "ascend" is configured',
+        '{"reason":"FailedCreatePodSandBox","message":"Failed to create pod sandbox: rpc error: code = Unknown desc = '
+        'failed to get sandbox runtime: no runtime for \\"ascend\\" is configured"}',
+    ):
+        assert _id(line + "\n") == "ARL-E5783", line
+
+
+def test_other_runtime_handler_or_docker_is_not_e5783():
+    assert _id("Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime "
+               'for "nvidia" is configured\n') != "ARL-E5783"
+    assert _id("docker: Error response from daemon: unknown or invalid runtime name: ascend.\n") == "ARL-E4000"
