@@ -11,6 +11,8 @@ a near miss (similar words, another failure).
   firmware version relationship check fail"); ranks over torch_npu's ARL-E307 warning it leads to; before, nothing.
 - ARL-E5783: containerd without an "ascend" runtime handler for a pod's runtime class ("no runtime for \"ascend\" is
   configured"); before, nothing.
+- ARL-E5784: Ascend Docker Runtime's log that a container had no ASCEND_VISIBLE_DEVICES and got no NPU mounted; a
+  warning that names the cause of the later "no NPU" (it lists ARL-E310 as its consequence); before, nothing.
 - ARL-E4203 widened: HAMi ascend-device-plugin's "npu-smi not found in [...] or PATH" (and its callers' shorter "npu-smi
   not found"); before, unknown.
 - ARL-E333 widened: npu-smi's "Failed to execute npu-smi <cmd>. ret is -8020." and MindCluster's / the Ascend Docker
@@ -140,3 +142,17 @@ def test_other_runtime_handler_or_docker_is_not_e5783():
     assert _id("Failed to create pod sandbox: rpc error: code = Unknown desc = failed to get sandbox runtime: no runtime "
                'for "nvidia" is configured\n') != "ARL-E5783"
     assert _id("docker: Error response from daemon: unknown or invalid runtime name: ascend.\n") == "ARL-E4000"
+
+
+# ARL-E5784 -----------------------------------------------------------------------------------------------------------
+
+def test_ascend_runtime_without_visible_devices_is_e5784():
+    line = ("[ERROR]    2026/12/01 10:21:05.419007 1       process/process.go:407    ASCEND_VISIBLE_DEVICES env variable is "
+            "empty, will not mount any ascend device")
+    assert _id(line + "\n") == "ARL-E5784"
+
+
+def test_refused_visible_devices_value_is_not_e5784():
+    assert _id("docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI "
+               "runtime create failed: failed to check ASCEND_VISIBLE_DEVICES parameter, err: failed to parse device : "
+               "invalid single device parameter: all: unknown.\n") != "ARL-E5784"
