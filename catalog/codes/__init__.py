@@ -32,7 +32,10 @@ HCCL = lazy(
     # PaddleCustomDevice's PADDLE_ENFORCE_NPU_SUCCESS on an HcclResult (npu_enforce.h build_npu_error_msg)
     r"|\bHCCL error, the error code is : (\d{1,2})\b"
 )
-DCMI = lazy(r"(?i)\bdcmi\w*.*?(?:ret|error code|errcode|result)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
+# k54hdk: npu-smi's own report of a DCMI code (hicann/driver ef377e9 src/custom/dev_prod/user/npucli/src/npu_smi.c
+# execute_command: "Failed to execute npu-smi %s. ret is %d.") and its DCMI calls' "err is %d" ("dcmi_get_card_list
+# failed. err is %d", npu_smi.c) are DCMI codes too.
+DCMI = lazy(r"(?i)(?:\bdcmi\w*|\bnpu-smi\b).*?(?:ret|error code|errcode|result|err is)\s*(?:is|=|:)?\s*(-\d{4,5})\b")
 # The driver's own return code (drvError_t), as CANN components print a driver call that failed
 # ("get platform info failed, drvErr=87", "halMemAlloc failed: …, drvRetCode=6!"). The runtime also writes it
 # "drvRet=%d" and "drv_ret=%d" ("[drv api] halGetDeviceInfo failed, device_id=%u, drv_ret=%d", hicann/runtime v8.5.0
@@ -70,7 +73,7 @@ TORCH_NPU_DEVICE_ERRORS = {"UCE ERROR": "507053", "HBM MULTI BIT ECC ERROR": "50
 TORCH_NPU_DEVICE_ERROR_SOURCE = (r"(?:\b[A-Z]\w*Error: |NPU function error: ) ?(" + "|".join(TORCH_NPU_DEVICE_ERRORS)
                                  + r")(?=[,.]|\s*$)")
 TORCH_NPU_DEVICE_ERROR = lazy(TORCH_NPU_DEVICE_ERROR_SOURCE)
-HINT = lazy(r"(?i)\d{5}|dcmi|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|"
+HINT = lazy(r"(?i)\d{5}|dcmi|npu-smi \S+\. ret is -|drv_?(?:err|ret)|(?-i:\bhal[A-Z]\w*\b.*\bret\b)|hccl function error|hccl error, the error code is :|errno\"?: ?\d|\bhccl\w+\(|"
             # torch_npu's OPS layer on an HCCL call (OPS_CHECK_ERROR: "OPS function error: HcclAllreduce, error code is 6")
             r"|\bhccl[a-z]\w*,? error code is \d|"
             + ERRNO_NAME_SOURCE + "|(?-i:" + TORCH_NPU_DEVICE_ERROR_SOURCE + ")")
