@@ -14,6 +14,12 @@ a short excerpt around the exact emitted message; each class also has a near mis
   setup to fail."); before, unknown.
 - ARL-E5745: MindSpeed-RL's Megatron-to-vLLM weight-loader registry without the model's architecture (bare
   architecture name, unlike vLLM's / verl's bracketed lists); before, a resemblance only.
+- ARL-E5746: Megatron's TransformerConfig refusing a MindSpeed-only override key (use_flash_attn, use_fused_*): MindSpeed's
+  TransformerConfig patch not in effect; before, a resemblance only.
+- ARL-E5747 / E5748: MindSpeed's fused-kernel feature checks (fused RoPE without position_embedding_type=rope; MoE
+  permute fusion with the allgather dispatcher or a capacity factor without padding); before, unknown.
+- Widened ARL-E5086 (MindSpeed-RL option combinations): the launcher's "ref_config / reward_config should not be set
+  when use_integrated_worker mode is on"; before, unknown.
 """
 
 from __future__ import annotations
@@ -133,3 +139,59 @@ def test_vllm_and_verl_registries_are_not_e5745():
                "architectures: ['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']\n") != "ARL-E5745"
     assert _id(TB + "ValueError: Model architectures Qwen3MoeForCausalLM loader are not supported for now. Supported "
                "architectures: dict_keys(['LlamaForCausalLM'])\n") != "ARL-E5745"
+
+
+# ARL-E5746 -----------------------------------------------------------------------------------------------------------
+
+def test_mindspeed_only_key_refused_by_plain_megatron_is_e5746():
+    for key in ("use_flash_attn", "use_fused_rmsnorm", "use_fused_swiglu", "use_fused_rotary_pos_emb"):
+        text = TB + f"TypeError: TransformerConfig.__init__() got an unexpected keyword argument '{key}'\n"
+        assert _id(text) == "ARL-E5746", key
+    assert _id(TB + "TypeError: MLATransformerConfig.__init__() got an unexpected keyword argument "
+               "'use_flash_attn'\n") == "ARL-E5746"
+
+
+def test_megatron_own_keys_or_other_classes_are_not_e5746():
+    # A Megatron key of another release, or a Hugging Face model refusing use_flash_attn, is another failure.
+    assert _id(TB + "TypeError: TransformerConfig.__init__() got an unexpected keyword argument "
+               "'moe_router_dtype'\n") != "ARL-E5746"
+    assert _id(TB + "TypeError: LlamaForCausalLM.__init__() got an unexpected keyword argument "
+               "'use_flash_attn'\n") != "ARL-E5746"
+
+
+# ARL-E5747 / ARL-E5748 -----------------------------------------------------------------------------------------------
+
+def test_fused_rope_without_rope_is_e5747():
+    for line in ("AssertionError: --use-fused-rotary-pos-emb must enable with--position-embedding-type=rope",
+                 "AssertionError: --use-fused-rotary-pos-emb must enable with --position-embedding-type=rope"):
+        assert _id(TB + line + "\n") == "ARL-E5747", line
+
+
+def test_moe_permute_fusion_refusals_are_e5748():
+    for line in (
+        "AssertionError: Only alltoall and alltoall_seq dispatcher supports --moe-permute-fusion(or "
+        "--use-fused-moe-token-permute-and-unpermute). allgather dispatcher don't support it.",
+        "AssertionError: The --moe-permute-fusion can only be enabled if '--moe-expert-capacity-factor' and "
+        "'--moe-pad-expert-input-to-capacity' are enabled at the same time. If only --moe-expert-capacity-factor is "
+        "enabled, the moe permute fusion is not supported.",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E5748", line
+
+
+def test_other_mindspeed_feature_refusals_are_not_e5747_or_e5748():
+    for line in ("AssertionError: --use-fused-rmsnorm must enable with --normalization=RMSNorm",
+                 "AssertionError: `--moe-alltoall-overlap-comm` only support with `--moe-token-dispatcher-type "
+                 "alltoall_seq`."):
+        assert _id(TB + line + "\n") not in ("ARL-E5747", "ARL-E5748"), line
+
+
+# ARL-E5086 (widened) -------------------------------------------------------------------------------------------------
+
+def test_integrated_worker_with_ref_or_reward_section_is_e5086():
+    for section in ("ref_config", "reward_config"):
+        text = TB + f"ValueError: {section} should not be set when use_integrated_worker mode is on.\n"
+        assert _id(text) == "ARL-E5086", section
+
+
+def test_integrated_worker_off_is_not_read_as_e5086_section_check():
+    assert _id(TB + "ValueError: ref_config should be set when use_integrated_worker mode is off.\n") != "ARL-E5086"
