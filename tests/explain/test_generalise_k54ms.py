@@ -18,6 +18,8 @@ a short excerpt around the exact emitted message; each class also has a near mis
   TransformerConfig patch not in effect; before, a resemblance only.
 - ARL-E5747 / E5748: MindSpeed's fused-kernel feature checks (fused RoPE without position_embedding_type=rope; MoE
   permute fusion with the allgather dispatcher or a capacity factor without padding); before, unknown.
+- ARL-E5749: MindSpeed's check against one virtual pipeline stage per rank ("num_layers_per_virtual_pipeline_stage *
+  pipeline_model_parallel_size == num_layers"); before, unknown.
 - Widened ARL-E5086 (MindSpeed-RL option combinations): the launcher's "ref_config / reward_config should not be set
   when use_integrated_worker mode is on"; before, unknown.
 """
@@ -195,3 +197,16 @@ def test_integrated_worker_with_ref_or_reward_section_is_e5086():
 
 def test_integrated_worker_off_is_not_read_as_e5086_section_check():
     assert _id(TB + "ValueError: ref_config should be set when use_integrated_worker mode is off.\n") != "ARL-E5086"
+
+
+# ARL-E5749 -----------------------------------------------------------------------------------------------------------
+
+def test_one_virtual_stage_per_rank_is_e5749():
+    text = TB + ("ValueError: num_layers_per_virtual_pipeline_stage * pipeline_model_parallel_size == num_layers, "
+                 "please close --num-layers-per-virtual-pipeline-stage\n")
+    assert _id(text) == "ARL-E5749"
+
+
+def test_megatron_vpp_divisibility_is_not_e5749():
+    assert _id(TB + "AssertionError: number of layers should be divisible by the pipeline parallel size\n") \
+        != "ARL-E5749"
