@@ -205,9 +205,10 @@ HANDLED = lazy(r"(?i)\b(?:retr(?:y|ying|ied)|ignor\w*|skip\w*|caught|catch\w*|ex
 #   "### [Bug]: RuntimeError: …", "I get `KeyError: 'x'` when …", "… the sample code. (RuntimeError: …)", "… crashes the
 #   run (`AssertionError: 206 % 4 != 0`)."),
 #   or an exception that a line opens in quotes ("`RuntimeError: expected device cpu but got device cuda:0"); the lead-in may
-#   hold colons and `code spans`, not quotes or braces; an issue title's " | " separators count as a lead-in's colon
+#   hold colons, `code spans` and short quoted names ('when I try the demo in the "X.ipynb" file, I get "ValueError: …"'),
+#   not braces; an issue title's " | " separators count as a lead-in's colon
 #   ("[Bug]: Verl qwen2.5 grpo | vllm-ascend 091-dev | ValueError: …");
-LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`| \| ){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\([`\"“]?| \| )|(?P<quote>[`\"“]))"
+LEAD_EXC = lazy(r"^(?:#{1,6}\s+)?(?:(?P<pre>[^\s`\"“#](?:[^`\"“{}=|<>]|`[^`\n]{1,80}`|\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”| \| ){0,160}?)(?P<open>:\s*[`\"“]?|\s+[`\"“]|\s*\([`\"“]?| \| )|(?P<quote>[`\"“]))"
                 r"(?P<exc>(?:(?:[a-z_]\w*\.)*[A-Z][\w.]*(?:Error|Exception)|socket\.(?:gaierror|herror)): \S.*)$")
 # - an exception class named alone in a sentence, in backticks or quotes or as a word ("there are `PermissionError` when
 #   users use shared cache_dir"): the class is all the paste says of the failure;

@@ -38,7 +38,7 @@ CIRCULAR = lazy(r"cannot import name '(\w+)' from (?:partially initialized modul
                 r"|partially initialized module '([\w.]+)' (?:from '([^']+)' )?has no attribute '(\w+)' \(most likely due to a circular import\)")
 INSTALLED = lazy(r"[/\\](?:site|dist)-packages[/\\]")
 CEVAL = "https://github.com/python/cpython/blob/7be4e350aadf93c4be5c97b7291d0db2b6bc1dc4/Python/ceval.c"
-NO_MODULE = lazy(r"No module named '([\w.]+)(?:'|$)")
+NO_MODULE = lazy(r"No module named '?([\w.]+)(?:'|\s*$)")  # quoted (Python 3), or bare at the line's end (Python 2: "No module named numpy")
 # Ray Client / a driver attaching to a running cluster: Ray's docs require the client's Ray (and Python minor) release
 # to be the cluster's; a ray.* module one side lacks is the other side's release naming it.
 RAY_CLIENT_DOC = "https://docs.ray.io/en/latest/cluster/running-applications/job-submission/ray-client.html#versioning-requirements"
@@ -642,6 +642,36 @@ def unpickled_by_ray(link: Link) -> bool:
     if link.short_type == "RaySystemError" and RAY_SYSTEM_ERROR.search(link.message):
         return True
     return any(RAY_SERIALIZATION.search(f.path) for f in link.frames)
+
+
+# A Ray worker's own start-up script (python/ray/_private/workers/default_worker.py; python/ray/workers/ before Ray 1.x's
+# move): the raylet launches Python workers with the command `ray start` built from its own interpreter (services.py
+# start_raylet, --python_worker_command), so an import failing at the worker's first lines is that interpreter lacking
+# what the driver's has (a.k.a. another Python or environment than the driver's).
+RAY_DEFAULT_WORKER = lazy(r"[/\\]ray[/\\](?:_private[/\\])?workers[/\\]default_worker\.py$")
+RAY_SERVICES = "https://github.com/ray-project/ray/blob/003280cbe0d09f1c4cd6a482363fbefff4f613c5/python/ray/_private/services.py"
+RAY_WORKER_PYTHON = "https://github.com/ray-project/ray/issues/759"
+
+
+def ray_worker_interpreter(link: Link, module: str, name: str) -> Finding | None:
+    """"No module named X" raised by Ray's worker start-up script itself: the worker runs another Python than the driver."""
+    if not link.frames or not RAY_DEFAULT_WORKER.search(link.frames[-1].path):
+        return None
+    return Finding(
+        f"Ray started its workers with a Python that lacks {module}",
+        f"{link.short_type}: No module named '{module}', raised by Ray's worker start-up script (default_worker.py) "
+        f"itself. The raylet starts every Python worker with the interpreter `ray start` ran under (or the job's "
+        f"runtime_env), not the driver's: that interpreter has no {name}, so the workers die as they start and tasks "
+        "or actors never run. Usually `ray start` came from another venv / conda env (or the system Python), or the "
+        "cluster was started before the package was installed into the environment it runs.",
+        ("Start Ray from the job's environment on every node: activate it, check `which python` and `which ray` point "
+         "into it, then `ray stop --force; ray start ...`",
+         f"Or install {name} into the environment Ray runs (the interpreter in the worker log's traceback path), then "
+         "restart Ray; a job can also carry it in runtime_env (pip / conda)",
+         "The workers' own logs name the interpreter: /tmp/ray/session_latest/logs/worker-*.err and python-core-worker-*.log"),
+        evidence(link), (RAY_SERVICES, RAY_WORKER_PYTHON, RAY_ENV_DOC), key=f"ray-worker-python:{module}",
+        kind="ray-worker-python-mismatch",
+    )
 
 
 def ray_unpickle_import(link: Link, module: str, name: str) -> Finding:
@@ -1456,6 +1486,8 @@ class PackageMismatch(Analyzer):
             separate = next((SEPARATE[k] for k in SEPARATE if module == k or module.startswith(k + ".")), None)
             if "." not in module or separate:  # a top-level module: not installed, whoever imports it
                 name = separate or dist(module)
+                if (worker := ray_worker_interpreter(link, module, name)) is not None:
+                    return worker
                 if unpickled_by_ray(link):
                     return ray_unpickle_import(link, module, name)
                 if (isolated := build_isolation_hides(link, module)) is not None:
