@@ -44,7 +44,7 @@ from typing import Any
 import yaml
 
 from ascendrl.catalog import Classifier, load_catalog
-from ascendrl.catalog.similar import eligible, load_index, templates, with_similar
+from ascendrl.catalog.similar import eligible, error_codes, load_index, templates, with_similar
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "explain" / "realworld"
 SPLITS = ("dev", "heldout")
@@ -232,7 +232,8 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 
         base += without
         if not eligible(plain):
             continue
-        found = index.nearest(templates(plain.error_lines()), (log.source,))
+        tmpls = templates(plain.error_lines())
+        found = index.nearest(tmpls, (log.source,), error_codes(tmpls))
         if found is None:
             continue
         answer = with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)
@@ -268,7 +269,8 @@ def curve_leave_thread_out(root: Path = ROOT, catalog=None,
         plain = explain(log, classifier)
         if not eligible(plain):
             continue
-        found = index.nearest(templates(plain.error_lines()), (log.source,))
+        tmpls = templates(plain.error_lines())
+        found = index.nearest(tmpls, (log.source,), error_codes(tmpls))
         answer = with_similar(plain, kept, exclude_sources=(log.source,), threshold=0.0, index=index)
         if found is None or answer is plain:
             continue

@@ -98,6 +98,30 @@ def error_codes(lines: Iterable[str]) -> frozenset[str]:
     return frozenset(c for line in lines for c in extract_codes(line) if not c.startswith("errno:"))
 
 
+def _code_table(code: str) -> str:
+    """The table a code belongs to: its prefix ("dcmi", "hccl", "drv"), ERR… torch_npu, E… CANN, digits ACL."""
+    if ":" in code:
+        return code.split(":", 1)[0]
+    return "torch_npu" if code.startswith("ERR") else "acl" if code.isdigit() else "cann"
+
+
+def codes_conflict(query: frozenset[str], example: frozenset[str]) -> bool:
+    """Both carry codes of one identifying table (DCMI, driver, HCCL) and share none of them: another failure.
+
+    Words weigh more than one code feature, so "dcmi module initialize failed. ret is -8008" (device not found) would
+    resemble the same line with -8005 (device held by another container) at 0.83. Not CANN's / torch_npu's tags (EZ9999,
+    ERR00100: catch-alls printed beside the real code) nor ACL's runtime codes, whose neighbours name one class under a
+    long message (AclrtSynchronizeStreamWithTimeout with 507048 or 507035: a task that failed on the device;
+    test_devmiss_r11b).
+    """
+    for table in ("dcmi", "drv", "hccl"):
+        mine = {c for c in query if _code_table(c) == table}
+        theirs = {c for c in example if _code_table(c) == table}
+        if mine and theirs and not mine & theirs:
+            return True
+    return False
+
+
 _PART = lazy(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -185,9 +209,14 @@ class Index:
         self.words = _Space([f[0] for f in feats])
         self.grams = _Space([f[1] for f in feats])
         self.content = [content_words(e.lines) for e in examples]
+        self.codes = [error_codes(e.lines) for e in examples]
 
-    def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
-        """The most similar example (and its cosine) to a set of templates, skipping excluded sources."""
+    def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = (),
+                codes: frozenset[str] = frozenset()) -> tuple[Example, float] | None:
+        """The most similar example (and its cosine) to a set of templates, skipping excluded sources.
+
+        ``codes``: the query's own error codes; an example whose codes conflict with them (codes_conflict) is skipped.
+        """
         if not tmpls:
             return None
         words, grams = features(tmpls)
@@ -197,7 +226,7 @@ class Index:
         # names (an "AssertionError: <*> % <*> != <*>" against any other assertion) resembles it by its type alone.
         scored = [(s, i) for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams)))
                   if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip
-                  and said & self.content[i]]
+                  and said & self.content[i] and not codes_conflict(codes, self.codes[i])]
         if not scored:
             return None
         top = max(scored)[0]
@@ -321,7 +350,7 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
     tmpls = templates(explanation.error_lines())
     if not informative(tmpls) or _wrapper_only(explanation, catalog):
         return explanation
-    found = index.nearest(tmpls, exclude_sources)
+    found = index.nearest(tmpls, exclude_sources, error_codes(tmpls))
     if found is None or found[1] < threshold:
         return explanation
     example, score = found
@@ -353,7 +382,7 @@ def _quiet_resemblance(explanation: Explanation, catalog: Any, exclude_sources: 
         index = index or load_index(data_file)
     except (OSError, ValueError, KeyError):
         return explanation
-    found = index.nearest(tmpls, exclude_sources)
+    found = index.nearest(tmpls, exclude_sources, error_codes(tmpls))
     if found is None or found[1] < (QUIET_THRESHOLD if threshold is None else threshold):
         return explanation
     example, score = found

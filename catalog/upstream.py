@@ -47,8 +47,9 @@ _URL = lazy(r"\b[a-z][a-z0-9+.-]*://[^\s'\"()<>\]`]+")
 _PATH = lazy(r"(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?|\b[\w.@+-]+(?:/[\w.@+-]+){2,}/?"
                    r"|\b[\w.@+-]+/[\w@+-]+\.[A-Za-z]\w{0,7}\b|[A-Za-z]:\\\S+")
 _HEX = lazy(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b")
-# Numbers, except CANN/ACL codes right after "code", which are the stable part of the message.
-_NUM = lazy(r"(?<!code )(?<!code: )(?<!code is )(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?")
+# Numbers, except CANN/ACL codes right after "code" and DCMI / tiling return codes after "ret is", which are the stable
+# part of the message.
+_NUM = lazy(r"(?<!code )(?<!code: )(?<!code is )(?<!ret is )(?<!ret is -)(?<![\w.])[-+]?\d+(?:\.\d+)*(?:e[-+]?\d+)?")
 _RUNS = lazy(r"<\*>(?:[\s,;:x*()\[\]./_=-]*<\*>)+")
 _WS = lazy(r"\s+")
 _CUT = lazy(r"[，。；）]|<br>|\s{2,}[#(]|\*\*")

@@ -1,0 +1,56 @@
+"""The twenty-fourth stop's lead readings (each confirmed in the emitting source or measured on the dev logs).
+
+- A resemblance to the same words around another DCMI / driver / HCCL code is no resemblance: the code is the failure
+  ("dcmi module initialize failed. ret is -8008" is a device that does not exist, not -8005's device held elsewhere).
+  DCMI's "ret is N" keeps its number in the templates, as "error code is N" did.
+- Ray's raylet line "Failed to create runtime env: {…}, error message: …" (agent_manager.cc) is ARL-E166.
+"""
+
+from __future__ import annotations
+
+from kdata_helpers import classify
+
+from ascendrl.catalog.similar import Example, Index, codes_conflict, error_codes, templates
+
+
+def test_dcmis_return_code_stays_in_the_template():
+    assert templates(["dcmi module initialize failed. ret is -8008"]) == ["dcmi module initialize failed. ret is -8008"]
+    assert error_codes(templates(["dcmi module initialize failed. ret is -8008"])) == {"dcmi:-8008"}
+
+
+def test_another_dcmi_code_is_no_resemblance():
+    held = Example("a", "https://example.invalid/a", "dcmi-device-occupied", None, "", "device",
+                   ("dcmi module initialize failed. ret is -8005",))
+    query = templates(["dcmi module initialize failed. ret is -8008"])
+    index = Index([held])
+    assert index.nearest(query) is not None  # the words alone: a resemblance
+    assert index.nearest(query, (), error_codes(query)) is None
+    same = templates(["dcmi module initialize failed. ret is -8005"])
+    assert index.nearest(same, (), error_codes(same)) is not None
+
+
+def test_codes_conflict_only_within_an_identifying_table():
+    assert codes_conflict(frozenset({"dcmi:-8008"}), frozenset({"dcmi:-8005"}))
+    assert not codes_conflict(frozenset({"dcmi:-8005", "EZ9999"}), frozenset({"dcmi:-8005"}))
+    # ACL runtime codes around one long message name one class (a task failed on the device): not a conflict
+    assert not codes_conflict(frozenset({"507048"}), frozenset({"507035"}))
+    assert not codes_conflict(frozenset({"EZ9999"}), frozenset({"EE9999"}))
+    assert not codes_conflict(frozenset(), frozenset({"dcmi:-8005"}))
+
+
+def test_the_pasted_dcmi_code_is_decoded_not_resembled(explain_text):
+    _, top = explain_text("dcmi module initialize failed. ret is -8008\n")
+    assert top is not None and top.entry.id == "DRV-code" and "8008" in top.entry.title
+
+
+def test_rays_raylet_runtime_env_failure_line_is_e166(catalog):
+    text = ('[2021-07-14 14:21:28,621 E 21484 7063843] agent_manager.cc:122: Failed to create runtime env: {"conda": null, '
+            '"env_vars": null, "pip": "tensorflow==1.15\\n", "working_dir": null}, error message: Non-zero exit code\n')
+    ids = [d.entry.id for d in classify(catalog, text).diagnoses]
+    assert "ARL-E166" in ids
+
+
+def test_the_delete_line_is_not_a_setup_failure(catalog):
+    text = ('[2023-01-01 00:00:00,000 E 1 2] agent_manager.cc:300: Failed to delete runtime env for {"pip": ["x"]}, '
+            'error message: gone\n')
+    assert "ARL-E166" not in [d.entry.id for d in classify(catalog, text).diagnoses]
