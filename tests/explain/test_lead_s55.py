@@ -4,6 +4,7 @@
   ("dcmi module initialize failed. ret is -8008" is a device that does not exist, not -8005's device held elsewhere).
   DCMI's "ret is N" keeps its number in the templates, as "error code is N" did.
 - Ray's raylet line "Failed to create runtime env: {…}, error message: …" (agent_manager.cc) is ARL-E166.
+- DeepSpeed's launcher line "<cmd> exits with return code = -9" is a worker killed by SIGKILL (ARL-E4366, host OOM).
 """
 
 from __future__ import annotations
@@ -54,3 +55,16 @@ def test_the_delete_line_is_not_a_setup_failure(catalog):
     text = ('[2023-01-01 00:00:00,000 E 1 2] agent_manager.cc:300: Failed to delete runtime env for {"pip": ["x"]}, '
             'error message: gone\n')
     assert "ARL-E166" not in [d.entry.id for d in classify(catalog, text).diagnoses]
+
+
+DS = ("[2023-11-13 16:59:54,760] [INFO] [launch.py:314:sigkill_handler] Killing subprocess 9439\n"
+      "[2023-11-13 16:59:55,650] [ERROR] [launch.py:320:sigkill_handler] ['/opt/conda/bin/python', '-u', 'train.py', "
+      "'--local_rank=1'] exits with return code = {code}\n")
+
+
+def test_deepspeeds_launcher_reporting_sigkill_is_e4366(catalog):
+    assert "ARL-E4366" == classify(catalog, DS.format(code=-9)).diagnoses[0].entry.id
+
+
+def test_deepspeeds_launcher_reporting_exit_code_1_is_not_a_sigkill(catalog):
+    assert "ARL-E4366" not in [d.entry.id for d in classify(catalog, DS.format(code=1)).diagnoses]
