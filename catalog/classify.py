@@ -291,6 +291,7 @@ MAX_TITLE = 300
 # torch_npu's report, its text wrapped onto the next line).
 LEVEL_TAG = lazy(r"^\[(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\]")
 MAX_TITLE_WORDS = 16
+MD_HEADING = lazy(r"^#{1,6}[ \t]+")
 TITLE_TAG = lazy(r"^(?:#{1,6}\s+)?(?:\[(?!(?i:error|err|warn\w*|info|debug|fatal|critical|notice)\])[A-Za-z][\w .+/-]{0,29}\]\s*:?\s*)+")
 # Template tags of titles that ask for something rather than report a failure: a feature request's "when not …" is no error.
 REQUEST_TAG = lazy(r"(?i)\[(?:feature[\w ]*|rfc|docs?|documentation|roadmap|proposal|enhancement|new model)\]")
@@ -1251,6 +1252,9 @@ class Classifier:
             # exception class ("[RuntimeError]: msg") is the type the person put in brackets, kept as Python prints it
             typed = TAG_TYPE.search(tag.group(0))
             stripped = (f"{typed.group(1)}: " if typed else "") + stripped[tag.end():]
+        elif self._paste and not prefix and (heading := MD_HEADING.match(stripped)) is not None \
+                and EXCEPTION.match(stripped[heading.end():]) is not None:
+            stripped = stripped[heading.end():]  # an issue title pasted as a markdown heading ("# AssertionError: …")
         if self._paste and not prefix and len(stripped) >= MIN_CASED_LINE and stripped.islower() and stripped.isascii() \
                 and (cased := self._spelled_as_known(stripped)) is not None:
             stripped = text = cased  # a lower-cased paste line, as the program printed it

@@ -4,6 +4,9 @@
   ("dcmi module initialize failed. ret is -8008" is a device that does not exist, not -8005's device held elsewhere).
   DCMI's "ret is N" keeps its number in the templates, as "error code is N" did.
 - Ray's raylet line "Failed to create runtime env: {…}, error message: …" (agent_manager.cc) is ARL-E166.
+- ARL-E4185: Triton's CompilationError carrying AttributeError("'tensor' object has no attribute 'X'"): a kernel calling a
+  tensor method the installed Triton lacks (round 53's LlamaFactory-5784: Liger's .cast on an older Triton).
+- An issue title pasted as a markdown heading ("# AssertionError: …") is read as the exception it names.
 - DeepSpeed's launcher line "<cmd> exits with return code = -9" is a worker killed by SIGKILL (ARL-E4366, host OOM).
 """
 
@@ -68,3 +71,29 @@ def test_deepspeeds_launcher_reporting_sigkill_is_e4366(catalog):
 
 def test_deepspeeds_launcher_reporting_exit_code_1_is_not_a_sigkill(catalog):
     assert "ARL-E4366" not in [d.entry.id for d in classify(catalog, DS.format(code=1)).diagnoses]
+
+
+KERNEL = ("triton.compiler.errors.CompilationError: at 4:31:def _swiglu_forward_kernel(\n"
+          "    a_ptr, b_ptr, c_ptr, stride, n_cols: tl.constexpr, BLOCK_SIZE: tl.constexpr\n):\n"
+          "    program_id = tl.program_id(0).cast(tl.int64)\n                               ^\n")
+
+
+def test_a_triton_tensor_lacking_a_method_is_e4185(catalog):
+    text = KERNEL + "AttributeError(\"'tensor' object has no attribute 'cast'\")\n"
+    assert classify(catalog, text).diagnoses[0].entry.id == "ARL-E4185"
+
+
+def test_another_objects_missing_attribute_is_not_e4185(catalog):
+    text = KERNEL + "AttributeError(\"'NoneType' object has no attribute 'shape'\")\n"
+    assert "ARL-E4185" not in [d.entry.id for d in classify(catalog, text).diagnoses]
+
+
+def test_an_issue_title_as_a_markdown_heading_is_read(explain_text):
+    result, top = explain_text("# AssertionError: APEX and CUDA required for fused optimizers\n"
+                               "I have four gpus and installed apex but still I am getting this error.\n")
+    assert result.unknown is not None and result.unknown.type == "AssertionError"
+
+
+def test_a_heading_that_names_no_exception_is_left_alone(explain_text):
+    result, top = explain_text("# Training notes\nEverything ran fine on 8 cards.\n")
+    assert top is None and result.unknown is None
