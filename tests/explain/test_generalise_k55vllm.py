@@ -17,6 +17,9 @@ has a near miss (similar words, another failure).
 - ARL-E5868: rollout pipeline parallelism for a model class without SupportsPP; before, nothing.
 - ARL-E5869: the quantization argument contradicting the checkpoint's quantization_config; before, nothing.
 - ARL-E5870: a request's logprobs / prompt_logprobs above the engine's max_logprobs; before, nothing.
+- ARL-E5871: a LoRA request / add_lora reaching an engine started without LoRA; before, nothing.
+- ARL-E204 widened: vllm-ascend's "Failed to create unquantized linear weights. This may be caused by insufficient
+  memory to allocate the weight." (its create_weights patch re-raising the OOM); before, nothing.
 """
 
 from __future__ import annotations
@@ -204,3 +207,33 @@ def test_logprobs_above_engine_cap_is_e5870():
 def test_logprobs_sign_check_is_not_e5870():
     line = "ValueError: logprobs must be non-negative or -1, got -5."
     assert _id(_tb(line)) != "ARL-E5870"
+
+
+# ARL-E5871 -----------------------------------------------------------------------------------------------------------
+
+def test_lora_on_engine_without_lora_is_e5871():
+    for line, frame in (
+        ("ValueError: Got lora_request LoRARequest(lora_name='123', lora_int_id=123) but LoRA is not enabled!",
+         "vllm/v1/engine/processor.py\", line 210, in _validate_lora"),
+        ("RuntimeError: LoRA is not enabled. Use --enable-lora to enable LoRA.",
+         "vllm/v1/worker/lora_model_runner_mixin.py\", line 70, in _ensure_lora_enabled"),
+    ):
+        assert _id(_tb(line, frame)) == "ARL-E5871", line
+
+
+def test_lora_rank_limit_is_not_e5871():
+    line = "ValueError: LoRA rank 64 is greater than max_lora_rank 16."
+    assert _id(_tb(line, "vllm/lora/peft_helper.py\", line 121, in validate_legal")) != "ARL-E5871"
+
+
+# ARL-E204 (widened) --------------------------------------------------------------------------------------------------
+
+def test_vllm_ascend_create_weights_oom_is_e204():
+    line = ("RuntimeError: Failed to create unquantized linear weights. This may be caused by insufficient memory to "
+            "allocate the weight.")
+    assert _id(_tb(line, "vllm_ascend/patch/worker/patch_weight_loader.py\", line 32, in create_weights")) == "ARL-E204"
+
+
+def test_create_weights_shape_error_is_not_e204():
+    line = "RuntimeError: Failed to create unquantized linear weights: shape mismatch for layer model.layers.0.mlp"
+    assert _id(_tb(line, "vllm/model_executor/layers/linear.py\", line 200, in create_weights")) != "ARL-E204"
