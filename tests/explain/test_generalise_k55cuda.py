@@ -23,6 +23,8 @@ the exact emitted message; each class also has a near miss (similar words, anoth
   unknown.
 - ARL-E5892: PyTorch's "NVML_SUCCESS == r INTERNAL ASSERT FAILED at ... CUDACachingAllocator.cpp" (an OOM whose report
   could not query NVML); before, ARL-E1812 by resemblance.
+- ARL-E363 widened: NCCL's "NET/Socket : peer X message truncated : receiving N bytes instead of M" (ranks issuing
+  different collective sizes); before, nothing.
 """
 
 from __future__ import annotations
@@ -220,3 +222,19 @@ def test_nvml_assert_in_the_oom_report_is_e5892():
 def test_other_allocator_asserts_are_not_e5892():
     assert _id('RuntimeError: captures_underway.empty() INTERNAL ASSERT FAILED at "../c10/cuda/CUDACachingAllocator.cpp"'
                ':2967, please report a bug to PyTorch.\n') != "ARL-E5892"
+
+
+# ARL-E363 (widened) --------------------------------------------------------------------------------------------------
+
+def test_nccl_socket_message_truncated_is_e363():
+    for line in (
+        "node1:123:456 [0] NCCL WARN NET/Socket : peer 10.0.0.2<41234> message truncated : receiving 1048576 bytes "
+        "instead of 65536. If you believe your socket network is in healthy state, there may be a mismatch in "
+        "collective sizes or environment settings (e.g. NCCL_PROTO, NCCL_ALGO) between ranks",
+        "node1:123:456 [0] NCCL WARN NET/Socket : message truncated : receiving 4194304 bytes instead of 2097152",
+    ):
+        assert _id(line + "\n") == "ARL-E363", line
+
+
+def test_other_socket_warnings_are_not_e363():
+    assert _id("node1:123:456 [0] NCCL WARN NET/Socket : socket progress error\n") != "ARL-E363"
