@@ -6,6 +6,7 @@
 - Ray's raylet line "Failed to create runtime env: {…}, error message: …" (agent_manager.cc) is ARL-E166.
 - ARL-E4185: Triton's CompilationError carrying AttributeError("'tensor' object has no attribute 'X'"): a kernel calling a
   tensor method the installed Triton lacks (round 53's LlamaFactory-5784: Liger's .cast on an older Triton).
+- ARL-E4186: NCCL's NVLS setup (transport/nvls.cc) reporting a CUDA failure on an NVSwitch host.
 - An issue title pasted as a markdown heading ("# AssertionError: …") is read as the exception it names.
 - DeepSpeed's launcher line "<cmd> exits with return code = -9" is a worker killed by SIGKILL (ARL-E4366, host OOM).
 """
@@ -97,3 +98,14 @@ def test_an_issue_title_as_a_markdown_heading_is_read(explain_text):
 def test_a_heading_that_names_no_exception_is_left_alone(explain_text):
     result, top = explain_text("# Training notes\nEverything ran fine on 8 cards.\n")
     assert top is None and result.unknown is None
+
+
+def test_nccls_nvls_setup_cuda_failure_is_e4186(catalog):
+    text = ("node23:12098:12141 [2] transport/nvls.cc:244 NCCL WARN Cuda failure 1 'invalid argument'\n"
+            "node23:12098:12141 [2] NCCL INFO transport/nvls.cc:394 -> 1\n")
+    assert classify(catalog, text).diagnoses[0].entry.id == "ARL-E4186"
+
+
+def test_a_cuda_failure_of_another_nccl_transport_is_not_e4186(catalog):
+    text = "node23:12098:12141 [2] transport/p2p.cc:200 NCCL WARN Cuda failure 1 'invalid argument'\n"
+    assert "ARL-E4186" not in [d.entry.id for d in classify(catalog, text).diagnoses]
