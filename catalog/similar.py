@@ -209,7 +209,13 @@ class Index:
         self.words = _Space([f[0] for f in feats])
         self.grams = _Space([f[1] for f in feats])
         self.content = [content_words(e.lines) for e in examples]
-        self.codes = [error_codes(e.lines) for e in examples]
+        self._codes: dict[int, frozenset[str]] = {}  # an example's codes, read when a query with codes meets it
+
+    def codes_of(self, i: int) -> frozenset[str]:
+        """Example i's error codes (computed once, on first need: most queries carry none)."""
+        if i not in self._codes:
+            self._codes[i] = error_codes(self.examples[i].lines)
+        return self._codes[i]
 
     def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = (),
                 codes: frozenset[str] = frozenset()) -> tuple[Example, float] | None:
@@ -226,7 +232,7 @@ class Index:
         # names (an "AssertionError: <*> % <*> != <*>" against any other assertion) resembles it by its type alone.
         scored = [(s, i) for i, (sw, sg) in enumerate(zip(self.words.scores(words), self.grams.scores(grams)))
                   if (s := (sw + sg) / 2) > 0 and self.examples[i].source not in skip
-                  and said & self.content[i] and not codes_conflict(codes, self.codes[i])]
+                  and said & self.content[i] and not (codes and codes_conflict(codes, self.codes_of(i)))]
         if not scored:
             return None
         top = max(scored)[0]
