@@ -44,7 +44,7 @@ from typing import Any
 import yaml
 
 from ascendrl.catalog import Classifier, load_catalog
-from ascendrl.catalog.similar import eligible, error_codes, load_index, templates, with_similar
+from ascendrl.catalog.similar import eligible, load_index, templates, with_similar
 
 ROOT = Path(__file__).resolve().parent.parent / "tests" / "explain" / "realworld"
 SPLITS = ("dev", "heldout")
@@ -233,7 +233,7 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 
         if not eligible(plain):
             continue
         tmpls = templates(plain.error_lines())
-        found = index.nearest(tmpls, (log.source,), error_codes(tmpls))
+        found = index.nearest(tmpls, (log.source,))
         if found is None:
             continue
         answer = with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)
@@ -270,7 +270,7 @@ def curve_leave_thread_out(root: Path = ROOT, catalog=None,
         if not eligible(plain):
             continue
         tmpls = templates(plain.error_lines())
-        found = index.nearest(tmpls, (log.source,), error_codes(tmpls))
+        found = index.nearest(tmpls, (log.source,))
         answer = with_similar(plain, kept, exclude_sources=(log.source,), threshold=0.0, index=index)
         if found is None or answer is plain:
             continue

@@ -217,14 +217,12 @@ class Index:
             self._codes[i] = error_codes(self.examples[i].lines)
         return self._codes[i]
 
-    def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = (),
-                codes: frozenset[str] = frozenset()) -> tuple[Example, float] | None:
-        """The most similar example (and its cosine) to a set of templates, skipping excluded sources.
-
-        ``codes``: the query's own error codes; an example whose codes conflict with them (codes_conflict) is skipped.
-        """
+    def nearest(self, tmpls: list[str], exclude_sources: Iterable[str] = ()) -> tuple[Example, float] | None:
+        """The most similar example (and its cosine) to a set of templates, skipping excluded sources and examples
+        whose error codes conflict with the templates' own (codes_conflict: another DCMI / driver / HCCL code)."""
         if not tmpls:
             return None
+        codes = error_codes(tmpls)
         words, grams = features(tmpls)
         skip = set(exclude_sources)
         said = content_words(tmpls)
@@ -356,7 +354,7 @@ def with_similar(explanation: Explanation, catalog: Any = None, *, exclude_sourc
     tmpls = templates(explanation.error_lines())
     if not informative(tmpls) or _wrapper_only(explanation, catalog):
         return explanation
-    found = index.nearest(tmpls, exclude_sources, error_codes(tmpls))
+    found = index.nearest(tmpls, exclude_sources)
     if found is None or found[1] < threshold:
         return explanation
     example, score = found
@@ -388,7 +386,7 @@ def _quiet_resemblance(explanation: Explanation, catalog: Any, exclude_sources: 
         index = index or load_index(data_file)
     except (OSError, ValueError, KeyError):
         return explanation
-    found = index.nearest(tmpls, exclude_sources, error_codes(tmpls))
+    found = index.nearest(tmpls, exclude_sources)
     if found is None or found[1] < (QUIET_THRESHOLD if threshold is None else threshold):
         return explanation
     example, score = found
