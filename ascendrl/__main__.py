@@ -2,6 +2,6 @@
 
 import sys
 
-from ascendrl.cli import main
+from ascendrl.cli import entry
 
-sys.exit(main())
+sys.exit(entry())
