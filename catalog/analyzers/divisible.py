@@ -36,7 +36,9 @@ WORLD = lazy(r"world[_ ]?size|gpu[_ ]?count|\bgpus\b|num_gpus|n_gpus?|devices|de
 MINI = lazy(r"mini[_ ]?batch|minibatch|num_mini_batches|nminibatches|grad(?:ient)?_accum|micro[_ ]?batch", re.I)
 BATCH = lazy(r"batch|rollout_steps|n_steps|\bsteps\b|buffer_size", re.I)
 HEADS = lazy(r"heads?\b", re.I)
-TP = lazy(r"tensor[_ ]?(?:model[_ ])?parallel|\btp(?:_size)?\b", re.I)
+# DeepSpeed's inference engine calls its tensor-parallel degree mp_size ("num_heads (52) must be divisible by mp_size (8)",
+# deepspeed/module_inject), as Megatron's older releases called it the model-parallel size.
+TP = lazy(r"tensor[_ ]?(?:model[_ ])?parallel|\btp(?:_size)?\b|\bmp(?:_size)?\b|model[_ ]parallel", re.I)
 LAYERS = lazy(r"layers?\b", re.I)
 PP = lazy(r"pipeline|\bpp(?:_size)?\b", re.I)
 # GRPO's group: a batch of completions split into groups of num_generations per prompt. TRL's wordings across releases
