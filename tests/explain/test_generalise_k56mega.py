@@ -18,6 +18,8 @@ short excerpt around the exact emitted message; each class also has a near miss 
 - ARL-E5949: dist_checkpointing.load on a path that is missing or has no metadata.json; before, unknown.
 - ARL-E5950: Megatron's optimizer factory refusing a name other than adam / sgd ("AdamW optimizer is not supported.",
   a FSDP-style optim.optimizer); before, unknown.
+- ARL-E5951: verl's Megatron resume finding no model state in dist_ckpt/ (a checkpoint saved in the mbridge / HF
+  layout, resumed with distributed checkpointing); before, unknown.
 """
 
 from __future__ import annotations
@@ -185,3 +187,17 @@ def test_unknown_megatron_optimizer_name_is_e5950():
 def test_other_optimizer_refusals_are_not_e5950():
     assert _id("ValueError: Optimizer AdamW is not supported for FSDP2\n") != "ARL-E5950"
     assert _id("NotImplementedError: optimizer type muon is not supported yet\n") != "ARL-E5950"
+
+
+# ARL-E5951 -----------------------------------------------------------------------------------------------------------
+
+def test_resume_without_model_state_is_e5951():
+    line = ("AssertionError: Model state dict not found in dict_keys(['optimizer', 'rng_state']). Please check the "
+            "checkpoint file /mnt/ckpt/global_step_100/actor.")
+    assert _id(_tb("/x/verl/utils/checkpoint/megatron_checkpoint_manager.py", line, RAY)) == "ARL-E5951"
+
+
+def test_missing_optimizer_state_is_not_e5951():
+    line = ("AssertionError: Optimizer state dict not found in dict_keys(['model', 'rng_state']). Please check the "
+            "checkpoint file /mnt/ckpt/global_step_100/actor.")
+    assert _id(_tb("/x/verl/utils/checkpoint/megatron_checkpoint_manager.py", line, RAY)) != "ARL-E5951"
