@@ -132,17 +132,35 @@ def _names(diagnosis: dict[str, Any]) -> set[str]:
     return names
 
 
+# The tests ask for the same readings several times (the held-out floor and the similar fallback's leave-one-out floor
+# score every log with one catalog; the leave-thread-out floor and its threshold curve read every dev log with the same
+# per-thread catalogs). A reading depends only on the catalog and the log, and explanations are frozen, so each is made
+# once per process: keyed by the catalog object (kept alive here, so its id is never reused) and the log.
+_READINGS: dict[tuple[int, Path, bytes], Any] = {}
+_KEPT: dict[int, Any] = {}
+
+
+def reading(log: RealLog, catalog) -> Any:
+    """The classifier's explanation of a log with ``catalog``, before the similar-known-failure fallback."""
+    key = (id(catalog), log.path, log.body)
+    if key not in _READINGS:
+        _KEPT[id(catalog)] = catalog
+        classifier = Classifier(catalog)
+        classifier.feed_stream(io.BytesIO(log.body), log.path.name)
+        _READINGS[key] = classifier.result()
+    return _READINGS[key]
+
+
 def explain(log: RealLog, classifier: Classifier):
-    """The classifier's explanation of a log, before the similar-known-failure fallback."""
-    classifier.feed_stream(io.BytesIO(log.body), log.path.name)
-    return classifier.result()
+    """The explanation of a log with the classifier's catalog, before the similar-known-failure fallback."""
+    return reading(log, classifier.catalog)
 
 
-def judge(log: RealLog, classifier: Classifier, labels: dict[str, tuple[str, ...]], explanation=None,
+def judge(log: RealLog, catalog, labels: dict[str, tuple[str, ...]], explanation=None,
           unseen: frozenset[str] = frozenset()) -> Verdict:
     """``unseen``: further source URLs whose examples the similar index must not offer (a round scored as fresh)."""
     if explanation is None:
-        explanation = with_similar(explain(log, classifier), classifier.catalog,
+        explanation = with_similar(reading(log, catalog), catalog,
                                    exclude_sources=(log.source, *unseen))
     data = explanation.to_json()
     diagnoses = data.get("diagnoses") or []
@@ -178,8 +196,14 @@ def entries_citing(catalog, repo: Path = REPO) -> dict[str, set[str]]:
     return cites
 
 
+_WITHOUT: dict[int, Any] = {}
+
+
 def without_own_thread(catalog):
-    """A function giving, for a log, the catalog without the entries that cite its thread (shared between logs)."""
+    """A function giving, for a log, the catalog without the entries that cite its thread (shared between logs, and
+    between calls with the same catalog, so the readings made with each are reused)."""
+    if id(catalog) in _WITHOUT and _WITHOUT[id(catalog)][0] is catalog:
+        return _WITHOUT[id(catalog)][1]
     cites = entries_citing(catalog)
     kept: dict[frozenset[str], Any] = {}
 
@@ -188,6 +212,7 @@ def without_own_thread(catalog):
         if drop not in kept:
             kept[drop] = dataclasses.replace(catalog, entries=tuple(e for e in catalog.entries if e.id not in drop))
         return kept[drop]
+    _WITHOUT[id(catalog)] = (catalog, for_log)
     return for_log
 
 
@@ -201,7 +226,7 @@ def score_leave_thread_out(root: Path = ROOT, catalog=None, only: set[str] | Non
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
     labels = load_labels(root)
     catalog_for = without_own_thread(catalog)
-    return [judge(log, Classifier(catalog_for(log)), labels) for log in load_logs(root)
+    return [judge(log, catalog_for(log), labels) for log in load_logs(root)
             if log.split == "dev" and _named(log, only)]
 
 
@@ -209,8 +234,15 @@ def score(root: Path = ROOT, catalog=None, unseen: frozenset[str] = frozenset(),
           only: set[str] | None = None) -> list[Verdict]:
     """Every log (those ``only`` names, when given: only they are classified, so a round scores fast)."""
     catalog = catalog if catalog is not None else load_catalog(user_dir=root / "no-user-catalog")
-    labels = load_labels(root)
-    return [judge(log, Classifier(catalog), labels, unseen=unseen) for log in load_logs(root) if _named(log, only)]
+    key = (id(catalog), root, unseen, None if only is None else frozenset(only))
+    if key not in _SCORES:
+        _KEPT[id(catalog)] = catalog
+        labels = load_labels(root)
+        _SCORES[key] = [judge(log, catalog, labels, unseen=unseen) for log in load_logs(root) if _named(log, only)]
+    return list(_SCORES[key])
+
+
+_SCORES: dict[tuple, list[Verdict]] = {}
 
 
 def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9)) -> list[dict[str, Any]]:
@@ -226,9 +258,8 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 
     base = 0
     dev = [log for log in load_logs(root) if log.split == "dev"]
     for log in dev:
-        classifier = Classifier(catalog)
-        plain = explain(log, classifier)
-        without = judge(log, classifier, labels, plain).correct
+        plain = reading(log, catalog)
+        without = judge(log, catalog, labels, plain).correct
         base += without
         if not eligible(plain):
             continue
@@ -239,7 +270,7 @@ def curve(root: Path = ROOT, catalog=None, thresholds=(0.2, 0.3, 0.4, 0.5, 0.6, 
         answer = with_similar(plain, catalog, exclude_sources=(log.source,), threshold=0.0)
         if answer is plain:
             continue  # the nearest failure is one the classifier already named
-        rows.append((found[1], judge(log, classifier, labels, answer).correct, without))
+        rows.append((found[1], judge(log, catalog, labels, answer).correct, without))
     out = []
     for t in thresholds:
         answered = [r for r in rows if r[0] >= t]
@@ -265,8 +296,7 @@ def curve_leave_thread_out(root: Path = ROOT, catalog=None,
         if log.split != "dev":
             continue
         kept = catalog_for(log)
-        classifier = Classifier(kept)
-        plain = explain(log, classifier)
+        plain = reading(log, kept)
         if not eligible(plain):
             continue
         tmpls = templates(plain.error_lines())
@@ -275,8 +305,8 @@ def curve_leave_thread_out(root: Path = ROOT, catalog=None,
         if found is None or answer is plain:
             continue
         group = "unexplained" if not plain.diagnoses else "under-a-diagnosis"
-        rows.append((group, found[1], judge(log, classifier, labels, answer).correct,
-                     judge(log, classifier, labels, plain).correct))
+        rows.append((group, found[1], judge(log, kept, labels, answer).correct,
+                     judge(log, kept, labels, plain).correct))
     out = []
     for group in ("unexplained", "under-a-diagnosis"):
         for t in thresholds:

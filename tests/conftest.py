@@ -210,6 +210,21 @@ def catalog():
     return load_catalog(user_dir=Path(__file__).parent / "explain" / "no-user-catalog")
 
 
+@pytest.fixture(scope="session")
+def realworld_scorer():
+    """bench/score_realworld.py, loaded once: it keeps each reading it makes, so the modules that score the real-world
+    corpus with the session catalog (test_realworld, test_similar) read each log once between them."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("score_realworld", Path(__file__).parent.parent / "bench" / "score_realworld.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.fixture
 def explain_without(catalog, tmp_path, request):
     """explain on a paste without the entries the test module lists in ``OWN`` (those written from the threads its

@@ -44,15 +44,17 @@ def scorer():
     return module
 
 
-def error_lines(catalog, body: bytes, name: str, entry_id: str = "") -> list[str]:
+def error_lines(catalog, body: bytes, name: str, entry_id: str = "", result=None) -> list[str]:
     """What a user would paste of this failure, as templates: the classifier's error lines, else the log's own.
 
     ``entry_id``: a golden case's own entry. Only the lines its diagnosis rests on: a case built around one message
     carries constructed context (a wrapper such as vLLM's EngineDeadError under a health-check failure), and a paste of
-    that wrapper alone must not resemble the case's specific class (k51hccl, stop 19)."""
-    classifier = Classifier(catalog)
-    classifier.feed_stream(io.BytesIO(body), name)
-    result = classifier.result()
+    that wrapper alone must not resemble the case's specific class (k51hccl, stop 19). ``result``: the classifier's
+    explanation of this body, where the caller has it already."""
+    if result is None:
+        classifier = Classifier(catalog)
+        classifier.feed_stream(io.BytesIO(body), name)
+        result = classifier.result()
     own = [line for d in result.diagnoses if d.entry.id == entry_id for line in (d.excerpt, *d.evidence)] if entry_id else []
     found = templates(list(dict.fromkeys(own)) if own else result.error_lines())
     if found:
@@ -67,9 +69,11 @@ def _header_free(body: bytes) -> bytes:
     return b"".join(lines[start:])
 
 
-def build(out: Path = DATA_FILE) -> dict:
-    sr = scorer()
-    catalog = load_catalog(user_dir=ROOT / "no-user-catalog")
+def build(out: Path = DATA_FILE, catalog=None, sr=None) -> dict:
+    """``catalog`` / ``sr``: the shipped catalog and the loaded scorer, where the caller has them (the test does: the
+    scorer keeps its readings of the dev logs, which are the ones made here)."""
+    sr = sr if sr is not None else scorer()
+    catalog = catalog if catalog is not None else load_catalog(user_dir=ROOT / "no-user-catalog")
     examples = []
     for path in sorted(DEV.glob("*.log")):
         log = sr.read_log(path, "dev")
@@ -81,7 +85,7 @@ def build(out: Path = DATA_FILE) -> dict:
         # that state that root cause in one of its forms (package-mismatch -> the torch/torch_npu one),
         # whose fix would be wrong for another form; the thread's own resolution is right for it.
         mapped = [x for x in log.expected if x.startswith("ARL-") and catalog.by_id(x) is not None]
-        lines = error_lines(catalog, log.body, path.name)
+        lines = error_lines(catalog, log.body, path.name, result=sr.reading(log, catalog))
         if lines:
             examples.append({"name": f"dev/{path.name}", "source": log.source, "label": label,
                              "catalog_id": mapped[0] if mapped else None,

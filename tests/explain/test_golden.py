@@ -21,10 +21,22 @@ def catalog():
     return cat
 
 
+_EXPLAINED: dict[tuple[int, Path], object] = {}
+
+
+def _explain(catalog, log: Path):
+    """explain on one golden log, made once per module run: the per-case test reads every case, and the tests over all
+    cases below read them again (explanations are frozen; the module's catalog is one object)."""
+    key = (id(catalog), log)
+    if key not in _EXPLAINED:
+        _EXPLAINED[key] = explain_paths(catalog, [log])
+    return _EXPLAINED[key]
+
+
 @pytest.mark.parametrize("log", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_top_diagnosis(log, catalog):
     expected = log.with_suffix(".expect").read_text().strip()
-    result = explain_paths(catalog, [log])
+    result = _explain(catalog, log)
     ranked = [(d.entry.id, d.demoted_by) for d in result.diagnoses]
     assert ranked and ranked[0][0] == expected, ranked
     top = result.diagnoses[0]
@@ -59,7 +71,7 @@ def test_at_least_three_cases_per_family(catalog):
 def test_some_cases_bury_the_cause_under_a_wrapper(catalog):
     buried = 0
     for log in CASES:
-        result = explain_paths(catalog, [log])
+        result = _explain(catalog, log)
         if any(d.entry.generic for d in result.diagnoses[1:]):
             last = max(d.line for d in result.diagnoses)
             buried += result.diagnoses[0].line < last
@@ -76,7 +88,7 @@ def test_no_two_specific_entries_name_the_same_failure(catalog):
     fires_on: dict[str, set[str]] = {}  # case's entry -> other specific entries matching its top line
     for log in CASES:
         expected = log.with_suffix(".expect").read_text().strip()
-        result = explain_paths(catalog, [log])
+        result = _explain(catalog, log)
         top = next((d for d in result.diagnoses if d.entry.id == expected), None)
         if top is None:
             continue

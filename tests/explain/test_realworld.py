@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from ascendrl.catalog import load_catalog
 from ascendrl.catalog.entries import FAMILIES
 
 HERE = Path(__file__).parent
-BENCH = HERE.parent.parent / "bench" / "score_realworld.py"
+# One worker scores the real-world corpus for both modules under pytest-xdist (README's test command): the scorer keeps
+# its readings per process (conftest.realworld_scorer).
+pytestmark = pytest.mark.xdist_group("realworld")
 
 # Floors a little under what the catalog reaches today (README: catalog counts and accuracy).
 HELDOUT_FLOOR = 0.60  # measured 16/36 = 0.444 with the catalog of 2026-11-30; 34/65 = 0.523 after corpus round 2; 48/91 = 0.527 after round 3; 52/91 = 0.571 with the similar fallback; 53/91 = 0.582 after the analyzers2 merge (similar threshold re-chosen on dev: 0.80); 76/140 = 0.543 with corpus round 4 added (its 49 held-out logs scored by the tool as it stood: 23/49); 80/138 = 0.580 after the round-4 entries and analyzers (two held-out logs removed, see realworld/README); 95/165 = 0.576 with corpus round 5 added (its 27 held-out logs scored by the tool as it stood: 15/27); 97/165 = 0.588 after the round-5 entries, analyzers and sweeps; 115/214 = 0.537 with corpus round 6 added (its 49 held-out logs scored by the tool as it stood: 18/49); 121/214 = 0.565 after the generalisation work on leave-thread-out misses and the round-6 dev logs; 132/248 = 0.532 with round 7 added (its 34 held-out logs scored by the tool as it stood: 11/34); 141/248 = 0.569 after the round-7 work and a blind label reconciliation; 150/268 = 0.560 with round 8 added (its 20 held-out logs scored by the tool as it stood: 9/20); 151/268 = 0.563 after the round-8 work; 156/286 = 0.545 with round 9 added (its 18 held-out logs scored by the tool as it stood: 5/18); 158/286 = 0.552 after the round-9 work and 38 entries from new threads; 160/294 = 0.544 with round 10 added (its 8 held-out logs scored by the tool as it stood: 2/8); 162/294 = 0.551 after blind label pass 3; 180/330 = 0.545 with round 11 added (its 36 held-out logs scored by the session-start tool: 18/36, with the same labels); 187/330 = 0.567 after this stop's work (round 11 held-out 18/36); 201/357 = 0.563 with round 12 added (its 27 held-out logs scored by the session-start tool: 14/27); 203/357 = 0.569 after this stop's work (round 12 held-out still 14/27); 210/383 = 0.548 with round 13 added (its 26 held-out logs scored by the session-start tool: 7/26 with the labels as collected); 214/382 = 0.560 after this stop's work (one round-13 held-out log removed, realworld README 'Threads used twice'; round 13 held-out 8/25 at the start with the pass-6 labels and after); 223/396 = 0.563 with round 14 added (its 14 held-out logs scored by the session-start tool: 9/14, labels as collected and after pass 8); 227/396 = 0.573 after this stop's work, the round-14 dev work included (round 14 held-out still 9/14); 234/413 = 0.567 with round 15 added (its 17 held-out logs scored by the session-start tool: 7/17 with the labels as collected, 8/17 after pass 9); 237/413 = 0.574 after this stop's work (round 15 held-out 9/17); 249/442 = 0.563 with round 16 added (its 29 held-out logs scored by the session-start tool: 12/29, labels as collected and after pass 10); 256/442 = 0.579 after this stop's work (round 16 held-out 13/29); 265/467 = 0.567 with round 17 added (its 25 held-out logs scored by the session-start tool: 9/25, labels as collected and after pass 11); 269/467 = 0.576 after this stop's work (round 17 held-out still 9/25); 281/489 = 0.575 with round 18 added (pass-12 labels), 284/489 = 0.581 after its work (2026-12-02, fourth stop); 290/502 = 0.578 with round 19 added (pass-13 labels), 293/502 = 0.584 after its work (2026-12-02, fifth stop); 293/502 = 0.584 after the 2026-12-03 stop's work (no held-out log changed); 303/520 = 0.583 with rounds 21-22 added (round 22's 17 held-out logs scored fresh: 9/17); 304/520 = 0.585 after the 2026-12-03 fourth stop's work; 305/520 = 0.587 after the failure-in-words reading (2026-12-04, second stop); 311/529 = 0.588 with round 23 added (its 9 held-out logs scored fresh: 6/9); 310/529 = 0.586 after that stop's work; 314/538 = 0.584 with round 24 added (its 9 held-out logs fresh: 4/9); 315/538 = 0.586 after its dev work and k33; 318/546 = 0.582 with round 25 added (its 8 held-out logs fresh: 3/8); 320/545 = 0.587 after that stop's work, one held-out log removed and blind pass 14; 324/554 = 0.585 with round 26 added (fresh: 4/9); 324/553 = 0.586 after its dev work and k34op, one more held-out log removed (2026-12-04, third stop); 329/553 = 0.595 with the unexplained-error resemblance threshold; 344/573 with rounds 27-28 (fresh 15/20); 347/586 with round 29 (fresh 3/14), the knowledge helpers and one held-out log removed; 358/602 = 0.595 with round 30 (fresh 9/16) and its dev work (2026-12-04, fourth stop); 375/625 = 0.600 with rounds 31-32 (fresh 8/12, 3/11) and the fifth stop's work; 380/635 = 0.598 with round 33 (fresh 3/10) and the sixth stop's work; 382/644 = 0.593 with round 34 (fresh 4/9, after the resemblance gate); 389/644 = 0.604 after the seventh stop's work; 431/699 = 0.617 with round 39 and the twelfth 2026-12-05 stop's work (floor raised to 0.60); 443/712 = 0.622 with round 40 (fresh 10/13) and the thirteenth stop's work; 472/756 = 0.624 with round 43 (fresh 1/17) and the fifteenth stop's work; 486/788 = 0.617 with rounds 44-45 (fresh 8/20, 6/12) and the sixteenth stop's work (rounds 1-43 still 472/756)
@@ -22,25 +21,16 @@ HELDOUT_HEALTHY_FATAL_MAX = 2  # 0 until round 43; 1 of 31 since (1 of 35 with r
 DEV_FLOOR = 0.85  # measured 69/83 = 0.831; 119/139 = 0.856 after corpus round 2; 162/193 = 0.839 after round 3; 167/193 = 0.865 with the similar fallback (leave-one-out); 179/193 = 0.927 after the analyzers2 merge; 215/284 = 0.757 with corpus round 4 added; 262/284 = 0.923 after the round-4 entries and analyzers; 280/335 = 0.836 with corpus round 5 added (its dev logs not yet written from); 304/335 = 0.907 after the round-5 work; 334/401 = 0.833 with round 6 added; 366/401 = 0.913 after the round-6 work; 388/486 = 0.798 with round 7 added; 439/486 = 0.903 after the round-7 work; 454/519 = 0.875 with round 8 added (its dev logs not written from); 466/519 = 0.898 after the round-8 work; 480/559 = 0.859 with round 9 added; 498/559 = 0.891 after the round-9 work; 507/586 = 0.865 with round 10 added (its dev logs not written from); 534/659 = 0.810 with round 11 added; 579/659 = 0.879 after the round-10 and round-11 dev work; 605/711 = 0.851 with round 12 added (its dev logs not written from); 609/711 = 0.857 after this stop's family work; 617/749 = 0.824 with round 13 added (its dev logs not written from); 630/749 = 0.841 after the round-13 dev work; 650/794 = 0.819 with round 14 added (its dev logs not written from); 663/794 = 0.835 after this stop's family work (round 14 dev still unseen); 669/794 = 0.843 after the round-14 dev work; 696/834 = 0.835 with round 15 added and this stop's work (round 15's dev half written from once, lightly); 725/887 = 0.817 with round 16 added (its dev logs not written from); 738/887 = 0.832 after this stop's work (round 16's dev half written from lightly); 754/940 = 0.802 with round 17 added (its dev logs not written from; floor lowered to 0.81); 773/940 = 0.822 after this stop's work (round 17's dev half written from lightly); 791/982 = 0.805 with round 18 added (pass-12 labels), 813/982 = 0.828 after its work; 826/1029 = 0.803 with round 19 added (pass-13 labels), 859/1029 = 0.835 after its work; 878/1029 = 0.853 after the 2026-12-03 stop's work (floor raised to 0.83); 902/1067 = 0.845 with rounds 21-22 added (round 22's dev logs not written from); 908/1067 = 0.851 after the fourth stop's work; 927/1083 = 0.856 at the 2026-12-04 second stop's end; 949/1104 = 0.860 with round 24; 1047/1194 = 0.877 (2026-12-04, fourth stop); 1080/1233 = 0.876 (fifth stop); 1104/1257 = 0.878 (sixth stop); 1132/1286 = 0.880 (seventh stop); 1212/1364 = 0.889 (twelfth 2026-12-05 stop; floor raised to 0.86); 1235/1384 = 0.892 (thirteenth stop); 1320/1511 = 0.874 with rounds 44-45 (their dev halves written from lightly; sixteenth stop); 1479/1719 = 0.860 (twenty-fourth 2026-12-07 stop, met by one log); 1492/1747 = 0.854 with round 54 (its 28 dev logs 9/28 fresh, 13/28 after the twenty-fifth stop's work, the 1719 earlier logs still 1479): floor lowered to 0.85 rather than fitted to eleven logs
 
 
-def _scorer():
-    spec = importlib.util.spec_from_file_location("score_realworld", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+@pytest.fixture(scope="module")
+def scorer(realworld_scorer):
+    return realworld_scorer
 
 
 @pytest.fixture(scope="module")
-def scorer():
-    return _scorer()
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    cat = load_catalog(user_dir=HERE / "no-user-catalog")
-    assert cat.problems == ()
-    return cat
+def catalog(catalog):
+    """The session's shipped catalog (shared with test_similar, so the scorer's readings are made once)."""
+    assert catalog.problems == ()
+    return catalog
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,9 @@ from ascendrl.render_explain import to_plain
 from ascendrl.cli import main
 
 HERE = Path(__file__).parent
+# One worker scores the real-world corpus for both modules under pytest-xdist (README's test command): the scorer keeps
+# its readings per process (conftest.realworld_scorer).
+pytestmark = pytest.mark.xdist_group("realworld")
 ROOT = HERE.parent.parent
 REALWORLD = HERE / "realworld"
 # Leave-one-out top-1 on the dev logs (each log's own thread left out of the index): 167/193 = 0.865
@@ -34,8 +37,8 @@ def _module(name: str, path: Path):
 
 
 @pytest.fixture(scope="module")
-def scorer():
-    return _module("score_realworld", ROOT / "bench" / "score_realworld.py")
+def scorer(realworld_scorer):
+    return realworld_scorer
 
 
 def _explain(catalog, text: str):
@@ -77,11 +80,11 @@ def test_index_holds_no_heldout_source(scorer):
                                                  / e["name"]).is_file()] == []
 
 
-def test_index_is_what_the_tool_builds(tmp_path):
+def test_index_is_what_the_tool_builds(tmp_path, scorer, catalog):
     """The shipped data file is current: rebuilding it from dev/ and cases/ gives the same examples."""
     tool = _module("build_similar_index", ROOT / "tools" / "build_similar_index.py")
     out = tmp_path / "index.json"
-    tool.build(out)
+    tool.build(out, catalog=catalog, sr=scorer)
     assert json.loads(out.read_text()) == json.loads(similar.DATA_FILE.read_text())
 
 
