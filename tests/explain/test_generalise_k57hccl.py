@@ -17,9 +17,10 @@ each class also has a near miss (similar words, another failure).
   parameter must be an accelerator with an index"); before, nothing.
 - ARL-E374 widened: HCCL's CANN-log line "[Parse][rdmaServerLevel]HCCL_RDMA_SL[1000] is invalid. except: [0, 7]";
   before, nothing.
-- ARL-E320 widened: "TopoExchangeAgent: connect server[ip : port] failed", the connect-timeout detector's "detects that
-  srcRank (server ...) fails to connect to dstRank (server ...)" and "[InitChannelStage][Timeout]Transport init error!
-  createLink para"; before, nothing.
+- ARL-E320 widened: "TopoExchangeAgent: connect server[ip : port] failed" and the connect-timeout detector's "detects
+  that srcRank (server ...) fails to connect to dstRank (server ...)"; before, nothing.
+- ARL-E136 widened: torch_npu's parallel TCP store client giving up on the master ("connect tcp client to
+  server(host:port) failed."); before, nothing.
 - ARL-E4604 widened: the bare "torch.distributed.DistNetworkError: Connection reset by peer" / "Broken pipe" and the
   older "RuntimeError: Connection reset by peer"; before, nothing.
 - ARL-E341 widened (not fatal): hccn_tool -link_stat's "link down count : N" (N > 0) and "... LINK DOWN" records;
@@ -148,9 +149,6 @@ def test_hccl_link_timeout_lines_are_e320():
         "(server 192.168.200.100, device ID 1) detects that srcRank (server 192.168.200.100, device ID 1) fails to "
         "connect to dstRank (server 192.168.200.100, device ID 0). Continue to analyze the fault based on the logs of "
         "srcRank and dstRank.",
-        "[ERROR] HCCL(17528,python3):2026-03-18-10:34:43.142.013 [transport_manager.cc:1325] [18744][InitChannelStage]"
-        "[Timeout]Transport init error! createLink para:rank[1]-localUserrank[1]-localIpAddr[192.168.200.100/1], "
-        "remoteRank[0]-remoteUserrank[0]-remoteIpAddr[192.168.200.100/0], machineType[1], linkMode[1], isUsedRdma[0]",
     ):
         assert _id(line + "\n") == "ARL-E320", line
 
@@ -160,6 +158,19 @@ def test_create_dest_error_is_not_e320():
     line = ("EI0009: [PID: 1] 2025-01-01-00:00:00.000.000 Transport init error. Reason: [Create][DestLink]Create Dest "
             "error! createLink para:rank[5]-localUserrank[4]-localIpAddr[127.10.0.1], dst_rank[6]-remoteUserrank[7]")
     assert _id(line + "\n") != "ARL-E320"
+
+
+# ARL-E136 (widened) --------------------------------------------------------------------------------------------------
+
+def test_parallel_store_client_connect_failed_is_e136():
+    line = "RuntimeError: connect tcp client to server(10.0.0.1:29500) failed."
+    assert _id(TB + line + "\n") == "ARL-E136"
+
+
+def test_parallel_store_key_timeout_is_not_e136():
+    # a store that was reached but did not answer a set in time is not the master being unreachable
+    line = "RuntimeError: set key /default_pg/0//npu//0 failed or timeout."
+    assert _id(TB + line + "\n") != "ARL-E136"
 
 
 # ARL-E4604 (widened) -------------------------------------------------------------------------------------------------
