@@ -23,6 +23,11 @@ excerpt around the exact emitted message; each class also has a near miss (simil
 - ARL-E6028: transformers' NPU_FA2_SPARSE_MODE check; before, an unknown ValueError.
 - ARL-E6029: vllm-ascend's "Failed to register custom ops, all custom ops will be disabled" (a warning, not fatal);
   before, nothing.
+- ARL-E6030: MC2 MoE dispatch / combine refusing the EP layout or batch ("moeExpertNum should be divisible by
+  (epWorldSize - sharedExpertRankNum)", "epWorldSize is invalid, only support [2, 768]", "xDim0(BS) is invalid. Should
+  be between [1, 512]"); before, op-tiling-failed / EZ9999's generic reading.
+- ARL-E387 widened: FlashAttentionScore's "The data type of query[DT_FLOAT], key[DT_BFLOAT16], value[DT_BFLOAT16] are
+  not equal." (q upcast by RoPE); before, EZ1001's generic reading.
 """
 
 from __future__ import annotations
@@ -221,3 +226,38 @@ def test_sleep_mode_vllm_ascend_c_is_not_e6029():
     text = (f"{P}WARNING 12-02 08:13:05 [camem.py:67] Failed to import vllm_ascend_C:No module named "
             "'vllm_ascend.vllm_ascend_C'. Sleep mode will be disabled. \n")
     assert _id(text) != "ARL-E6029"
+
+
+# ARL-E6030 -----------------------------------------------------------------------------------------------------------
+
+def test_mc2_dispatch_ep_layout_is_e6030():
+    for detail in (
+        "moeExpertNum should be divisible by (epWorldSize - sharedExpertRankNum), but moeExpertNum=128, epWorldSize=6, "
+        "sharedExpertRankNum=0.",
+        "epWorldSize is invalid, only support [2, 768], but got epWorldSize=1.",
+        "xDim0(BS) is invalid. Should be between [1, 512], but got xDim0=1024.",
+    ):
+        assert _id(_fa(detail, op="aclnnMoeDistributeDispatchV2")) == "ARL-E6030", detail
+
+
+def test_mc2_hccl_buffsize_is_not_e6030():
+    # the MC2 window too small for the batch is HCCL_BUFFSIZE's entry, not the EP layout
+    detail = ("HCCL_BUFFSIZE is too SMALL, maxBs = 512, h = 7168, epWorldSize = 16, localMoeExpertNum = 16, "
+              "ep_worldsize * maxBs * h * 2 * 2 * localMoeExpertNum = 3584MB, HCCL_BUFFSIZE=200MB.")
+    assert _id(_fa(detail, op="aclnnMoeDistributeDispatchV2")) != "ARL-E6030"
+
+
+# ARL-E387 widened --------------------------------------------------------------------------------------------------
+
+def test_fusion_attention_qkv_dtypes_is_e387():
+    text = (f"{P}RuntimeError: call aclnnFlashAttentionScore failed, detail:EZ1001: [PID: 48213] 2026-12-01-10:07:41.633.868 "
+            "The data type of query[DT_FLOAT], key[DT_BFLOAT16], value[DT_BFLOAT16] are not equal.\n")
+    assert _id(text) == "ARL-E387"
+
+
+def test_fusion_attention_rope_dtypes_is_not_e387():
+    # the MLA rope form wants every input in bf16: an operator's dtype support, not two operands disagreeing
+    text = (f"{P}RuntimeError: call aclnnFlashAttentionScore failed, detail:EZ1001: [PID: 48213] 2026-12-01-10:07:41.633.868 "
+            "The data type of query[DT_FLOAT16], queryRope[DT_FLOAT16], key[DT_FLOAT16], keyRope[DT_FLOAT16], "
+            "value[DT_FLOAT16] should be BFloat16.\n")
+    assert _id(text) != "ARL-E387"
