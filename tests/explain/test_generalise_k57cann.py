@@ -28,8 +28,14 @@ class also has a near miss (similar words, another failure).
   before, nothing.
 - ARL-E5992: "The path permission check failed: <CANN install path>" (collect_env.py, at import); the profiler's own
   check with the same words on another folder is not it. Before, the unexplained RuntimeError.
+- ARL-E5993: "Acl op is disabled! Please check the environment variable ACL_OP_INIT_MODE." and "Jit compile set is
+  disabled! If you want to set, please change the environment variable ACL_OP_INIT_MODE to 0 or 1."; before, the
+  unexplained RuntimeError.
 - ARL-E4920 widened (non-fatal signature): "dcmi_get_device_id_in_card is not supported. The npu_affine configuration of
   CPU_AFFINITY_CONF will be disabled." and its dcmi_get_affinity_cpu_info_by_device_id twin; before, nothing.
+- ARL-E4002 widened (non-fatal signature): "Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value
+  N." and "STREAMS_PER_DEVICE only support 8 or 32, but get other value, so reset it to the default value 32"; before,
+  nothing.
 - ARL-E5124 widened: "Tensor list mustn't be larger than the number of available NPUs"; before, the unexplained
   RuntimeError.
 """
@@ -235,6 +241,20 @@ def test_profiler_folder_permission_is_not_e5992():
     assert _id(TB + "RuntimeError: The path permission check failed: /home/user/prof_out\n") != "ARL-E5992"
 
 
+# ARL-E5993 -----------------------------------------------------------------------------------------------------------
+
+def test_aclop_disabled_is_e5993():
+    for line in ("RuntimeError: Acl op is disabled! Please check the environment variable ACL_OP_INIT_MODE.",
+                 "RuntimeError: Jit compile set is disabled! If you want to set, please change the environment variable "
+                 "ACL_OP_INIT_MODE to 0 or 1."):
+        assert _id(TB + line + "\n") == "ARL-E5993", line
+
+
+def test_acl_op_init_mode_reset_warning_is_not_e5993():
+    line = W + "Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value 1. (function operator())"
+    assert _id(line + "\n") != "ARL-E5993"
+
+
 # ARL-E4920 widened ---------------------------------------------------------------------------------------------------
 
 def test_dcmi_query_unsupported_warning_is_e4920_and_not_fatal():
@@ -246,6 +266,21 @@ def test_dcmi_query_unsupported_warning_is_e4920_and_not_fatal():
 def test_dcmi_init_failure_stays_fatal_e4920():
     text = TB + "RuntimeError: Failed to init dcmi. Error code: -8005\n"
     assert _id(text) == "ARL-E4920"
+    assert _fatal(text)
+
+
+# ARL-E4002 widened ---------------------------------------------------------------------------------------------------
+
+def test_reset_torch_npu_switches_are_e4002_warnings():
+    for line in ("Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value 1.",
+                 "Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value 0.",
+                 "STREAMS_PER_DEVICE only support 8 or 32, but get other value, so reset it to the default value 32"):
+        assert _warning_of(W + line + " (function operator())\n") == "ARL-E4002", line
+
+
+def test_refused_torch_npu_switch_stays_fatal_e4002():
+    text = TB + "RuntimeError: TASK_QUEUE_ENABLE should be 0, 1 or 2.\n"
+    assert _id(text) == "ARL-E4002"
     assert _fatal(text)
 
 
