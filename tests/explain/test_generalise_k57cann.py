@@ -31,6 +31,7 @@ class also has a near miss (similar words, another failure).
 - ARL-E5993: "Acl op is disabled! Please check the environment variable ACL_OP_INIT_MODE." and "Jit compile set is
   disabled! If you want to set, please change the environment variable ACL_OP_INIT_MODE to 0 or 1."; before, the
   unexplained RuntimeError.
+- ARL-E5994 (warning): "torch.npu.get_device_capability isn't implemented!"; before, nothing.
 - ARL-E4920 widened (non-fatal signature): "dcmi_get_device_id_in_card is not supported. The npu_affine configuration of
   CPU_AFFINITY_CONF will be disabled." and its dcmi_get_affinity_cpu_info_by_device_id twin; before, nothing.
 - ARL-E4002 widened (non-fatal signature): "Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value
@@ -253,6 +254,18 @@ def test_aclop_disabled_is_e5993():
 def test_acl_op_init_mode_reset_warning_is_not_e5993():
     line = W + "Get env ACL_OP_INIT_MODE not in [0, 1, 2], so reset it to the default value 1. (function operator())"
     assert _id(line + "\n") != "ARL-E5993"
+
+
+# ARL-E5994 -----------------------------------------------------------------------------------------------------------
+
+def test_device_capability_not_implemented_is_e5994():
+    text = ("/usr/local/python3.10/lib/python3.10/site-packages/torch_npu/npu/__init__.py:488: UserWarning: "
+            "torch.npu.get_device_capability isn't implemented!\n")
+    assert _warning_of(text) == "ARL-E5994"
+
+
+def test_preferred_linalg_not_implemented_is_not_e5994():
+    assert _id("UserWarning: torch.npu.preferred_linalg_library isn't implemented!\n") != "ARL-E5994"
 
 
 # ARL-E4920 widened ---------------------------------------------------------------------------------------------------
