@@ -10,7 +10,8 @@ class also has a near miss (similar words, another failure).
 - ARL-E5982 (warning): "torch_npu.amp.GradScaler is enabled, but NPU is not available.  Disabling."; before, nothing.
 - ARL-E5983 (warning): "The ACL_DEVICE_SYNC_TIMEOUT does not take effect. If you want to enable this env, please
   upgrade CANN to the matching version."; before, nothing.
-- ARL-E5984: "The current version of CANN does not support the hcclCommName:NAME"; before, nothing.
+- (ARL-E5984, "The current version of CANN does not support the hcclCommName:NAME", was dropped at the merge: k57hccl's
+  ARL-E6002 reads the same check; the tests below now expect E6002.)
 - ARL-E5985: "Unsupported api when soc_version >= Ascend910B1, please use npu_check_overflow" (fatal) and "When
   soc_version >= Ascend910B1, clear_npu_overflow_flag is useless, please remove it." (warning); before, a derived
   DRV-code reading / nothing.
@@ -126,17 +127,17 @@ def test_stream_sync_timeout_is_not_e5983():
     assert _id("EE1002: The stream sync timed out\n") != "ARL-E5983"
 
 
-# ARL-E5984 -----------------------------------------------------------------------------------------------------------
+# ARL-E6002 (k57hccl; this helper's twin E5984 dropped at the merge) ---------------------------------------------
 
-def test_hccl_comm_name_unsupported_is_e5984():
+def test_hccl_comm_name_unsupported_is_e6002():
     text = (TB + "RuntimeError: The current version of CANN does not support the hcclCommName:tp_group_0\n"
             "[ERROR] 2026-12-03-09:11:52 (PID:5512, Device:0, RankID:0) ERR02007 DIST feature not supported\n")
-    assert _id(text) == "ARL-E5984"
+    assert _id(text) == "ARL-E6002"
 
 
-def test_hccl_comm_name_too_long_is_not_e5984():
+def test_hccl_comm_name_too_long_is_not_e6002():
     line = "RuntimeError: The length of the name must be between 1 and 127, Invalid hcclCommName:"
-    assert _id(TB + line + "\n") != "ARL-E5984"
+    assert _id(TB + line + "\n") != "ARL-E6002"
 
 
 # ARL-E5985 -----------------------------------------------------------------------------------------------------------
