@@ -216,6 +216,7 @@ def registry() -> tuple[Analyzer, ...]:
         data.ChatTemplateContent,
         rendezvous.Rendezvous,
         hub.HubUnreachable,
+        hub.RepoIdInvalid,
         tracker.TrackerUnreachable,
         hub.WeightsOnly,
         wire.HubRateLimited,

@@ -36,6 +36,7 @@ WEIGHTS_ONLY = lazy(r"Weights only load failed|WeightsUnpickler error|was not an
 HF_OFFLINE = "https://huggingface.co/docs/transformers/installation#offline-mode"
 HF_ENV = "https://huggingface.co/docs/huggingface_hub/package_reference/environment_variables"
 TORCH_LOAD = "https://docs.pytorch.org/docs/stable/notes/serialization.html#weights-only"
+HF_VALIDATORS = "https://github.com/huggingface/huggingface_hub/blob/v1.28.0/src/huggingface_hub/utils/_validators.py"
 
 
 class HubUnreachable(Analyzer):
@@ -92,4 +93,38 @@ class WeightsOnly(Analyzer):
              "Or allow the type: torch.serialization.add_safe_globals([<the class named in the error>])",
              "Or use the torch version the project pins (< 2.6)"),
             evidence(link), (TORCH_LOAD,), key=f"wo:{g.group(1) if g else ''}", family="compat", kind="torch-weights-only-load",
+        )
+
+
+class RepoIdInvalid(Analyzer):
+    """huggingface_hub's HFValidationError in a wording no entry reads, or named alone (an issue title).
+
+    huggingface_hub raises it from validate_repo_id only (utils/_validators.py): the string given as a repo id is none.
+    transformers, PEFT and the trainers on them hand a model, tokenizer or adapter path to the Hub's loader when the path
+    is not an existing local folder, so the class is the catalog's ARL-E108 (a model path that does not exist here),
+    whose signatures read the messages themselves; this reads the type where they do not."""
+
+    id = "DRV-repo-id"
+    title = "A model path taken for a Hub repo id (HFValidationError)"
+    family = "data-model"
+    stops_run = "the model cannot be loaded from that path: the run cannot start"
+
+    def analyze(self, link: Link, chain: Chain, facts: Facts) -> Finding | None:
+        if not raised(link) or link.short_type != "HFValidationError":
+            return None
+        quoted = re.findall(r"'([^']+)'", link.message)  # the repo id is the last quote (the rule's characters come first)
+        path = quoted[-1] if quoted else ""
+        where = f" ('{path[:120]}')" if path else ""
+        return Finding(
+            "A model, tokenizer or adapter path that is not a local folder was taken for a Hub repo id" + where,
+            f"HFValidationError: {link.message[:200]}. huggingface_hub raises it only when a string given as a repo id is "
+            "not one; transformers and the trainers built on it (verl, PEFT's merge, LLaMA-Factory, axolotl) pass a model, "
+            "tokenizer or adapter path there when that path is not an existing local folder: it is wrong, relative to "
+            "another working directory, on another node, or not written yet.",
+            ("Check that the path the failing step was given exists on this host (on every node) and holds config.json, or "
+             "adapter_config.json for a LoRA adapter: ls -l <path>; pass it as an absolute path",
+             "For an adapter saved during training, point at the folder that holds it (often .../checkpoint-N), not the run's "
+             "output folder"),
+            evidence(link), (HF_VALIDATORS,), key=f"repo-id:{path[:80]}", family="data-model",
+            kind="model-path-missing",
         )

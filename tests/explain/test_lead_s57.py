@@ -1,0 +1,46 @@
+"""The lead's readings of the twenty-sixth stop (2026-12-07), from round 55's dev half.
+
+- DRV-repo-id: huggingface_hub's HFValidationError (raised only by validate_repo_id, utils/_validators.py) in a wording
+  ARL-E108's signatures do not read (huggingface_hub's newer "Repo id must use alphanumeric chars, '-', '_' or '.'"), or
+  named alone in an issue title (round 55's axolotl-1391, "Fail to merge LoRA (HFValidationError)"): a model, tokenizer
+  or adapter path that is not a local folder; before, the unexplained HFValidationError.
+"""
+
+from __future__ import annotations
+
+import io
+
+from ascendrl.catalog import Classifier, load_catalog
+
+CATALOG = load_catalog()
+
+
+def _top(text: str):
+    classifier = Classifier(CATALOG)
+    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
+    result = classifier.result()
+    return result.diagnoses[0] if result.diagnoses else None
+
+
+def test_hf_validation_error_in_a_newer_wording_is_a_missing_model_path():
+    top = _top("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars, '-', '_' or '.'. The name "
+               "cannot start or end with '-' or '.' and the maximum length is 96: '../ckpt/global_step_40/actor'.\n")
+    assert (top.entry.id, top.kind, top.basis) == ("DRV-repo-id", "model-path-missing", "derived")
+    assert "../ckpt/global_step_40/actor" in top.entry.title
+
+
+def test_hf_validation_error_named_in_a_title_is_a_missing_model_path():
+    top = _top("Fail to merge LoRA (HFValidationError)\n")
+    assert top is not None and (top.entry.id, top.kind) == ("DRV-repo-id", "model-path-missing")
+
+
+def test_the_catalog_entry_keeps_the_wording_it_reads():
+    top = _top("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+               "'namespace/repo_name': '/data/models/Qwen2.5-7B-Instruct'. Use `repo_type` argument if needed.\n")
+    assert top.entry.id == "ARL-E108"
+
+
+def test_another_validation_error_is_not_a_repo_id():
+    top = _top("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+               "model\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]\n")
+    assert top is None or top.entry.id != "DRV-repo-id"
