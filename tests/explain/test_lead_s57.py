@@ -4,6 +4,9 @@
   ARL-E108's signatures do not read (huggingface_hub's newer "Repo id must use alphanumeric chars, '-', '_' or '.'"), or
   named alone in an issue title (round 55's axolotl-1391, "Fail to merge LoRA (HFValidationError)"): a model, tokenizer
   or adapter path that is not a local folder; before, the unexplained HFValidationError.
+- ARL-E4187: transformers' FlashAttention-2 refusal of a right-padded batch with a KV cache ("You are attempting to perform
+  batched generation with padding_side='right'", read in the 4.57.6 wheel; round 55's qwen3-468 and deepseekrl-extended-4);
+  before, the unexplained ValueError.
 """
 
 from __future__ import annotations
@@ -44,3 +47,18 @@ def test_another_validation_error_is_not_a_repo_id():
     top = _top("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
                "model\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]\n")
     assert top is None or top.entry.id != "DRV-repo-id"
+
+
+def test_right_padding_under_flash_attention_2_is_e4187():
+    for model in ("Qwen2", "Qwen2Moe", "Mistral"):
+        top = _top(f"ValueError: You are attempting to perform batched generation with padding_side='right' this may lead "
+                   f"to unexpected behaviour for Flash Attention version of {model}. Make sure to  call "
+                   "`tokenizer.padding_side  = 'left'` before tokenizing the input. \n")
+        assert top.entry.id == "ARL-E4187", model
+
+
+def test_the_padding_side_warning_of_the_tokenizer_is_not_e4187():
+    # transformers' generation warning for decoder-only models (no exception): another message, and not fatal
+    top = _top("A decoder-only architecture is being used, but right-padding was detected! For correct generation results, "
+               "please set `padding_side='left'` when initializing the tokenizer.\n")
+    assert top is None or top.entry.id != "ARL-E4187"
