@@ -26,6 +26,8 @@ miss (similar words, another failure).
 - ARL-E121 widened: the worker exit detail "The leased worker has unrecoverable failure. Worker is requested to be
   destroyed when it is returned."; before, the generic ARL-E111.
 - ARL-E114 widened: "<path> has no capacity, object creation will fail if spilling is required."; before, nothing.
+- ARL-E166 (generic) widened: the pip plugin's "Failed to install pip packages." and the driver's "Failed to upload
+  working_dir X to the Ray cluster: <reason>" (a specific reason on the same line still ranks first); before, nothing.
 - ARL-E139 / ARL-E1643 list ARL-E6060..E6064 as consequences: a node death in the log ranks above the lost object.
 """
 
@@ -264,3 +266,25 @@ def test_spilling_ranks_below_a_specific_finding():
             "(autoscaler +7s) Error: No available node types can fulfill resource request {'CPU': 1.0, 'NPU': 1.0}. "
             "Add suitable node types to this cluster to resolve this issue.\n")
     assert _id(text) == "ARL-E128"
+
+
+def test_runtime_env_pip_and_upload_failures_are_e166():
+    for text in (
+        "[2026-12-07 07:12:01,441 E 5512 5512] pip.py:294 -- Failed to install pip packages.\n"
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/local/lib/python3.11/site-packages/ray/_private/runtime_env/pip.py\", line 273, in _run\n",
+        "ray.exceptions.RuntimeEnvSetupError: Failed to upload working_dir /home/user/verl to the Ray cluster: "
+        "Failed to store package in the GCS.\n",
+    ):
+        assert _id(text) == "ARL-E166", text
+
+
+def test_upload_of_an_oversized_working_dir_is_not_e166():
+    # the reason after the colon has its own, specific entry (ARL-E127)
+    text = ("ray.exceptions.RuntimeEnvSetupError: Failed to upload working_dir /home/user/verl to the Ray cluster: "
+            "Package size (612.00MiB) exceeds the maximum size of 512.00MiB. To exclude large files, add them to "
+            "'.gitignore' or '.rayignore' files, or use the 'excludes' option in the runtime_env.\n")
+    assert _id(text) == "ARL-E127"
+    text = ("ray.exceptions.RuntimeEnvSetupError: Failed to upload working_dir /home/user/verl to the Ray cluster: "
+            "Failed to connect to GCS at address 10.0.0.5:6379 within 5 seconds.\n")
+    assert _id(text) == "ARL-E119"
