@@ -27,6 +27,8 @@ exact emitted message; each class also has a near miss (similar words, another f
   reading.
 - ARL-E015 widened: torch's "unable to allocate shared memory(shm) for file </torch_...>" (a /dev/shm too small for the
   DataLoader's shared tensors); before, nothing.
+- ARL-E117 widened: Ray's "Worker exit type: NODE_OUT_OF_MEMORY" in a dead worker's / actor's death cause; before, the
+  generic ActorDiedError entry (ARL-E111) or nothing.
 """
 
 from __future__ import annotations
@@ -231,3 +233,17 @@ def test_shm_fallocate_failure_is_e015():
 def test_shm_mmap_failure_is_not_e015():
     line = "RuntimeError: unable to mmap 1048576 bytes from file </torch_1234_5678_0>: Cannot allocate memory (12)"
     assert _id(TB + line + "\n") != "ARL-E015"
+
+
+# ARL-E117 widened ----------------------------------------------------------------------------------------------------
+
+def test_node_out_of_memory_exit_type_is_e117():
+    line = ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task. Worker exit type: "
+            "NODE_OUT_OF_MEMORY Worker exit detail: Task was killed by the memory monitor.")
+    assert _id(STEPS + line + "\n") == "ARL-E117"
+
+
+def test_system_error_exit_type_is_not_e117():
+    line = ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task. Worker exit type: "
+            "SYSTEM_ERROR Worker exit detail: The leased worker has unrecoverable failure.")
+    assert _id(STEPS + line + "\n") != "ARL-E117"
