@@ -26,6 +26,9 @@ message; each class also has a near miss (similar words, another failure).
   to this method that includes input_ids, but you provided [...]"); before, nothing.
 - ARL-E6111: Arrow's JSON reader meeting invalid JSON ("JSON parse error: Missing a closing quotation mark in string. in
   row N" and RapidJSON's other syntax messages); before, nothing (or the generic DatasetGenerationError).
+- ARL-E6112: a length-less (streaming / iterable) dataset where a length is needed ("The train_dataset does not
+  implement __len__, max_steps has to be specified" / "Iterable datasets are not yet supported in GRPOTrainer" /
+  "object of type 'IterableDataset' has no len()"); before, nothing.
 - ARL-E547 widened: datasets' streaming "Bad split: X. Available splits: [...]"; before, nothing.
 - ARL-E122 widened: datasets' "EmptyDatasetError: The directory at X doesn't contain any data files"; before, nothing.
 """
@@ -258,3 +261,21 @@ def test_arrow_json_syntax_error_is_e6111():
 def test_arrow_json_column_type_change_is_not_e6111():
     line = "pyarrow.lib.ArrowInvalid: JSON parse error: Column(/answer) changed from number to string in row 13"
     assert _id(TB + line + "\n") != "ARL-E6111"
+
+
+# ARL-E6112 -----------------------------------------------------------------------------------------------------------
+
+def test_iterable_dataset_without_length_is_e6112():
+    for line in (
+        "ValueError: The train_dataset does not implement __len__, max_steps has to be specified. The number of steps "
+        "needs to be known in advance for the learning rate scheduler.",
+        "NotImplementedError: Iterable datasets are not yet supported in GRPOTrainer. Please use a standard dataset "
+        "instead.",
+        "TypeError: object of type 'IterableDataset' has no len()",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E6112", line
+
+
+def test_empty_dataset_is_not_e6112():
+    line = "ValueError: num_samples should be a positive integer value, but got num_samples=0"
+    assert _id(TB + line + "\n") != "ARL-E6112"
