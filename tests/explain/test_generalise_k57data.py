@@ -29,6 +29,9 @@ message; each class also has a near miss (similar words, another failure).
 - ARL-E6112: a length-less (streaming / iterable) dataset where a length is needed ("The train_dataset does not
   implement __len__, max_steps has to be specified" / "Iterable datasets are not yet supported in GRPOTrainer" /
   "object of type 'IterableDataset' has no len()"); before, nothing.
+- ARL-E6113: apply_chat_template refusing continue_final_message ("continue_final_message and add_generation_prompt
+  are not compatible." / "... is not compatible with return_assistant_tokens_mask." / "continue_final_message is set
+  but the final message does not appear in the chat after applying the chat template"); before, nothing.
 - ARL-E547 widened: datasets' streaming "Bad split: X. Available splits: [...]"; before, nothing.
 - ARL-E122 widened: datasets' "EmptyDatasetError: The directory at X doesn't contain any data files"; before, nothing.
 """
@@ -279,3 +282,24 @@ def test_iterable_dataset_without_length_is_e6112():
 def test_empty_dataset_is_not_e6112():
     line = "ValueError: num_samples should be a positive integer value, but got num_samples=0"
     assert _id(TB + line + "\n") != "ARL-E6112"
+
+
+# ARL-E6113 -----------------------------------------------------------------------------------------------------------
+
+def test_continue_final_message_refused_is_e6113():
+    for line in (
+        "ValueError: continue_final_message and add_generation_prompt are not compatible. Use continue_final_message "
+        "when you want the model to continue the final message, and add_generation_prompt when you want to add a "
+        "header that will prompt it to start a new assistant message instead.",
+        "ValueError: continue_final_message is not compatible with return_assistant_tokens_mask.",
+        "ValueError: continue_final_message is set but the final message does not appear in the chat after applying "
+        "the chat template! This can happen if the chat template deletes portions of the final message.",
+    ):
+        assert _id(TB + line + "\n") == "ARL-E6113", line
+
+
+def test_no_chat_template_is_not_e6113():
+    line = ("ValueError: Cannot use chat template functions because tokenizer.chat_template is not set and no template "
+            "argument was passed! For information about writing templates and setting the tokenizer.chat_template "
+            "attribute, please see the documentation at https://huggingface.co/docs/transformers/main/en/chat_templating")
+    assert _id(TB + line + "\n") != "ARL-E6113"
