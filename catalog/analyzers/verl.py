@@ -23,17 +23,17 @@ PREPROCESS = "https://verl.readthedocs.io/en/latest/preparation/prepare_data.htm
 OMEGACONF = "https://omegaconf.readthedocs.io/en/2.3_branch/usage.html#struct-flag"
 
 KEYS = (  # words in a message -> the config keys they stand for
-    (re.compile(r"only support equal chunk|chunk", re.I), ("data.train_batch_size", "actor_rollout_ref.rollout.n", "trainer.n_gpus_per_node", "trainer.nnodes")),
-    (re.compile(r"ppo_mini_batch_size|mini[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_mini_batch_size", "critic.ppo_mini_batch_size")),
-    (re.compile(r"micro[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu")),
-    (re.compile(r"train_batch_size|batch[_ ]size", re.I), ("data.train_batch_size",)),
-    (re.compile(r"rollout\.n\b|\bn_samples|\bn \(", re.I), ("actor_rollout_ref.rollout.n",)),
-    (re.compile(r"world[_ ]size|n_gpus|dp[_ ]size|divisible", re.I), ("trainer.n_gpus_per_node", "trainer.nnodes")),
-    (re.compile(r"tensor_model_parallel|tp[_ ]size|infer_tp|num_attention_heads|num_key_value_heads", re.I), ("actor_rollout_ref.rollout.tensor_model_parallel_size",)),
-    (re.compile(r"max_prompt_length|prompt length", re.I), ("data.max_prompt_length",)),
-    (re.compile(r"max_response_length|response length", re.I), ("data.max_response_length",)),
-    (re.compile(r"max_model_len|max_num_batched_tokens", re.I), ("actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens")),
-    (re.compile(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
+    (lazy(r"only support equal chunk|chunk", re.I), ("data.train_batch_size", "actor_rollout_ref.rollout.n", "trainer.n_gpus_per_node", "trainer.nnodes")),
+    (lazy(r"ppo_mini_batch_size|mini[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_mini_batch_size", "critic.ppo_mini_batch_size")),
+    (lazy(r"micro[_ ]batch", re.I), ("actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu", "actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", "actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu")),
+    (lazy(r"train_batch_size|batch[_ ]size", re.I), ("data.train_batch_size",)),
+    (lazy(r"rollout\.n\b|\bn_samples|\bn \(", re.I), ("actor_rollout_ref.rollout.n",)),
+    (lazy(r"world[_ ]size|n_gpus|dp[_ ]size|divisible", re.I), ("trainer.n_gpus_per_node", "trainer.nnodes")),
+    (lazy(r"tensor_model_parallel|tp[_ ]size|infer_tp|num_attention_heads|num_key_value_heads", re.I), ("actor_rollout_ref.rollout.tensor_model_parallel_size",)),
+    (lazy(r"max_prompt_length|prompt length", re.I), ("data.max_prompt_length",)),
+    (lazy(r"max_response_length|response length", re.I), ("data.max_response_length",)),
+    (lazy(r"max_model_len|max_num_batched_tokens", re.I), ("actor_rollout_ref.rollout.max_model_len", "actor_rollout_ref.rollout.max_num_batched_tokens")),
+    (lazy(r"ppo_max_token_len", re.I), ("actor_rollout_ref.actor.ppo_max_token_len_per_gpu",)),
 )
 DIVISIBLE = lazy(r"\(?(\d+)\)?\s*(?:must|should|is not|isn't)? ?(?:be )?divisible by[^\d]*(\d+)|(\d+)\s*%\s*(\d+)\s*(?:!=|==)\s*0")
 CONFIG_WORDS = lazy(r"world_size|infer_tp|mini_batch|micro_batch|rollout|train_batch_size|equal chunk|n_gpus|batch_size \d+ < chunks \d+", re.I)
