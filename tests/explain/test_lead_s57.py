@@ -11,18 +11,13 @@
 
 from __future__ import annotations
 
-import io
+import functools
 
-from ascendrl.catalog import Classifier, load_catalog
+from ascendrl.catalog import load_catalog
+from kdata_helpers import first
 
 CATALOG = load_catalog()
-
-
-def _top(text: str):
-    classifier = Classifier(CATALOG)
-    classifier.feed_stream(io.BytesIO(text.encode()), "paste.log")
-    result = classifier.result()
-    return result.diagnoses[0] if result.diagnoses else None
+_top = functools.partial(first, CATALOG)
 
 
 def test_hf_validation_error_in_a_newer_wording_is_a_missing_model_path():
